@@ -1,0 +1,90 @@
+// The one error catalogue. Every failure the API or a page reports is an AuthError naming an entry here.
+// On the wire an error is `{ code, message }`; the code is the message upper-cased with words joined by
+// underscores (spec §8), so clients compare codes and people read messages.
+
+type Entry = readonly [status: number, message: string];
+
+export const ERRORS = {
+  // Input
+  VALIDATION_ERROR: [400, "Invalid request body"],
+  INVALID_JSON: [400, "Invalid JSON in request body"],
+  UNSUPPORTED_MEDIA_TYPE: [415, "Unsupported media type"],
+  NO_FIELDS_TO_UPDATE: [400, "No fields to update"],
+  INVALID_EMAIL: [400, "Invalid email"],
+  INVALID_PASSWORD: [400, "Invalid password"],
+  PASSWORD_TOO_SHORT: [400, "Password too short"],
+  PASSWORD_TOO_LONG: [400, "Password too long"],
+  EMAIL_CAN_NOT_BE_UPDATED: [400, "Email can not be updated"],
+  // Credentials and users
+  INVALID_EMAIL_OR_PASSWORD: [401, "Invalid email or password"],
+  USER_ALREADY_EXISTS: [422, "User already exists"],
+  FAILED_TO_CREATE_USER: [422, "Failed to create user"],
+  USER_NOT_FOUND: [404, "User not found"],
+  EMAIL_NOT_VERIFIED: [403, "Email not verified"],
+  CREDENTIAL_ACCOUNT_NOT_FOUND: [400, "Credential account not found"],
+  USER_ALREADY_HAS_A_PASSWORD: [400, "user already has a password"],
+  ACCOUNT_NOT_FOUND: [400, "Account not found"],
+  // Sessions
+  UNAUTHORIZED: [401, "Unauthorized"],
+  FAILED_TO_CREATE_SESSION: [500, "Failed to create session"],
+  FAILED_TO_GET_SESSION: [500, "Failed to get session"],
+  SESSION_EXPIRED: [400, "Session expired. Re-authenticate to perform this action."],
+  SESSION_NOT_FRESH: [403, "Session is not fresh"],
+  // Tokens and e-mail flows
+  INVALID_TOKEN: [400, "invalid token"],
+  TOKEN_EXPIRED: [400, "token expired"],
+  EMAIL_IS_THE_SAME: [400, "Email is the same"],
+  COULDNT_UPDATE_YOUR_EMAIL: [400, "Couldn't update your email"],
+  CHANGE_EMAIL_IS_DISABLED: [400, "Change email is disabled"],
+  VERIFICATION_EMAIL_ISNT_ENABLED: [400, "Verification email isn't enabled"],
+  DELETE_USER_IS_DISABLED: [404, "Delete user is disabled"],
+  UNABLE_TO_CREATE_VERIFICATION: [500, "Unable to create verification"],
+  FAILED_TO_SEND_EMAIL: [502, "Failed to send email"],
+  // Request hygiene
+  INVALID_ORIGIN: [403, "Invalid origin"],
+  MISSING_OR_NULL_ORIGIN: [403, "Missing or null Origin"],
+  INVALID_CALLBACKURL: [403, "Invalid callbackURL"],
+  INVALID_REDIRECTURL: [403, "Invalid redirectURL"],
+  INVALID_ERRORCALLBACKURL: [403, "Invalid errorCallbackURL"],
+  INVALID_NEWUSERCALLBACKURL: [403, "Invalid newUserCallbackURL"],
+  TOO_MANY_REQUESTS: [429, "Too many requests. Please try again later."],
+  NOT_FOUND: [404, "Not found"],
+  METHOD_NOT_ALLOWED: [405, "Method not allowed"],
+  INTERNAL_SERVER_ERROR: [500, "unknown error"],
+} as const satisfies Record<string, Entry>;
+
+export type ErrorName = keyof typeof ERRORS;
+
+/** Upper-cases a message and joins its words with underscores ("Couldn't update" → "COULDNT_UPDATE"). */
+export function codeFromMessage(message: string): string {
+  return message
+    .toUpperCase()
+    .replace(/[^A-Z0-9\s]/g, "")
+    .trim()
+    .split(/\s+/)
+    .join("_");
+}
+
+export class AuthError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly headers: Record<string, string>;
+
+  constructor(name: ErrorName, options: { message?: string; headers?: Record<string, string> } = {}) {
+    const [status, message] = ERRORS[name];
+    super(options.message ?? message);
+    this.name = "AuthError";
+    this.status = status;
+    // A more specific message (e.g. which field failed validation) keeps the catalogue entry's code.
+    this.code = name === "VALIDATION_ERROR" ? name : codeFromMessage(message);
+    this.headers = options.headers ?? {};
+  }
+
+  toJSON() {
+    return { code: this.code, message: this.message };
+  }
+}
+
+export function isAuthError(error: unknown): error is AuthError {
+  return error instanceof AuthError;
+}

@@ -1,0 +1,45 @@
+// Password hashing: scrypt N=16384, r=16, p=1, 64-byte key, 16-byte random salt (spec §9), stored as
+// "salt:key" in hex. Node's native scrypt runs on the libuv thread pool, so hashing never blocks the event loop.
+import { randomBytes, scrypt, timingSafeEqual } from "node:crypto";
+import { AuthError } from "~/auth/errors";
+import { env } from "~/env.server";
+
+const SCRYPT = { N: 16384, r: 16, p: 1, maxmem: 64 * 1024 * 1024 } as const;
+const KEY_LENGTH = 64;
+
+function deriveKey(password: string, saltHex: string): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    // NFKC so the same password typed on different keyboards/platforms hashes the same.
+    scrypt(password.normalize("NFKC"), saltHex, KEY_LENGTH, SCRYPT, (error, key) => (error ? reject(error) : resolve(key)));
+  });
+}
+
+export async function hashPassword(password: string): Promise<string> {
+  const salt = randomBytes(16).toString("hex");
+  const key = await deriveKey(password, salt);
+  return `${salt}:${key.toString("hex")}`;
+}
+
+export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  const [salt, keyHex] = stored.split(":");
+  if (!salt || !keyHex || keyHex.length !== KEY_LENGTH * 2) return false;
+  const key = await deriveKey(password, salt);
+  return timingSafeEqual(key, Buffer.from(keyHex, "hex"));
+}
+
+let decoyHash: Promise<string> | undefined;
+/**
+ * Burns the same scrypt work as a real check when there is no account to check against, so the answer's
+ * timing does not tell whether an e-mail address is registered.
+ */
+export async function verifyAgainstDecoy(password: string): Promise<false> {
+  decoyHash ??= hashPassword(randomBytes(16).toString("hex"));
+  await verifyPassword(password, await decoyHash);
+  return false;
+}
+
+/** Password bounds from configuration (defaults 8 and 128). */
+export function assertPasswordLength(password: string): void {
+  if (password.length < env.PASSWORD_MIN_LENGTH) throw new AuthError("PASSWORD_TOO_SHORT");
+  if (password.length > env.PASSWORD_MAX_LENGTH) throw new AuthError("PASSWORD_TOO_LONG");
+}

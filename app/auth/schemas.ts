@@ -1,0 +1,44 @@
+// Field rules shared by the JSON API, the page forms (server and browser, through Conform) and the domain.
+// Messages come from the error catalogue so every door says the same words.
+import { z } from "zod";
+import { ERRORS } from "~/auth/errors";
+
+export const MAX_EMAIL_LENGTH = 254;
+export const MAX_NAME_LENGTH = 200;
+
+export const emailField = z
+  .string({ error: "Email is required" })
+  .trim()
+  .min(1, "Email is required")
+  .max(MAX_EMAIL_LENGTH, ERRORS.INVALID_EMAIL[1])
+  .pipe(z.email(ERRORS.INVALID_EMAIL[1]));
+
+export const nameField = z.string({ error: "Name is required" }).trim().min(1, "Name is required").max(MAX_NAME_LENGTH);
+
+export function passwordField(bounds: { min: number; max: number }) {
+  return z
+    .string({ error: "Password is required" })
+    .min(bounds.min, ERRORS.PASSWORD_TOO_SHORT[1])
+    .max(bounds.max, ERRORS.PASSWORD_TOO_LONG[1]);
+}
+
+export const imageField = z.string().trim().max(2048).url("Invalid image URL");
+
+/** Forms: Conform turns a ticked checkbox ("on") into true; an unticked one is absent. */
+export const checkboxField = z.boolean().optional();
+
+export function signUpFormSchema(bounds: { min: number; max: number }) {
+  return z.object({
+    name: nameField,
+    email: emailField,
+    password: passwordField(bounds),
+    redirectTo: z.string().optional(),
+  });
+}
+
+export const signInFormSchema = z.object({
+  email: emailField,
+  password: z.string({ error: "Password is required" }).min(1, "Password is required"),
+  rememberMe: checkboxField,
+  redirectTo: z.string().optional(),
+});

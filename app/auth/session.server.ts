@@ -1,0 +1,237 @@
+// Sessions are database rows behind a signed cookie (docs/decisions/003-sessions.md): revocable, listable, and
+// extended when read after the update age. An optional signed cookie cache lets GET /get-session answer without
+// the database for AUTH_COOKIE_CACHE_MAX_AGE seconds.
+import { parse, serialize, type CookieSerializeOptions } from "cookie";
+import { randomToken, sign, unsign } from "~/auth/crypto.server";
+import { AuthError } from "~/auth/errors";
+import type { RequestContext } from "~/auth/request-context.server";
+import { publicSession, publicUser, type PublicSession, type PublicUser } from "~/auth/presenters.server";
+import { db, type Session, type User } from "~/db.server";
+import { env } from "~/env.server";
+
+const prefix = env.secureCookies ? "__Secure-latchkey" : "latchkey";
+export const COOKIE_NAMES = {
+  sessionToken: `${prefix}.session_token`,
+  sessionData: `${prefix}.session_data`,
+  dontRemember: `${prefix}.dont_remember`,
+} as const;
+
+/** Spec §9: a cookie cache larger than this is not set (browsers drop cookies over ~4 KB). */
+export const COOKIE_CACHE_SIZE_LIMIT = 4093;
+const SESSION_TOKEN_LENGTH = 32;
+/** A session the user chose not to remember lives one day at most and is never extended. */
+const UNREMEMBERED_SESSION_SECONDS = 24 * 60 * 60;
+const baseCookie: CookieSerializeOptions = { httpOnly: true, sameSite: "lax", path: "/", secure: env.secureCookies };
+
+export interface SessionWithUser {
+  session: Session;
+  user: User;
+}
+export interface PublicSessionWithUser {
+  session: PublicSession;
+  user: PublicUser;
+}
+
+function cookiesOf(request: Request): Record<string, string | undefined> {
+  const header = request.headers.get("cookie");
+  return header ? parse(header) : {};
+}
+
+function setCookie(ctx: RequestContext, name: string, value: string, maxAgeSeconds?: number) {
+  ctx.responseHeaders.append("Set-Cookie", serialize(name, value, { ...baseCookie, maxAge: maxAgeSeconds }));
+}
+
+export function clearSessionCookies(ctx: RequestContext): void {
+  for (const name of Object.values(COOKIE_NAMES)) setCookie(ctx, name, "", 0);
+}
+
+/** Max-Age for the session cookie: none (a browser-session cookie) when the user chose not to be remembered. */
+function cookieMaxAge(session: Session, rememberMe: boolean): number | undefined {
+  if (!rememberMe) return undefined;
+  return Math.max(0, Math.round((session.expiresAt.getTime() - Date.now()) / 1000));
+}
+
+function writeSessionCookies(ctx: RequestContext, data: SessionWithUser, rememberMe: boolean) {
+  setCookie(ctx, COOKIE_NAMES.sessionToken, sign(data.session.token, "session"), cookieMaxAge(data.session, rememberMe));
+  if (!rememberMe) setCookie(ctx, COOKIE_NAMES.dontRemember, sign("true", "dont_remember"));
+  writeCookieCache(ctx, data, rememberMe);
+}
+
+function writeCookieCache(ctx: RequestContext, data: SessionWithUser, rememberMe: boolean) {
+  if (env.AUTH_COOKIE_CACHE_MAX_AGE === 0) return;
+  const expiresAt = Math.min(Date.now() + env.AUTH_COOKIE_CACHE_MAX_AGE * 1000, data.session.expiresAt.getTime());
+  const payload = Buffer.from(
+    JSON.stringify({ session: publicSession(data.session), user: publicUser(data.user), expiresAt }),
+  ).toString("base64url");
+  const value = sign(payload, "session_data");
+  if (value.length > COOKIE_CACHE_SIZE_LIMIT) return; // too large to cache; the database answers instead
+  setCookie(ctx, COOKIE_NAMES.sessionData, value, rememberMe ? env.AUTH_COOKIE_CACHE_MAX_AGE : undefined);
+}
+
+/** Creates a session for a user who just proved who they are, and sets its cookies. */
+export async function startSession(
+  ctx: RequestContext,
+  user: User,
+  options: { rememberMe?: boolean } = {},
+): Promise<SessionWithUser> {
+  const rememberMe = options.rememberMe !== false;
+  const session = await db.session.create({
+    data: {
+      userId: user.id,
+      token: randomToken(SESSION_TOKEN_LENGTH),
+      expiresAt: new Date(
+        Date.now() +
+          (rememberMe ? env.AUTH_SESSION_EXPIRES_IN : Math.min(env.AUTH_SESSION_EXPIRES_IN, UNREMEMBERED_SESSION_SECONDS)) * 1000,
+      ),
+      ipAddress: ctx.clientIp === "unknown" ? null : ctx.clientIp,
+      userAgent: ctx.userAgent,
+    },
+  });
+  const data = { session, user };
+  writeSessionCookies(ctx, data, rememberMe);
+  return data;
+}
+
+/** The session token from the signed cookie, or null when absent or tampered with. */
+export function sessionTokenFrom(request: Request): string | null {
+  const signed = cookiesOf(request)[COOKIE_NAMES.sessionToken];
+  return signed ? unsign(signed, "session") : null;
+}
+
+function isRemembered(request: Request): boolean {
+  const flag = cookiesOf(request)[COOKIE_NAMES.dontRemember];
+  return !(flag && unsign(flag, "dont_remember") === "true");
+}
+
+/** The cached copy of the session, if its signature, token and age all check out. */
+function readCookieCache(request: Request, token: string): PublicSessionWithUser | null {
+  const signed = cookiesOf(request)[COOKIE_NAMES.sessionData];
+  const payload = signed && unsign(signed, "session_data");
+  if (!payload) return null;
+  try {
+    const cached = JSON.parse(Buffer.from(payload, "base64url").toString("utf8"));
+    const now = Date.now();
+    if (cached.session?.token !== token || !(cached.expiresAt > now)) return null;
+    if (!(new Date(cached.session.expiresAt).getTime() > now)) return null;
+    return { session: cached.session, user: cached.user };
+  } catch {
+    return null;
+  }
+}
+
+export interface ReadSessionOptions {
+  /** Ignore the cookie cache and ask the database (every write path does). */
+  disableCookieCache?: boolean;
+  /** Do not extend the session even if its update age has passed. */
+  disableRefresh?: boolean;
+}
+
+/**
+ * The signed-in session, or null. Deletes an expired session and clears its cookies; extends a session read
+ * after the update age. Only GET /get-session may accept the cookie cache: see `getPublicSession`.
+ */
+export async function getSession(
+  ctx: RequestContext,
+  options: { disableRefresh?: boolean } = {},
+): Promise<SessionWithUser | null> {
+  const token = sessionTokenFrom(ctx.request);
+  if (!token) {
+    if (cookiesOf(ctx.request)[COOKIE_NAMES.sessionToken]) clearSessionCookies(ctx);
+    return null;
+  }
+  const found = await db.session.findUnique({ where: { token }, include: { user: true } });
+  if (!found) {
+    clearSessionCookies(ctx);
+    return null;
+  }
+  const { user, ...session } = found;
+  const now = Date.now();
+  if (session.expiresAt.getTime() <= now) {
+    await db.session.deleteMany({ where: { id: session.id } });
+    clearSessionCookies(ctx);
+    return null;
+  }
+  const lastExtendedAt = session.expiresAt.getTime() - env.AUTH_SESSION_EXPIRES_IN * 1000;
+  const due = lastExtendedAt + env.AUTH_SESSION_UPDATE_AGE * 1000 <= now;
+  if (due && !options.disableRefresh && isRemembered(ctx.request)) {
+    // deleteMany/updateMany: a concurrent sign-out may have removed the row; that is not an error.
+    const expiresAt = new Date(now + env.AUTH_SESSION_EXPIRES_IN * 1000);
+    const { count } = await db.session.updateMany({ where: { id: session.id }, data: { expiresAt } });
+    if (count === 0) {
+      clearSessionCookies(ctx);
+      return null;
+    }
+    const extended = { session: { ...session, expiresAt, updatedAt: new Date(now) }, user };
+    writeSessionCookies(ctx, extended, true);
+    return extended;
+  }
+  return { session, user };
+}
+
+/** GET /get-session: the cookie cache may answer when enabled and not bypassed. */
+export async function getPublicSession(
+  ctx: RequestContext,
+  options: ReadSessionOptions = {},
+): Promise<PublicSessionWithUser | null> {
+  if (env.AUTH_COOKIE_CACHE_MAX_AGE > 0 && !options.disableCookieCache) {
+    const token = sessionTokenFrom(ctx.request);
+    const cached = token ? readCookieCache(ctx.request, token) : null;
+    if (cached) return cached;
+  }
+  const data = await getSession(ctx, options);
+  if (!data) return null;
+  if (env.AUTH_COOKIE_CACHE_MAX_AGE > 0 && !ctx.responseHeaders.has("Set-Cookie")) {
+    writeCookieCache(ctx, data, isRemembered(ctx.request));
+  }
+  return { session: publicSession(data.session), user: publicUser(data.user) };
+}
+
+/** The session or a 401: for every endpoint that acts on the signed-in user. */
+export async function requireSession(ctx: RequestContext): Promise<SessionWithUser> {
+  const data = await getSession(ctx);
+  if (!data) throw new AuthError("UNAUTHORIZED");
+  return data;
+}
+
+/** A session created within the fresh age: required before sensitive changes (spec §6). */
+export function isFresh(session: Session): boolean {
+  return Date.now() - session.createdAt.getTime() <= env.AUTH_SESSION_FRESH_AGE * 1000;
+}
+
+export async function signOut(ctx: RequestContext): Promise<void> {
+  const token = sessionTokenFrom(ctx.request);
+  if (token) await db.session.deleteMany({ where: { token } });
+  clearSessionCookies(ctx);
+}
+
+export async function listSessions(userId: string): Promise<Session[]> {
+  return db.session.findMany({
+    where: { userId, expiresAt: { gt: new Date() } },
+    orderBy: { updatedAt: "desc" },
+  });
+}
+
+/** Revokes one of the user's own sessions (a token belonging to someone else changes nothing). */
+export async function revokeSession(ctx: RequestContext, current: SessionWithUser, token: string): Promise<void> {
+  await db.session.deleteMany({ where: { token, userId: current.user.id } });
+  if (token === current.session.token) clearSessionCookies(ctx);
+}
+
+export async function revokeSessionById(ctx: RequestContext, current: SessionWithUser, id: string): Promise<void> {
+  await db.session.deleteMany({ where: { id, userId: current.user.id } });
+  if (id === current.session.id) clearSessionCookies(ctx);
+}
+
+export async function revokeAllSessions(ctx: RequestContext, userId: string): Promise<void> {
+  await db.session.deleteMany({ where: { userId } });
+  clearSessionCookies(ctx);
+}
+
+export async function revokeOtherSessions(current: SessionWithUser): Promise<void> {
+  await db.session.deleteMany({ where: { userId: current.user.id, id: { not: current.session.id } } });
+}
+
+/** Rewrites the cookie cache after the user row changed, so the cached copy never shows stale data. */
+export function refreshCookieCache(ctx: RequestContext, data: SessionWithUser): void {
+  writeCookieCache(ctx, data, isRemembered(ctx.request));
+}

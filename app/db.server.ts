@@ -1,0 +1,42 @@
+// One Prisma client for the process, on SQLite or PostgreSQL as DATABASE_URL says (chosen at start-up; both
+// clients are generated at install). See docs/decisions/002-data-model.md.
+import path from "node:path";
+import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
+import { PrismaPg } from "@prisma/adapter-pg";
+import { PrismaClient as SqliteClient } from "~/generated/prisma-sqlite/client";
+import { PrismaClient as PostgresClient } from "~/generated/prisma-postgres/client";
+import { env } from "~/env.server";
+
+export type { User, Session, Account, Verification, Organization, Member, Invitation, Passkey } from "~/generated/prisma-sqlite/client";
+export { Prisma } from "~/generated/prisma-sqlite/client";
+
+/** The two generated clients share one model API; the SQLite one's types stand for both. */
+export type Db = SqliteClient;
+export type Transaction = Parameters<Parameters<Db["$transaction"]>[0]>[0];
+
+export const databaseKind: "sqlite" | "postgres" = /^postgres(ql)?:\/\//.test(env.DATABASE_URL ?? "")
+  ? "postgres"
+  : "sqlite";
+
+function createClient(): Db {
+  if (databaseKind === "postgres") {
+    return new PostgresClient({ adapter: new PrismaPg({ connectionString: env.DATABASE_URL }) }) as unknown as Db;
+  }
+  const file = env.DATABASE_URL
+    ? path.resolve(process.cwd(), env.DATABASE_URL.slice("file:".length).split("?")[0])
+    : path.join(process.cwd(), "data", "app.db");
+  return new SqliteClient({ adapter: new PrismaBetterSQLite3({ url: `file:${file}`, timeout: 10_000 }) });
+}
+
+const globalForDb = globalThis as unknown as { latchkeyDb?: Db };
+export const db: Db = (globalForDb.latchkeyDb ??= createClient());
+
+/** True when a write failed on a unique constraint (two requests racing for the same e-mail, slug, …). */
+export function isUniqueViolation(error: unknown): boolean {
+  return typeof error === "object" && error !== null && (error as { code?: string }).code === "P2002";
+}
+
+/** True when an update/delete found no row (e.g. a token consumed a moment earlier by a concurrent request). */
+export function isRecordNotFound(error: unknown): boolean {
+  return typeof error === "object" && error !== null && (error as { code?: string }).code === "P2025";
+}

@@ -1,0 +1,86 @@
+// The environment, parsed and validated once when the server starts. Everything else imports `env` and never
+// reads process.env itself, so an invalid value stops start-up with a message naming the variable.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import path from "node:path";
+import { z } from "zod";
+
+const DAY_SECONDS = 24 * 60 * 60;
+const MAX_COOKIE_AGE_SECONDS = 400 * DAY_SECONDS; // browsers cap cookies at 400 days (spec §9: 34560000 s)
+
+const seconds = (fallback: number) => z.coerce.number().int().min(1).default(fallback);
+const onOff = (fallback: "on" | "off") => z.enum(["on", "off"]).default(fallback);
+
+const schema = z
+  .object({
+    NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
+    PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+    HOST: z.string().default("0.0.0.0"),
+    BASE_URL: z.url({ protocol: /^https?$/ }).default("http://localhost:3000"),
+    AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+    DATABASE_URL: z
+      .string()
+      .regex(/^(file:|postgres:\/\/|postgresql:\/\/)/, "must start with file:, postgres:// or postgresql://")
+      .optional(),
+    TRUSTED_ORIGINS: z.string().default(""),
+    TRUST_PROXY: z.enum(["true", "false"]).default("false"),
+    REDIS_URL: z.string().regex(/^rediss?:\/\//, "must start with redis:// or rediss://").optional(),
+    AUTH_RATE_LIMIT: onOff("on"),
+    PASSWORD_MIN_LENGTH: z.coerce.number().int().min(1).max(1024).default(8),
+    PASSWORD_MAX_LENGTH: z.coerce.number().int().min(1).max(1024).default(128),
+    AUTH_SESSION_EXPIRES_IN: seconds(7 * DAY_SECONDS).refine((v) => v <= MAX_COOKIE_AGE_SECONDS, "at most 400 days"),
+    AUTH_SESSION_UPDATE_AGE: seconds(DAY_SECONDS),
+    AUTH_SESSION_FRESH_AGE: z.coerce.number().int().min(0).default(DAY_SECONDS),
+    /** Seconds a signed copy of the session may be trusted without the database; 0 turns the cache off. */
+    AUTH_COOKIE_CACHE_MAX_AGE: z.coerce.number().int().min(0).max(MAX_COOKIE_AGE_SECONDS).default(0),
+  })
+  .refine((v) => v.PASSWORD_MIN_LENGTH <= v.PASSWORD_MAX_LENGTH, {
+    path: ["PASSWORD_MIN_LENGTH"],
+    message: "must not exceed PASSWORD_MAX_LENGTH",
+  });
+
+export type Env = z.infer<typeof schema> & { AUTH_SECRET: string; baseOrigin: string; secureCookies: boolean };
+
+class ConfigurationError extends Error {
+  override name = "ConfigurationError";
+}
+
+function isLocalhost(url: string) {
+  const host = new URL(url).hostname;
+  return host === "localhost" || host === "127.0.0.1" || host === "[::1]" || host.endsWith(".localhost");
+}
+
+/** Without AUTH_SECRET a local start keeps a generated secret in data/; anywhere else that would be unsafe. */
+function developmentSecret(baseUrl: string): string {
+  if (!isLocalhost(baseUrl)) {
+    throw new ConfigurationError(
+      `AUTH_SECRET is not set. It is required when BASE_URL (${baseUrl}) is not a localhost URL: ` +
+        `set it to a random value of at least 32 characters, e.g. \`openssl rand -base64 32\`.`,
+    );
+  }
+  const file = path.join(process.cwd(), "data", "auth-secret");
+  if (!existsSync(file)) {
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, randomBytes(32).toString("base64url"), { mode: 0o600, flag: "wx" });
+  }
+  console.warn(`[latchkey] AUTH_SECRET is not set; using the development secret kept in ${file}.`);
+  return readFileSync(file, "utf8").trim();
+}
+
+export function parseEnv(source: NodeJS.ProcessEnv): Env {
+  const result = schema.safeParse(Object.fromEntries(Object.entries(source).filter(([, v]) => v !== "")));
+  if (!result.success) {
+    const lines = result.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`);
+    throw new ConfigurationError(`Invalid configuration:\n${lines.join("\n")}`);
+  }
+  const parsed = result.data;
+  const baseUrl = new URL(parsed.BASE_URL);
+  return {
+    ...parsed,
+    AUTH_SECRET: parsed.AUTH_SECRET ?? developmentSecret(parsed.BASE_URL),
+    baseOrigin: baseUrl.origin,
+    secureCookies: baseUrl.protocol === "https:",
+  };
+}
+
+export const env: Env = parseEnv(process.env);

@@ -1,0 +1,109 @@
+// The one helper every /api/auth resource route is built with. Remix v2 has no middleware, so this carries what
+// each endpoint needs: method, body/query validation with zod, origin and callback-URL checks, the rate limit,
+// and turning any failure into `{code, message}` with the right status — never a 500 for bad input, never a
+// stack trace. Route files stay a few lines long.
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { z } from "zod";
+import { AuthError, isAuthError } from "~/auth/errors";
+import { assertSafeCallbacks } from "~/auth/origin.server";
+import { requestContext, type RequestContext } from "~/auth/request-context.server";
+
+export const API_BASE_PATH = "/api/auth";
+
+interface EndpointDefinition<Body extends z.ZodType, Query extends z.ZodType> {
+  method: "GET" | "POST";
+  body?: Body;
+  query?: Query;
+  handler: (input: {
+    body: z.infer<Body>;
+    query: z.infer<Query>;
+    ctx: RequestContext;
+    params: Record<string, string | undefined>;
+  }) => Promise<unknown>;
+}
+
+/** "[body.email] Invalid email address; [body.password] …", as Better Auth 1.7 words validation failures. */
+function describeIssues(where: "body" | "query", error: z.ZodError): string {
+  return error.issues.map((issue) => `[${[where, ...issue.path].join(".")}] ${issue.message}`).join("; ");
+}
+
+async function readBody(request: Request): Promise<unknown> {
+  const type = request.headers.get("content-type")?.split(";")[0].trim().toLowerCase() ?? "";
+  const text = await request.text();
+  if (text.trim() === "") return {};
+  if (type === "application/json" || type === "") {
+    try {
+      return JSON.parse(text);
+    } catch {
+      throw new AuthError("INVALID_JSON");
+    }
+  }
+  if (type === "application/x-www-form-urlencoded") return Object.fromEntries(new URLSearchParams(text));
+  throw new AuthError("UNSUPPORTED_MEDIA_TYPE");
+}
+
+function parseWith<S extends z.ZodType>(schema: S, value: unknown, where: "body" | "query"): z.infer<S> {
+  const result = schema.safeParse(value);
+  if (!result.success) throw new AuthError("VALIDATION_ERROR", { message: describeIssues(where, result.error) });
+  return result.data;
+}
+
+export function json(data: unknown, init: { status?: number; headers?: Headers } = {}): Response {
+  const headers = new Headers(init.headers);
+  headers.set("Content-Type", "application/json; charset=utf-8");
+  headers.set("Cache-Control", "no-store");
+  return new Response(JSON.stringify(data ?? null), { status: init.status ?? 200, headers });
+}
+
+/** Any thrown value as a response: catalogue errors as themselves, everything else as a logged 500. */
+export function errorResponse(error: unknown, responseHeaders?: Headers): Response {
+  if (error instanceof Response) return error;
+  if (!isAuthError(error)) {
+    console.error("[latchkey] unexpected error:", error);
+    error = new AuthError("INTERNAL_SERVER_ERROR");
+  }
+  const authError = error as AuthError;
+  const headers = new Headers(responseHeaders);
+  for (const [name, value] of Object.entries(authError.headers)) headers.set(name, value);
+  return json(authError.toJSON(), { status: authError.status, headers });
+}
+
+/** A 302; the endpoint adds the cookies the operation set. */
+export function found(location: string): Response {
+  return new Response(null, { status: 302, headers: { Location: location } });
+}
+
+export function endpoint<Body extends z.ZodType = z.ZodUnknown, Query extends z.ZodType = z.ZodUnknown>(
+  definition: EndpointDefinition<Body, Query>,
+) {
+  async function handle({ request, context, params }: LoaderFunctionArgs | ActionFunctionArgs): Promise<Response> {
+    let ctx: RequestContext | undefined;
+    try {
+      if (request.method !== definition.method) throw new AuthError("METHOD_NOT_ALLOWED");
+      const url = new URL(request.url);
+      ctx = await requestContext(request, context, url.pathname.slice(API_BASE_PATH.length) || "/");
+      const rawQuery = Object.fromEntries(url.searchParams);
+      const query = definition.query ? parseWith(definition.query, rawQuery, "query") : rawQuery;
+      const rawBody = definition.method === "POST" ? await readBody(request) : undefined;
+      const body = definition.body ? parseWith(definition.body, rawBody, "body") : rawBody;
+      assertSafeCallbacks(body);
+      assertSafeCallbacks(query);
+      const result = await definition.handler({ body: body as z.infer<Body>, query: query as z.infer<Query>, ctx, params });
+      if (result instanceof Response) {
+        ctx.responseHeaders.forEach((value, name) => result.headers.append(name, value));
+        return result;
+      }
+      return json(result, { headers: ctx.responseHeaders });
+    } catch (error) {
+      return errorResponse(error, ctx?.responseHeaders);
+    }
+  }
+  return { loader: handle, action: handle };
+}
+
+/** Shared body fields. */
+export const optionalUrl = z.string().max(2048).optional();
+export const queryFlag = z
+  .enum(["true", "false", "1", "0", ""])
+  .optional()
+  .transform((value) => value === "true" || value === "1" || value === "");

@@ -1,0 +1,40 @@
+// Helpers for page loaders and actions: the same request context as the JSON API, and domain errors turned
+// into form errors (or a 403/429 page) instead of exceptions.
+import type { AppLoadContext } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
+import type { SubmissionResult } from "@conform-to/react";
+import { isAuthError, type AuthError } from "~/auth/errors";
+import { requestContext, type RequestContext } from "~/auth/request-context.server";
+import { getSession, type SessionWithUser } from "~/auth/session.server";
+
+export { requestContext };
+
+/** The signed-in user for a page, or a redirect to /sign-in that comes back here afterwards. */
+export async function requirePageSession(request: Request, loadContext: AppLoadContext): Promise<[SessionWithUser, RequestContext]> {
+  const ctx = await requestContext(request, loadContext, null);
+  const session = await getSession(ctx);
+  if (!session) {
+    const url = new URL(request.url);
+    throw redirect(`/sign-in?redirectTo=${encodeURIComponent(url.pathname + url.search)}`, { headers: ctx.responseHeaders });
+  }
+  return [session, ctx];
+}
+
+/**
+ * Runs a page action's domain work; an AuthError becomes a form-level error on the submission (status from
+ * the catalogue), anything else propagates to the error boundary.
+ */
+export async function formAction<T>(
+  reply: (options: { formErrors?: string[]; fieldErrors?: Record<string, string[]> }) => SubmissionResult<string[]>,
+  work: () => Promise<T>,
+  fieldFor?: (error: AuthError) => string | undefined,
+): Promise<{ ok: true; value: T } | { ok: false; result: SubmissionResult<string[]>; init: ResponseInit }> {
+  try {
+    return { ok: true, value: await work() };
+  } catch (error) {
+    if (!isAuthError(error)) throw error;
+    const field = fieldFor?.(error);
+    const result = field ? reply({ fieldErrors: { [field]: [error.message] } }) : reply({ formErrors: [error.message] });
+    return { ok: false, result, init: { status: error.status, headers: error.headers } };
+  }
+}

@@ -1,0 +1,10 @@
+import { requireSession, revokeOtherSessions } from "~/auth/session.server";
+import { endpoint } from "~/http/endpoint.server";
+
+export const { loader, action } = endpoint({
+  method: "POST",
+  handler: async ({ ctx }) => {
+    await revokeOtherSessions(await requireSession(ctx));
+    return { status: true };
+  },
+});

@@ -1,0 +1,16 @@
+import { z } from "zod";
+import { signUpWithEmail } from "~/auth/credentials.server";
+import { endpoint, optionalUrl } from "~/http/endpoint.server";
+
+export const { loader, action } = endpoint({
+  method: "POST",
+  body: z.object({
+    name: z.string(),
+    email: z.string(),
+    password: z.string(),
+    image: z.string().max(2048).nullish(),
+    callbackURL: optionalUrl,
+    rememberMe: z.boolean().optional(),
+  }),
+  handler: ({ body, ctx }) => signUpWithEmail(ctx, body),
+});

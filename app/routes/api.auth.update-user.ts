@@ -1,0 +1,17 @@
+import { z } from "zod";
+import { requireSession } from "~/auth/session.server";
+import { updateUser } from "~/auth/users.server";
+import { endpoint } from "~/http/endpoint.server";
+
+export const { loader, action } = endpoint({
+  method: "POST",
+  body: z.object({
+    name: z.string().optional(),
+    image: z.string().max(2048).nullish(),
+    email: z.unknown().optional(),
+  }),
+  handler: async ({ body, ctx }) => {
+    await updateUser(ctx, await requireSession(ctx), body);
+    return { status: true };
+  },
+});

@@ -1,0 +1,57 @@
+import { getFormProps, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import type { ActionFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
+import { Form, Link, useActionData, useSearchParams } from "@remix-run/react";
+import { signInWithEmail } from "~/auth/credentials.server";
+import { safeRedirectPath } from "~/auth/origin.server";
+import { signInFormSchema } from "~/auth/schemas";
+import { CheckboxField, ErrorList, Field, SubmitButton } from "~/components/forms";
+import { formAction, requestContext } from "~/http/page.server";
+
+export const meta: MetaFunction = () => [{ title: "Sign in · Latchkey" }];
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const submission = parseWithZod(await request.formData(), { schema: signInFormSchema });
+  if (submission.status !== "success") {
+    return data({ result: submission.reply({ hideFields: ["password"] }) }, { status: 400 });
+  }
+  const outcome = await formAction(
+    (options) => submission.reply({ ...options, hideFields: ["password"] }),
+    async () => {
+      const ctx = await requestContext(request, context, "/sign-in/email");
+      await signInWithEmail(ctx, { ...submission.value, rememberMe: submission.value.rememberMe === true });
+      return ctx;
+    },
+  );
+  if (!outcome.ok) return data({ result: outcome.result }, outcome.init);
+  throw redirect(safeRedirectPath(submission.value.redirectTo), { headers: outcome.value.responseHeaders });
+}
+
+export default function SignIn() {
+  const actionData = useActionData<typeof action>();
+  const [searchParams] = useSearchParams();
+  const [form, fields] = useForm({
+    id: "sign-in",
+    lastResult: actionData?.result,
+    constraint: getZodConstraint(signInFormSchema),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: signInFormSchema }),
+    defaultValue: { rememberMe: "on" },
+  });
+  return (
+    <Form method="post" className="card" {...getFormProps(form)}>
+      <h1>Sign in</h1>
+      <input type="hidden" name="redirectTo" value={searchParams.get("redirectTo") ?? ""} />
+      <Field label="Email" meta={fields.email} type="email" autoComplete="username" />
+      <Field label="Password" meta={fields.password} type="password" autoComplete="current-password" />
+      <CheckboxField label="Remember me" meta={fields.rememberMe} />
+      <ErrorList id={form.errorId} errors={form.errors} />
+      <SubmitButton>Sign in</SubmitButton>
+      <p className="muted">
+        New here? <Link to={`/sign-up${searchParams.get("redirectTo") ? `?redirectTo=${encodeURIComponent(searchParams.get("redirectTo")!)}` : ""}`}>Create an account</Link>
+      </p>
+    </Form>
+  );
+}

@@ -1,0 +1,67 @@
+import { getFormProps, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
+import { useMemo } from "react";
+import { signUpWithEmail } from "~/auth/credentials.server";
+import { safeRedirectPath } from "~/auth/origin.server";
+import { signUpFormSchema } from "~/auth/schemas";
+import { ErrorList, Field, SubmitButton } from "~/components/forms";
+import { env } from "~/env.server";
+import { formAction, requestContext } from "~/http/page.server";
+
+export const meta: MetaFunction = () => [{ title: "Sign up · Latchkey" }];
+
+const passwordBounds = () => ({ min: env.PASSWORD_MIN_LENGTH, max: env.PASSWORD_MAX_LENGTH });
+
+export async function loader(_: LoaderFunctionArgs) {
+  return { passwordBounds: passwordBounds() };
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const submission = parseWithZod(await request.formData(), { schema: signUpFormSchema(passwordBounds()) });
+  if (submission.status !== "success") {
+    return data({ result: submission.reply({ hideFields: ["password"] }) }, { status: 400 });
+  }
+  const outcome = await formAction(
+    (options) => submission.reply({ ...options, hideFields: ["password"] }),
+    async () => {
+      const ctx = await requestContext(request, context, "/sign-up/email");
+      await signUpWithEmail(ctx, submission.value);
+      return ctx;
+    },
+    (error) => (error.code === "USER_ALREADY_EXISTS" || error.code === "INVALID_EMAIL" ? "email" : error.code.startsWith("PASSWORD") ? "password" : undefined),
+  );
+  if (!outcome.ok) return data({ result: outcome.result }, outcome.init);
+  throw redirect(safeRedirectPath(submission.value.redirectTo), { headers: outcome.value.responseHeaders });
+}
+
+export default function SignUp() {
+  const { passwordBounds } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const [searchParams] = useSearchParams();
+  const schema = useMemo(() => signUpFormSchema(passwordBounds), [passwordBounds]);
+  const [form, fields] = useForm({
+    id: "sign-up",
+    lastResult: actionData?.result,
+    constraint: getZodConstraint(schema),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+  });
+  return (
+    <Form method="post" className="card" {...getFormProps(form)}>
+      <h1>Create an account</h1>
+      <input type="hidden" name="redirectTo" value={searchParams.get("redirectTo") ?? ""} />
+      <Field label="Name" meta={fields.name} type="text" autoComplete="name" />
+      <Field label="Email" meta={fields.email} type="email" autoComplete="email" />
+      <Field label="Password" meta={fields.password} type="password" autoComplete="new-password" />
+      <ErrorList id={form.errorId} errors={form.errors} />
+      <SubmitButton>Sign up</SubmitButton>
+      <p className="muted">
+        Already have an account? <Link to="/sign-in">Sign in</Link>
+      </p>
+    </Form>
+  );
+}
