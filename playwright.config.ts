@@ -1,0 +1,27 @@
+import { defineConfig } from "@playwright/test";
+
+export const E2E_PORT = 3210;
+
+export default defineConfig({
+  testDir: "tests/e2e",
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  timeout: 30_000,
+  reporter: [["list"], ["json"]],
+  use: {
+    baseURL: `http://localhost:${E2E_PORT}`,
+    trace: "off",
+    launchOptions: {
+      executablePath: "/usr/bin/chromium",
+      args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    },
+  },
+  webServer: {
+    command: "node tests/support/e2e-server.mjs",
+    url: `http://localhost:${E2E_PORT}/api/auth/ok`,
+    reuseExistingServer: false,
+    timeout: 60_000,
+    env: { E2E_PORT: String(E2E_PORT) },
+  },
+});

@@ -1,0 +1,103 @@
+// `npm test`: everything, on a fresh machine. Installs Chromium from Debian when missing, builds once, runs the
+// unit and API suites (API on SQLite and PostgreSQL) with Vitest and the browser flows with Playwright, and
+// ends with one plain "N passed, N failed" line.
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import path from "node:path";
+import { projectRoot } from "./lib/database-url.mjs";
+
+process.chdir(projectRoot);
+const onCi = process.env.CI === "true";
+const results = path.join(projectRoot, "tests", ".tmp", "results");
+rmSync(results, { recursive: true, force: true });
+mkdirSync(results, { recursive: true });
+const args = process.argv.slice(2);
+const only = (name) => args.length === 0 || args.includes(name);
+
+function ensureChromium() {
+  if (existsSync("/usr/bin/chromium")) return;
+  console.log("[test] installing Chromium from Debian (apt-get)…");
+  const sudo = process.getuid?.() === 0 ? [] : ["sudo"];
+  const run = (cmd) => execFileSync(sudo[0] ?? cmd[0], sudo.length ? cmd : cmd.slice(1), { stdio: "inherit", env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } });
+  run(["apt-get", "update", "-qq"]);
+  run(["apt-get", "install", "-y", "-qq", "chromium"]);
+}
+
+async function postgresReachable() {
+  const { default: pg } = await import("pg");
+  const client = new pg.Client({ connectionString: process.env.TEST_POSTGRES_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres", connectionTimeoutMillis: 3000 });
+  try {
+    await client.connect();
+    await client.end();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function tryStartPostgres() {
+  // The machines this project runs on have PostgreSQL installed; start it if it is merely stopped.
+  spawnSync("bash", ["-c", "pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql | head -1) main start"], { stdio: "ignore" });
+}
+
+const env = { ...process.env };
+if (!(await postgresReachable())) {
+  tryStartPostgres();
+  if (!(await postgresReachable())) {
+    if (onCi) {
+      console.error("[test] PostgreSQL is not reachable on 127.0.0.1:5432; CI requires it.");
+      process.exit(1);
+    }
+    console.warn("[test] PostgreSQL is not reachable on 127.0.0.1:5432: skipping the PostgreSQL API suite.");
+    env.TEST_SKIP_POSTGRES = "1";
+  }
+}
+
+if (!existsSync("app/generated/prisma-sqlite")) execFileSync(process.execPath, ["scripts/generate-prisma.mjs"], { stdio: "inherit" });
+console.log("[test] building…");
+execFileSync(process.execPath, ["node_modules/@remix-run/dev/dist/cli.js", "build"], { stdio: "inherit" });
+
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+let exitCode = 0;
+
+if (only("vitest")) {
+  const vitest = spawnSync(
+    process.execPath,
+    ["node_modules/vitest/vitest.mjs", "run", "--reporter=default", "--reporter=json", `--outputFile.json=${path.join(results, "vitest.json")}`],
+    { stdio: "inherit", env },
+  );
+  if (vitest.status !== 0) exitCode = 1;
+  try {
+    const report = JSON.parse(readFileSync(path.join(results, "vitest.json"), "utf8"));
+    passed += report.numPassedTests;
+    failed += report.numFailedTests + (report.numFailedTestSuites ?? 0);
+    skipped += report.numPendingTests + report.numTodoTests;
+  } catch {
+    failed += 1;
+    console.error("[test] vitest produced no report");
+  }
+}
+
+if (only("e2e")) {
+  ensureChromium();
+  const playwright = spawnSync(process.execPath, ["node_modules/@playwright/test/cli.js", "test"], {
+    stdio: "inherit",
+    env: { ...env, PLAYWRIGHT_JSON_OUTPUT_NAME: path.join(results, "playwright.json") },
+  });
+  if (playwright.status !== 0) exitCode = 1;
+  try {
+    const report = JSON.parse(readFileSync(path.join(results, "playwright.json"), "utf8"));
+    passed += report.stats.expected;
+    failed += report.stats.unexpected + report.stats.flaky;
+    skipped += report.stats.skipped;
+  } catch {
+    failed += 1;
+    console.error("[test] playwright produced no report");
+  }
+}
+
+if (failed > 0) exitCode = 1;
+console.log(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`);
+process.exit(exitCode);

@@ -1,0 +1,78 @@
+// A tiny HTTP client for API tests: a cookie jar, JSON bodies, and the Origin header a browser would send.
+export interface ApiResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+  setCookies: string[];
+}
+
+export class ApiClient {
+  readonly cookies = new Map<string, string>();
+  constructor(
+    readonly baseUrl: string,
+    readonly origin: string | null = baseUrl,
+  ) {}
+
+  cookieHeader(): string {
+    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join("; ");
+  }
+
+  private remember(setCookies: string[]) {
+    for (const line of setCookies) {
+      const [pair, ...attributes] = line.split(";");
+      const eq = pair.indexOf("=");
+      const name = pair.slice(0, eq).trim();
+      const value = pair.slice(eq + 1).trim();
+      const expired = attributes.some((a) => /^\s*max-age=0\s*$/i.test(a)) || value === "";
+      if (expired) this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+  }
+
+  async request<T = any>(method: string, path: string, options: { body?: unknown; rawBody?: string; headers?: Record<string, string> } = {}): Promise<ApiResponse<T>> {
+    const headers: Record<string, string> = { ...options.headers };
+    if (this.cookies.size) headers.cookie = this.cookieHeader();
+    if (this.origin && method !== "GET") headers.origin ??= this.origin;
+    let body: string | undefined = options.rawBody;
+    if (options.body !== undefined) {
+      body = JSON.stringify(options.body);
+      headers["content-type"] ??= "application/json";
+    }
+    const response = await fetch(new URL(path, this.baseUrl), { method, headers, body, redirect: "manual" });
+    const setCookies = response.headers.getSetCookie();
+    this.remember(setCookies);
+    const text = await response.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : null;
+    } catch {
+      // not JSON (HTML page, redirect)
+    }
+    return { status: response.status, headers: response.headers, body: parsed as T, text, setCookies };
+  }
+
+  get<T = any>(path: string, headers?: Record<string, string>) {
+    return this.request<T>("GET", path, { headers });
+  }
+
+  post<T = any>(path: string, body?: unknown, headers?: Record<string, string>) {
+    return this.request<T>("POST", path, { body: body ?? {}, headers });
+  }
+}
+
+let counter = 0;
+/** A unique address for a test user. */
+export function uniqueEmail(prefix = "user"): string {
+  counter += 1;
+  return `${prefix}-${Date.now().toString(36)}-${counter}-${Math.random().toString(36).slice(2, 7)}@example.com`;
+}
+
+export const PASSWORD = "correct horse battery staple";
+
+export async function signUp(client: ApiClient, overrides: Partial<{ name: string; email: string; password: string }> = {}) {
+  const body = { name: "Test User", email: uniqueEmail(), password: PASSWORD, ...overrides };
+  const response = await client.post("/api/auth/sign-up/email", body);
+  if (response.status !== 200) throw new Error(`sign-up failed: ${response.status} ${response.text}`);
+  return { ...body, response, user: response.body.user };
+}
