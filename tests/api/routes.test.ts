@@ -1,0 +1,82 @@
+// The plain routes: health check, the error page, unknown paths and wrong methods.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ApiClient } from "../support/client";
+import { startServer, type TestServer } from "../support/server";
+
+let server: TestServer;
+let client: ApiClient;
+beforeAll(async () => {
+  server = await startServer();
+  client = new ApiClient(server.baseUrl);
+});
+afterAll(async () => {
+  await server?.stop();
+});
+
+describe("GET /api/auth/ok", () => {
+  it("answers {ok: true} as JSON", async () => {
+    const response = await client.get("/api/auth/ok");
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toMatch(/^application\/json/);
+    expect(response.body).toEqual({ ok: true });
+  });
+});
+
+describe("GET /api/auth/error", () => {
+  it("shows the error code from ?error= and a Return to Application link", async () => {
+    const response = await client.get("/api/auth/error?error=state_not_found");
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toMatch(/^text\/html/);
+    expect(response.text).toContain("Error Code");
+    expect(response.text).toContain("state_not_found");
+    expect(response.text).toMatch(/<a href="\/">Return to Application<\/a>/);
+  });
+
+  it('shows "Unknown" when there is no error code', async () => {
+    for (const path of ["/api/auth/error", "/api/auth/error?error=", "/api/auth/error?error=%20%20"]) {
+      const response = await client.get(path);
+      expect(response.status, path).toBe(200);
+      expect(response.text, path).toMatch(/data-testid="error-code">Unknown</);
+      expect(response.text, path).toContain("Return to Application");
+    }
+  });
+
+  it("escapes the code, so a crafted link cannot inject markup", async () => {
+    const payload = `<script>alert("x")</script>&'`;
+    const response = await client.get(`/api/auth/error?error=${encodeURIComponent(payload)}`);
+    expect(response.status).toBe(200);
+    expect(response.text).not.toContain("<script>");
+    expect(response.text).toContain("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&amp;&#39;");
+  });
+});
+
+describe("unknown paths and wrong methods", () => {
+  it("answers 404 {code, message} for a path without a route", async () => {
+    for (const method of ["GET", "POST"]) {
+      const response = await client.request(method, "/api/auth/no-such-endpoint", method === "POST" ? { body: {} } : {});
+      expect(response.status, method).toBe(404);
+      expect(response.headers.get("content-type")).toMatch(/^application\/json/);
+      expect(response.body).toEqual({ code: "NOT_FOUND", message: "Not found" });
+    }
+    const nested = await client.get("/api/auth/sign-in/no-such-provider");
+    expect(nested.status).toBe(404);
+    expect(nested.body.code).toBe("NOT_FOUND");
+  });
+
+  it("answers 405 {code, message} for a known path with the wrong method", async () => {
+    const cases: Array<[string, string]> = [
+      ["GET", "/api/auth/sign-in/email"],
+      ["GET", "/api/auth/sign-up/email"],
+      ["GET", "/api/auth/sign-out"],
+      ["POST", "/api/auth/get-session"],
+      ["POST", "/api/auth/ok"],
+      ["PUT", "/api/auth/update-user"],
+      ["DELETE", "/api/auth/list-sessions"],
+    ];
+    for (const [method, path] of cases) {
+      const response = await client.request(method, path, method === "GET" ? {} : { body: {} });
+      expect(response.status, `${method} ${path}`).toBe(405);
+      expect(response.body, `${method} ${path}`).toEqual({ code: "METHOD_NOT_ALLOWED", message: "Method not allowed" });
+    }
+  });
+});
