@@ -33,13 +33,30 @@ const schema = z
     AUTH_SESSION_FRESH_AGE: z.coerce.number().int().min(0).default(DAY_SECONDS),
     /** Seconds a signed copy of the session may be trusted without the database; 0 turns the cache off. */
     AUTH_COOKIE_CACHE_MAX_AGE: z.coerce.number().int().min(0).max(MAX_COOKIE_AGE_SECONDS).default(0),
+    // E-mail
+    SMTP_URL: z.string().regex(/^smtps?:\/\//, "must start with smtp:// or smtps://").optional(),
+    MAIL_FROM: z.string().min(3).default("Latchkey <no-reply@localhost>"),
+    AUTH_EMAIL_VERIFICATION: z.enum(["optional", "required", "off"]).default("optional"),
+    AUTH_EMAIL_VERIFICATION_TTL: seconds(60 * 60),
+    AUTH_AUTO_SIGN_IN_AFTER_VERIFICATION: onOff("on"),
+    AUTH_RESET_TOKEN_TTL: seconds(60 * 60),
+    AUTH_REVOKE_SESSIONS_ON_PASSWORD_RESET: onOff("on"),
+    AUTH_CHANGE_EMAIL: onOff("on"),
+    AUTH_DELETE_ACCOUNT: z.enum(["on", "email", "off"]).default("on"),
+    AUTH_DELETE_TOKEN_TTL: seconds(24 * 60 * 60),
   })
   .refine((v) => v.PASSWORD_MIN_LENGTH <= v.PASSWORD_MAX_LENGTH, {
     path: ["PASSWORD_MIN_LENGTH"],
     message: "must not exceed PASSWORD_MAX_LENGTH",
   });
 
-export type Env = z.infer<typeof schema> & { AUTH_SECRET: string; baseOrigin: string; secureCookies: boolean };
+export type Env = z.infer<typeof schema> & {
+  AUTH_SECRET: string;
+  baseOrigin: string;
+  secureCookies: boolean;
+  /** No SMTP server and a localhost BASE_URL: mail goes to the log and the /dev/outbox page. */
+  localOutbox: boolean;
+};
 
 class ConfigurationError extends Error {
   override name = "ConfigurationError";
@@ -80,6 +97,7 @@ export function parseEnv(source: NodeJS.ProcessEnv): Env {
     AUTH_SECRET: parsed.AUTH_SECRET ?? developmentSecret(parsed.BASE_URL),
     baseOrigin: baseUrl.origin,
     secureCookies: baseUrl.protocol === "https:",
+    localOutbox: !parsed.SMTP_URL && isLocalhost(parsed.BASE_URL),
   };
 }
 

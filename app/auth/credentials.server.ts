@@ -4,18 +4,19 @@ import { AuthError } from "~/auth/errors";
 import { assertPasswordLength, hashPassword, verifyAgainstDecoy, verifyPassword } from "~/auth/password.server";
 import { publicUser } from "~/auth/presenters.server";
 import type { RequestContext } from "~/auth/request-context.server";
-import { emailField, MAX_NAME_LENGTH } from "~/auth/schemas";
+import { normalizeEmail } from "~/auth/email-address";
+import {
+  emailVerificationEnabled,
+  emailVerificationRequired,
+  sendVerificationInBackground,
+  verificationMailFor,
+} from "~/auth/email-verification.server";
+import { MAX_NAME_LENGTH } from "~/auth/schemas";
+import { sendMail } from "~/email/mailer.server";
 import { startSession } from "~/auth/session.server";
 import { db, isUniqueViolation, type User } from "~/db.server";
 
 export const CREDENTIAL_PROVIDER = "credential";
-
-/** Lowercased, trimmed address, or INVALID_EMAIL. */
-export function normalizeEmail(email: string): string {
-  const parsed = emailField.safeParse(email);
-  if (!parsed.success) throw new AuthError("INVALID_EMAIL");
-  return parsed.data.toLowerCase();
-}
 
 export interface SignUpInput {
   name: string;
@@ -23,6 +24,7 @@ export interface SignUpInput {
   password: string;
   image?: string | null;
   rememberMe?: boolean;
+  callbackURL?: string;
 }
 
 export async function signUpWithEmail(ctx: RequestContext, input: SignUpInput) {
@@ -49,6 +51,18 @@ export async function signUpWithEmail(ctx: RequestContext, input: SignUpInput) {
     if (isUniqueViolation(error)) throw new AuthError("USER_ALREADY_EXISTS");
     throw error;
   }
+  if (emailVerificationRequired()) {
+    // No session until the address is verified; without the mail the account could never be used, so a
+    // failed send undoes the sign-up and says so.
+    try {
+      await sendMail(await verificationMailFor(user, input.callbackURL));
+    } catch (error) {
+      await db.user.delete({ where: { id: user.id } }).catch(() => {});
+      throw error;
+    }
+    return { token: null, user: publicUser(user) };
+  }
+  if (emailVerificationEnabled()) sendVerificationInBackground(user, input.callbackURL);
   const { session } = await startSession(ctx, user, { rememberMe: input.rememberMe });
   return { token: session.token as string | null, user: publicUser(user) };
 }
@@ -76,6 +90,11 @@ export async function verifyCredentials(email: string, password: string): Promis
 
 export async function signInWithEmail(ctx: RequestContext, input: SignInInput) {
   const user = await verifyCredentials(input.email, input.password);
+  if (emailVerificationRequired() && !user.emailVerified) {
+    // Only after the password matched, so this reveals nothing to someone who does not know it.
+    sendVerificationInBackground(user, input.callbackURL);
+    throw new AuthError("EMAIL_NOT_VERIFIED");
+  }
   const { session } = await startSession(ctx, user, { rememberMe: input.rememberMe });
   return { redirect: Boolean(input.callbackURL), token: session.token, url: input.callbackURL, user: publicUser(user) };
 }

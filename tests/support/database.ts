@@ -3,7 +3,6 @@ import { mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import pg from "pg";
 import { randomBytes } from "node:crypto";
-// @ts-expect-error plain ESM helper shared with the start-up script
 import { migrate } from "../../scripts/lib/migrate.mjs";
 
 export type DatabaseKind = "sqlite" | "postgres";

@@ -1,0 +1,49 @@
+// POST /change-email. An unverified address is simply replaced; a verified one must confirm the change from
+// the current inbox first, then the new address is set unverified and asked to verify itself (spec §4).
+import { normalizeEmail } from "~/auth/email-address";
+import { emailVerificationEnabled, sendVerificationInBackground, verifyEmailLink, type ChangeEmailPayload } from "~/auth/email-verification.server";
+import { AuthError } from "~/auth/errors";
+import type { RequestContext } from "~/auth/request-context.server";
+import { refreshCookieCache, type SessionWithUser } from "~/auth/session.server";
+import { issueToken, revokeTokens } from "~/auth/verification.server";
+import { db, isUniqueViolation } from "~/db.server";
+import { sendMail } from "~/email/mailer.server";
+import { emails } from "~/email/templates.server";
+import { env } from "~/env.server";
+
+export async function changeEmail(
+  ctx: RequestContext,
+  current: SessionWithUser,
+  input: { newEmail: string; callbackURL?: string },
+): Promise<{ status: true; pendingConfirmation: boolean }> {
+  if (env.AUTH_CHANGE_EMAIL === "off") throw new AuthError("CHANGE_EMAIL_IS_DISABLED");
+  const newEmail = normalizeEmail(input.newEmail);
+  if (newEmail === current.user.email) throw new AuthError("EMAIL_IS_THE_SAME");
+  if (await db.user.findUnique({ where: { email: newEmail }, select: { id: true } })) {
+    throw new AuthError("COULDNT_UPDATE_YOUR_EMAIL");
+  }
+
+  if (!current.user.emailVerified) {
+    let user;
+    try {
+      user = await db.user.update({ where: { id: current.user.id }, data: { email: newEmail, emailVerified: false } });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new AuthError("COULDNT_UPDATE_YOUR_EMAIL");
+      throw error;
+    }
+    refreshCookieCache(ctx, { session: current.session, user });
+    if (emailVerificationEnabled()) sendVerificationInBackground(user, input.callbackURL);
+    return { status: true, pendingConfirmation: false };
+  }
+
+  const ttl = env.AUTH_EMAIL_VERIFICATION_TTL;
+  const payload: ChangeEmailPayload = { userId: current.user.id, email: current.user.email, newEmail };
+  const token = await issueToken("change-email", payload, { ttlSeconds: ttl, signed: true });
+  try {
+    await sendMail(emails.confirmEmailChange(current.user.email, newEmail, verifyEmailLink(token, input.callbackURL), ttl));
+  } catch (error) {
+    await revokeTokens("change-email", current.user.id); // no link went out, so none may stay usable
+    throw error;
+  }
+  return { status: true, pendingConfirmation: true };
+}

@@ -1,0 +1,74 @@
+// POST /delete-user and GET /delete-user/callback (spec §6): enabled by configuration, needs the password or a
+// fresh session, and in "email" mode also a link from the inbox, followed while signed in (so a mail scanner
+// opening the link cannot delete anything).
+import { CREDENTIAL_PROVIDER } from "~/auth/credentials.server";
+import { AuthError } from "~/auth/errors";
+import { absoluteUrl } from "~/auth/links.server";
+import { verifyPassword } from "~/auth/password.server";
+import type { RequestContext } from "~/auth/request-context.server";
+import { clearSessionCookies, isFresh, type SessionWithUser } from "~/auth/session.server";
+import { consumeToken, issueToken, revokeTokens } from "~/auth/verification.server";
+import { db } from "~/db.server";
+import { sendMail } from "~/email/mailer.server";
+import { emails } from "~/email/templates.server";
+import { env } from "~/env.server";
+
+/** Spec §9: delete-account confirmation tokens are 32 characters and live 24 hours (configurable). */
+export const DELETE_TOKEN_LENGTH = 32;
+export const USER_DELETED = "User deleted";
+export const VERIFICATION_EMAIL_SENT = "Verification email sent";
+
+interface DeletePayload {
+  userId: string;
+}
+
+function assertEnabled() {
+  if (env.AUTH_DELETE_ACCOUNT === "off") throw new AuthError("DELETE_USER_IS_DISABLED");
+}
+
+/** Removes the user and everything that cannot outlive them, in one transaction. */
+async function deleteUserNow(ctx: RequestContext, userId: string) {
+  await db.$transaction(async (tx) => {
+    // Sessions, accounts, passkeys, memberships, two-factor and sent invitations go by cascade.
+    await tx.verification.deleteMany({ where: { value: { contains: `"userId":${JSON.stringify(userId)}` } } });
+    await tx.user.delete({ where: { id: userId } });
+  });
+  clearSessionCookies(ctx);
+  return { success: true, message: USER_DELETED };
+}
+
+export async function deleteUser(
+  ctx: RequestContext,
+  current: SessionWithUser,
+  input: { password?: string; token?: string; callbackURL?: string },
+) {
+  assertEnabled();
+  if (input.token) return completeDeletion(ctx, current, input.token);
+  if (input.password !== undefined) {
+    const account = await db.account.findFirst({ where: { userId: current.user.id, providerId: CREDENTIAL_PROVIDER } });
+    if (!account?.password) throw new AuthError("CREDENTIAL_ACCOUNT_NOT_FOUND");
+    if (!(await verifyPassword(input.password, account.password))) throw new AuthError("INVALID_PASSWORD");
+  } else if (!isFresh(current.session)) {
+    throw new AuthError("SESSION_EXPIRED");
+  }
+  if (env.AUTH_DELETE_ACCOUNT !== "email") return deleteUserNow(ctx, current.user.id);
+
+  const ttl = env.AUTH_DELETE_TOKEN_TTL;
+  const token = await issueToken<DeletePayload>("delete-account", { userId: current.user.id }, { ttlSeconds: ttl, length: DELETE_TOKEN_LENGTH });
+  const query = new URLSearchParams({ token, ...(input.callbackURL ? { callbackURL: input.callbackURL } : {}) });
+  try {
+    await sendMail(emails.confirmAccountDeletion(current.user.email, absoluteUrl(`/api/auth/delete-user/callback?${query}`), ttl));
+  } catch (error) {
+    await revokeTokens("delete-account", current.user.id);
+    throw error;
+  }
+  return { success: true, message: VERIFICATION_EMAIL_SENT };
+}
+
+/** The e-mailed confirmation: only the signed-in owner of the token can use it. */
+export async function completeDeletion(ctx: RequestContext, current: SessionWithUser, token: string) {
+  assertEnabled();
+  const { userId } = await consumeToken<DeletePayload>("delete-account", token);
+  if (userId !== current.user.id) throw new AuthError("INVALID_TOKEN");
+  return deleteUserNow(ctx, userId);
+}

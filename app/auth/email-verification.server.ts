@@ -1,0 +1,118 @@
+// E-mail verification: the link sent on sign-up (and on request), and GET /verify-email, which also completes
+// the confirmation step of an e-mail change (both are HS256-signed tokens, spec §9).
+import { AuthError } from "~/auth/errors";
+import { absoluteUrl, PAGES } from "~/auth/links.server";
+import { publicUser } from "~/auth/presenters.server";
+import type { RequestContext } from "~/auth/request-context.server";
+import { getSession, refreshCookieCache, startSession, type SessionWithUser } from "~/auth/session.server";
+import { consumeToken, issueToken, readSignedToken, type SignedPayload } from "~/auth/verification.server";
+import { db, isUniqueViolation, type User } from "~/db.server";
+import { sendMail, sendMailInBackground, type MailMessage } from "~/email/mailer.server";
+import { emails } from "~/email/templates.server";
+import { env } from "~/env.server";
+import { normalizeEmail } from "~/auth/email-address";
+
+interface VerificationPayload {
+  userId: string;
+  email: string;
+}
+export interface ChangeEmailPayload {
+  userId: string;
+  email: string;
+  newEmail: string;
+}
+
+export const emailVerificationEnabled = () => env.AUTH_EMAIL_VERIFICATION !== "off";
+export const emailVerificationRequired = () => env.AUTH_EMAIL_VERIFICATION === "required";
+
+export function verifyEmailLink(token: string, callbackURL: string | undefined): string {
+  const query = new URLSearchParams({ token, callbackURL: callbackURL || PAGES.emailVerified });
+  return absoluteUrl(`/api/auth/verify-email?${query}`);
+}
+
+export async function verificationMailFor(user: Pick<User, "id" | "email">, callbackURL?: string): Promise<MailMessage> {
+  const ttl = env.AUTH_EMAIL_VERIFICATION_TTL;
+  const token = await issueToken<VerificationPayload>("email-verification", { userId: user.id, email: user.email }, { ttlSeconds: ttl, signed: true });
+  return emails.verifyEmail(user.email, verifyEmailLink(token, callbackURL), ttl);
+}
+
+/** Sends a verification link without making the caller wait or fail (sign-up, change of address). */
+export function sendVerificationInBackground(user: Pick<User, "id" | "email">, callbackURL?: string): void {
+  verificationMailFor(user, callbackURL).then(sendMailInBackground, (error) =>
+    console.error("[latchkey] could not prepare a verification mail:", error.message),
+  );
+}
+
+/** POST /send-verification-email. Signed out, the answer is the same whether or not the address is known. */
+export async function requestVerificationEmail(ctx: RequestContext, input: { email: string; callbackURL?: string }) {
+  if (!emailVerificationEnabled()) throw new AuthError("VERIFICATION_EMAIL_ISNT_ENABLED");
+  const email = normalizeEmail(input.email);
+  const current = await getSession(ctx);
+  if (current) {
+    if (current.user.email !== email) throw new AuthError("EMAIL_MISMATCH");
+    if (current.user.emailVerified) throw new AuthError("EMAIL_ALREADY_VERIFIED");
+    await sendMail(await verificationMailFor(current.user, input.callbackURL));
+    return { status: true };
+  }
+  const user = await db.user.findUnique({ where: { email } });
+  if (user && !user.emailVerified) sendVerificationInBackground(user, input.callbackURL);
+  return { status: true };
+}
+
+/** GET /verify-email: marks the address verified, or applies a confirmed e-mail change. */
+export async function verifyEmailToken(ctx: RequestContext, token: string) {
+  const payload = await readSignedToken<VerificationPayload | ChangeEmailPayload>(["email-verification", "change-email"], token);
+  const user = await db.user.findUnique({ where: { id: payload.userId } });
+  // The address the link was sent for must still be the account's address.
+  if (!user || user.email !== payload.email) throw new AuthError("USER_NOT_FOUND");
+  const current = await getSession(ctx);
+  if (current && current.user.id !== user.id) throw new AuthError("UNAUTHORIZED");
+  if (payload.purpose === "change-email") {
+    return applyEmailChange(ctx, current, user, payload as SignedPayload<ChangeEmailPayload>, token);
+  }
+
+  try {
+    await consumeToken("email-verification", token, { signed: true });
+  } catch (error) {
+    // Mail scanners often open links before the person does: a repeat of a completed verification succeeds.
+    if (!(error instanceof AuthError && error.code === "INVALID_TOKEN" && user.emailVerified)) throw error;
+  }
+  const verified = user.emailVerified ? user : await db.user.update({ where: { id: user.id }, data: { emailVerified: true } });
+  if (current) refreshCookieCache(ctx, { session: current.session, user: verified });
+  else if (env.AUTH_AUTO_SIGN_IN_AFTER_VERIFICATION === "on") await startSession(ctx, verified);
+  return { status: true, user: publicUser(verified) };
+}
+
+async function applyEmailChange(
+  ctx: RequestContext,
+  current: SessionWithUser | null,
+  user: User,
+  payload: ChangeEmailPayload,
+  token: string,
+) {
+  await consumeToken("change-email", token, { signed: true });
+  let updated: User;
+  try {
+    updated = await db.user.update({ where: { id: user.id }, data: { email: payload.newEmail, emailVerified: false } });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new AuthError("COULDNT_UPDATE_YOUR_EMAIL");
+    throw error;
+  }
+  if (current) refreshCookieCache(ctx, { session: current.session, user: updated });
+  if (emailVerificationEnabled()) sendVerificationInBackground(updated);
+  return { status: true, user: publicUser(updated) };
+}
+
+/** The ?error= values of the verify-email redirect (spec §8). */
+export function verifyEmailErrorValue(error: AuthError): string {
+  switch (error.code) {
+    case "TOKEN_EXPIRED":
+      return "token_expired";
+    case "USER_NOT_FOUND":
+      return "user_not_found";
+    case "UNAUTHORIZED":
+      return "unauthorized";
+    default:
+      return "invalid_token";
+  }
+}

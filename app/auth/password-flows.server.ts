@@ -1,0 +1,110 @@
+// Password reset (by e-mailed link), change (knowing the current one) and set (for accounts without one).
+import { CREDENTIAL_PROVIDER } from "~/auth/credentials.server";
+import { normalizeEmail } from "~/auth/email-address";
+import { AuthError } from "~/auth/errors";
+import { absoluteUrl, PAGES } from "~/auth/links.server";
+import { assertPasswordLength, hashPassword, verifyPassword } from "~/auth/password.server";
+import { publicUser } from "~/auth/presenters.server";
+import type { RequestContext } from "~/auth/request-context.server";
+import { startSession, type SessionWithUser } from "~/auth/session.server";
+import { consumeToken, issueToken, peekToken, revokeTokens } from "~/auth/verification.server";
+import { db, isUniqueViolation } from "~/db.server";
+import { sendMailInBackground } from "~/email/mailer.server";
+import { emails } from "~/email/templates.server";
+import { env } from "~/env.server";
+
+/** Spec §9: reset tokens are 24 letters and digits. */
+export const RESET_TOKEN_LENGTH = 24;
+export const RESET_REQUESTED_MESSAGE = "If this email exists in our system, check your email for the reset link";
+
+interface ResetPayload {
+  userId: string;
+}
+
+/**
+ * POST /forget-password and /request-password-reset. The answer and its timing are the same for unknown
+ * addresses: the lookup is one indexed read, and the token and mail are made after the answer is decided.
+ */
+export async function requestPasswordReset(input: { email: string; redirectTo?: string }) {
+  const email = normalizeEmail(input.email);
+  const user = await db.user.findUnique({ where: { email }, select: { id: true, email: true } });
+  if (user) {
+    const ttl = env.AUTH_RESET_TOKEN_TTL;
+    issueToken<ResetPayload>("reset-password", { userId: user.id }, { ttlSeconds: ttl, length: RESET_TOKEN_LENGTH })
+      .then((token) => {
+        const query = new URLSearchParams({ callbackURL: input.redirectTo || PAGES.resetPassword });
+        const url = absoluteUrl(`/api/auth/reset-password/${token}?${query}`);
+        sendMailInBackground(emails.resetPassword(user.email, url, ttl));
+      })
+      .catch((error) => console.error("[latchkey] could not issue a reset token:", error.message));
+  }
+  return { status: true, message: RESET_REQUESTED_MESSAGE };
+}
+
+/** Whether a reset link is still good (GET /reset-password/{token} and the reset page), without using it. */
+export async function isResetTokenUsable(token: string): Promise<boolean> {
+  return (await peekToken<ResetPayload>("reset-password", token)) !== null;
+}
+
+/** POST /reset-password: the token works once; other reset links and (by default) all sessions end. */
+export async function resetPassword(input: { newPassword: string; token: string }) {
+  assertPasswordLength(input.newPassword); // before the token is used up, so a typo costs nothing
+  const passwordHash = await hashPassword(input.newPassword);
+  const { userId } = await consumeToken<ResetPayload>("reset-password", input.token);
+  const user = await db.user.findUnique({ where: { id: userId }, select: { id: true } });
+  if (!user) throw new AuthError("INVALID_TOKEN");
+  await db.$transaction(async (tx) => {
+    const updated = await tx.account.updateMany({
+      where: { userId, providerId: CREDENTIAL_PROVIDER },
+      data: { password: passwordHash },
+    });
+    // A user who signed up socially gets a password this way too.
+    if (updated.count === 0) {
+      await tx.account.create({ data: { userId, providerId: CREDENTIAL_PROVIDER, accountId: userId, password: passwordHash } });
+    }
+    if (env.AUTH_REVOKE_SESSIONS_ON_PASSWORD_RESET === "on") await tx.session.deleteMany({ where: { userId } });
+  });
+  await revokeTokens("reset-password", userId);
+  return { status: true };
+}
+
+/** POST /change-password: needs the current password; may sign out every other device. */
+export async function changePassword(
+  ctx: RequestContext,
+  current: SessionWithUser,
+  input: { newPassword: string; currentPassword: string; revokeOtherSessions?: boolean },
+) {
+  assertPasswordLength(input.newPassword);
+  const account = await db.account.findFirst({ where: { userId: current.user.id, providerId: CREDENTIAL_PROVIDER } });
+  if (!account?.password) throw new AuthError("CREDENTIAL_ACCOUNT_NOT_FOUND");
+  if (!(await verifyPassword(input.currentPassword, account.password))) throw new AuthError("INVALID_PASSWORD");
+  await db.account.update({ where: { id: account.id }, data: { password: await hashPassword(input.newPassword) } });
+  let token: string | null = null;
+  if (input.revokeOtherSessions) {
+    // A fresh session replaces every existing one, so a stolen cookie stops working here too.
+    await db.session.deleteMany({ where: { userId: current.user.id } });
+    token = (await startSession(ctx, current.user)).session.token;
+  }
+  return { token, user: publicUser(current.user) };
+}
+
+/** Server-only (no HTTP route): gives a password to an account that has none, e.g. after social sign-up. */
+export async function setPassword(current: SessionWithUser, newPassword: string): Promise<void> {
+  assertPasswordLength(newPassword);
+  const existing = await db.account.findFirst({ where: { userId: current.user.id, providerId: CREDENTIAL_PROVIDER } });
+  if (existing?.password) throw new AuthError("USER_ALREADY_HAS_A_PASSWORD");
+  const passwordHash = await hashPassword(newPassword);
+  try {
+    if (existing) await db.account.update({ where: { id: existing.id }, data: { password: passwordHash } });
+    else await db.account.create({ data: { userId: current.user.id, providerId: CREDENTIAL_PROVIDER, accountId: current.user.id, password: passwordHash } });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new AuthError("USER_ALREADY_HAS_A_PASSWORD");
+    throw error;
+  }
+}
+
+/** Whether the user can sign in with a password (decides which account-page section is shown). */
+export async function hasPassword(userId: string): Promise<boolean> {
+  const account = await db.account.findFirst({ where: { userId, providerId: CREDENTIAL_PROVIDER, password: { not: null } }, select: { id: true } });
+  return account !== null;
+}

@@ -1,0 +1,108 @@
+// The one verification-token mechanism for every e-mailed link (docs/decisions/005-verification-tokens.md).
+// Each token is a row in the verification table, stored only as a SHA-256 hash under "<purpose>:<hash>":
+// random (reset-password, delete-account) or an HS256-signed JWT whose jti is the row (e-mail verification and
+// change, as the specification has it). Either way a token is single-use — consuming deletes its row in one
+// statement, so of two concurrent requests exactly one wins — and it expires.
+import { createHmac } from "node:crypto";
+import { errors as joseErrors, jwtVerify, SignJWT } from "jose";
+import { randomToken, sha256Hex } from "~/auth/crypto.server";
+import { AuthError } from "~/auth/errors";
+import { db, isRecordNotFound } from "~/db.server";
+import { env } from "~/env.server";
+
+export type TokenPurpose = "email-verification" | "change-email" | "reset-password" | "delete-account";
+
+/** Every token names its user, so a user's outstanding tokens can be revoked together. */
+export interface TokenPayload {
+  userId: string;
+}
+
+const jwtKey = createHmac("sha256", env.AUTH_SECRET).update("latchkey verification jwt").digest();
+
+const identifierFor = (purpose: TokenPurpose, secret: string) => `${purpose}:${sha256Hex(secret)}`;
+
+interface IssueOptions {
+  ttlSeconds: number;
+  /** Random tokens: how many letters and digits (spec §9: reset 24, delete 32). */
+  length?: number;
+  /** Issue an HS256 JWT carrying the payload instead of a random string. */
+  signed?: boolean;
+}
+
+export async function issueToken<P extends TokenPayload>(purpose: TokenPurpose, payload: P, options: IssueOptions): Promise<string> {
+  const expiresAt = new Date(Date.now() + options.ttlSeconds * 1000);
+  let token: string;
+  let rowSecret: string;
+  if (options.signed) {
+    rowSecret = randomToken(32);
+    token = await new SignJWT({ ...(payload as object), purpose })
+      .setProtectedHeader({ alg: "HS256" })
+      .setJti(rowSecret)
+      .setIssuedAt()
+      .setExpirationTime(Math.floor(expiresAt.getTime() / 1000))
+      .sign(jwtKey);
+  } else {
+    token = randomToken(options.length ?? 32);
+    rowSecret = token;
+  }
+  try {
+    await db.verification.create({
+      data: { identifier: identifierFor(purpose, rowSecret), value: JSON.stringify(payload), expiresAt },
+    });
+  } catch (error) {
+    console.error("[latchkey] could not store a verification token:", (error as Error).message);
+    throw new AuthError("UNABLE_TO_CREATE_VERIFICATION");
+  }
+  return token;
+}
+
+export type SignedPayload<P> = P & { jti: string; purpose: TokenPurpose };
+
+/** Checks a signed token's signature, purpose and expiry without using it up. */
+export async function readSignedToken<P extends TokenPayload>(purposes: TokenPurpose[], token: string): Promise<SignedPayload<P>> {
+  try {
+    if (!token || token.length > 4096) throw new AuthError("INVALID_TOKEN");
+    const { payload } = await jwtVerify(token, jwtKey, { algorithms: ["HS256"] });
+    if (!purposes.includes(payload.purpose as TokenPurpose) || typeof payload.jti !== "string") {
+      throw new AuthError("INVALID_TOKEN");
+    }
+    return payload as unknown as SignedPayload<P>;
+  } catch (error) {
+    if (error instanceof AuthError) throw error;
+    if (error instanceof joseErrors.JWTExpired) throw new AuthError("TOKEN_EXPIRED");
+    throw new AuthError("INVALID_TOKEN");
+  }
+}
+
+/** Uses a token up and returns its payload; INVALID_TOKEN if unknown or used, TOKEN_EXPIRED if too old. */
+export async function consumeToken<P extends TokenPayload>(purpose: TokenPurpose, token: string, options: { signed?: boolean } = {}): Promise<P> {
+  if (!token || token.length > 4096) throw new AuthError("INVALID_TOKEN");
+  const rowSecret = options.signed ? (await readSignedToken([purpose], token)).jti : token;
+  let row;
+  try {
+    row = await db.verification.delete({ where: { identifier: identifierFor(purpose, rowSecret) } });
+  } catch (error) {
+    if (isRecordNotFound(error)) throw new AuthError("INVALID_TOKEN");
+    throw error;
+  }
+  if (row.expiresAt.getTime() <= Date.now()) throw new AuthError("TOKEN_EXPIRED");
+  return JSON.parse(row.value) as P;
+}
+
+/** A random token's payload if it is still usable, without using it up (for "is this link still good?"). */
+export async function peekToken<P extends TokenPayload>(purpose: TokenPurpose, token: string): Promise<P | null> {
+  if (!token || token.length > 4096) return null;
+  const row = await db.verification.findUnique({ where: { identifier: identifierFor(purpose, token) } });
+  return row && row.expiresAt.getTime() > Date.now() ? (JSON.parse(row.value) as P) : null;
+}
+
+/** Revokes every outstanding token of one purpose for a user (e.g. older reset links after a reset). */
+export async function revokeTokens(purpose: TokenPurpose, userId: string): Promise<void> {
+  await db.verification.deleteMany({
+    where: { identifier: { startsWith: `${purpose}:` }, value: { contains: `"userId":${JSON.stringify(userId)}` } },
+  });
+}
+
+export async function deleteExpiredTokens(): Promise<void> {
+  await db.verification.deleteMany({ where: { expiresAt: { lt: new Date() } } });
+}

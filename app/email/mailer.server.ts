@@ -1,0 +1,63 @@
+// Outgoing mail. With SMTP_URL, nodemailer delivers it. Without, each message is written to the server log
+// (with its link, so a fresh `npm start` can finish every flow) and, on a localhost BASE_URL, kept for the
+// /dev/outbox page. A failed send is always logged; callers choose whether the user may be told.
+import nodemailer, { type Transporter } from "nodemailer";
+import { AuthError } from "~/auth/errors";
+import { env } from "~/env.server";
+
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+}
+
+export interface OutboxEntry extends MailMessage {
+  sentAt: Date;
+}
+
+const OUTBOX_SIZE = 50;
+const outbox: OutboxEntry[] = [];
+let transport: Transporter | null = null;
+
+function smtp(): Transporter {
+  transport ??= nodemailer.createTransport(env.SMTP_URL!, { from: env.MAIL_FROM });
+  return transport;
+}
+
+/** Messages sent without an SMTP server, newest first (the /dev/outbox page). */
+export function localOutbox(): readonly OutboxEntry[] {
+  return outbox;
+}
+
+async function deliver(message: MailMessage): Promise<void> {
+  if (env.SMTP_URL) {
+    await smtp().sendMail({ from: env.MAIL_FROM, ...message });
+    return;
+  }
+  console.log(`[latchkey] mail to ${message.to}: ${message.subject}\n${message.text}\n`);
+  if (env.localOutbox) {
+    outbox.unshift({ ...message, sentAt: new Date() });
+    outbox.length = Math.min(outbox.length, OUTBOX_SIZE);
+  }
+}
+
+/** Sends now; a failure is logged and surfaces as 502 FAILED_TO_SEND_EMAIL for a caller who may know. */
+export async function sendMail(message: MailMessage): Promise<void> {
+  try {
+    await deliver(message);
+  } catch (error) {
+    console.error(`[latchkey] could not send "${message.subject}" to ${message.to}:`, (error as Error).message);
+    throw new AuthError("FAILED_TO_SEND_EMAIL");
+  }
+}
+
+/**
+ * Sends without making the caller wait: for answers that must look the same whether or not an account exists
+ * (waiting on SMTP only for real accounts would reveal them by timing). Failures are logged.
+ */
+export function sendMailInBackground(message: MailMessage): void {
+  sendMail(message).catch(() => {
+    // already logged by sendMail
+  });
+}

@@ -1,0 +1,83 @@
+// Every message the product sends: a text and an HTML part, the product's name, one clear action link
+// (absolute, built from BASE_URL) and how long that link lives.
+import type { MailMessage } from "~/email/mailer.server";
+
+export const PRODUCT_NAME = "Latchkey";
+
+const escapeHtml = (value: string) =>
+  value.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+
+/** "1 hour", "24 hours", "10 minutes". */
+export function describeLifetime(seconds: number): string {
+  if (seconds % 3600 === 0) return seconds === 3600 ? "1 hour" : `${seconds / 3600} hours`;
+  if (seconds % 60 === 0) return seconds === 60 ? "1 minute" : `${seconds / 60} minutes`;
+  return `${seconds} seconds`;
+}
+
+interface ActionMail {
+  to: string;
+  subject: string;
+  intro: string;
+  action: string;
+  url: string;
+  lifetimeSeconds: number;
+  outro: string;
+}
+
+function actionMail({ to, subject, intro, action, url, lifetimeSeconds, outro }: ActionMail): MailMessage {
+  const lifetime = `This link expires in ${describeLifetime(lifetimeSeconds)} and works once.`;
+  const text = [`${PRODUCT_NAME}`, "", intro, "", `${action}: ${url}`, "", lifetime, outro, ""].join("\n");
+  const html = `<!doctype html><html><body style="font-family:system-ui,sans-serif;line-height:1.5;color:#1b1b1f">
+<p style="font-weight:700">${PRODUCT_NAME}</p>
+<p>${escapeHtml(intro)}</p>
+<p><a href="${escapeHtml(url)}" style="display:inline-block;padding:.5rem 1rem;background:#4646e6;color:#fff;border-radius:6px;text-decoration:none">${escapeHtml(action)}</a></p>
+<p style="color:#62626e;font-size:.9rem">${escapeHtml(lifetime)} ${escapeHtml(outro)}</p>
+<p style="color:#62626e;font-size:.8rem">If the button does not work, open this address: ${escapeHtml(url)}</p>
+</body></html>`;
+  return { to, subject: `${subject} · ${PRODUCT_NAME}`, text, html };
+}
+
+const IGNORE = "If you did not ask for this, you can ignore this message.";
+
+export const emails = {
+  verifyEmail: (to: string, url: string, lifetimeSeconds: number) =>
+    actionMail({
+      to,
+      subject: "Verify your e-mail address",
+      intro: `Please confirm that ${to} is your e-mail address.`,
+      action: "Verify e-mail address",
+      url,
+      lifetimeSeconds,
+      outro: IGNORE,
+    }),
+  resetPassword: (to: string, url: string, lifetimeSeconds: number) =>
+    actionMail({
+      to,
+      subject: "Reset your password",
+      intro: "Somebody asked to reset the password of your account. Choose a new password with the link below.",
+      action: "Reset password",
+      url,
+      lifetimeSeconds,
+      outro: IGNORE,
+    }),
+  confirmEmailChange: (to: string, newEmail: string, url: string, lifetimeSeconds: number) =>
+    actionMail({
+      to,
+      subject: "Confirm your new e-mail address",
+      intro: `Somebody asked to change the e-mail address of your account from ${to} to ${newEmail}. Confirm the change with the link below; we will then ask ${newEmail} to verify itself.`,
+      action: "Confirm e-mail change",
+      url,
+      lifetimeSeconds,
+      outro: "If you did not ask for this, ignore this message and consider changing your password.",
+    }),
+  confirmAccountDeletion: (to: string, url: string, lifetimeSeconds: number) =>
+    actionMail({
+      to,
+      subject: "Confirm the deletion of your account",
+      intro: "Somebody asked to delete your account and everything in it. This cannot be undone. Confirm with the link below while signed in.",
+      action: "Delete my account",
+      url,
+      lifetimeSeconds,
+      outro: "If you did not ask for this, ignore this message and consider changing your password.",
+    }),
+};

@@ -1,0 +1,10 @@
+import { z } from "zod";
+import { resetPassword } from "~/auth/password-flows.server";
+import { endpoint } from "~/http/endpoint.server";
+
+export const { loader, action } = endpoint({
+  method: "POST",
+  body: z.object({ newPassword: z.string(), token: z.string().optional() }),
+  query: z.object({ token: z.string().optional() }),
+  handler: ({ body, query }) => resetPassword({ newPassword: body.newPassword, token: body.token ?? query.token ?? "" }),
+});
