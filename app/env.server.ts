@@ -16,7 +16,8 @@ const schema = z
     NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
     PORT: z.coerce.number().int().min(1).max(65535).default(3000),
     HOST: z.string().default("0.0.0.0"),
-    BASE_URL: z.url({ protocol: /^https?$/ }).default("http://localhost:3000"),
+    /** Defaults to http://localhost:$PORT. */
+    BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
     AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
     DATABASE_URL: z
       .string()
@@ -50,7 +51,8 @@ const schema = z
     message: "must not exceed PASSWORD_MAX_LENGTH",
   });
 
-export type Env = z.infer<typeof schema> & {
+export type Env = Omit<z.infer<typeof schema>, "BASE_URL"> & {
+  BASE_URL: string;
   AUTH_SECRET: string;
   baseOrigin: string;
   secureCookies: boolean;
@@ -90,7 +92,7 @@ export function parseEnv(source: NodeJS.ProcessEnv): Env {
     const lines = result.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`);
     throw new ConfigurationError(`Invalid configuration:\n${lines.join("\n")}`);
   }
-  const parsed = result.data;
+  const parsed = { ...result.data, BASE_URL: result.data.BASE_URL ?? `http://localhost:${result.data.PORT}` };
   const baseUrl = new URL(parsed.BASE_URL);
   return {
     ...parsed,

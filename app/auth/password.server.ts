@@ -43,3 +43,8 @@ export function assertPasswordLength(password: string): void {
   if (password.length < env.PASSWORD_MIN_LENGTH) throw new AuthError("PASSWORD_TOO_SHORT");
   if (password.length > env.PASSWORD_MAX_LENGTH) throw new AuthError("PASSWORD_TOO_LONG");
 }
+
+/** The configured bounds, for forms that check them in the browser too. */
+export function passwordBounds(): { min: number; max: number } {
+  return { min: env.PASSWORD_MIN_LENGTH, max: env.PASSWORD_MAX_LENGTH };
+}

@@ -42,3 +42,30 @@ export const signInFormSchema = z.object({
   rememberMe: checkboxField,
   redirectTo: z.string().optional(),
 });
+
+export const forgotPasswordSchema = z.object({ email: emailField });
+
+export function resetPasswordFormSchema(bounds: { min: number; max: number }) {
+  return z.object({ token: z.string().min(1), newPassword: passwordField(bounds) });
+}
+
+export const profileSchema = z.object({
+  name: nameField,
+  image: imageField.optional(),
+});
+
+export const changeEmailSchema = z.object({ newEmail: emailField });
+
+export function changePasswordSchema(bounds: { min: number; max: number }) {
+  return z.object({
+    currentPassword: z.string({ error: "Current password is required" }),
+    newPassword: passwordField(bounds),
+    revokeOtherSessions: checkboxField,
+  });
+}
+
+export function setPasswordSchema(bounds: { min: number; max: number }) {
+  return z.object({ newPassword: passwordField(bounds) });
+}
+
+export const deleteAccountSchema = z.object({ password: z.string().optional() });

@@ -48,11 +48,21 @@ export function CheckboxField({ label, meta }: { label: string; meta: FieldMetad
 }
 
 /** A submit button that says it is working while its form is in flight (with JavaScript on). */
-export function SubmitButton({ children, name, value }: { children: ReactNode; name?: string; value?: string }) {
+export function SubmitButton({
+  children,
+  name,
+  value,
+  className,
+}: {
+  children: ReactNode;
+  name?: string;
+  value?: string;
+  className?: string;
+}) {
   const navigation = useNavigation();
   const busy = navigation.state === "submitting" && (!name || navigation.formData?.get(name) === value);
   return (
-    <button type="submit" name={name} value={value} aria-disabled={busy || undefined}>
+    <button type="submit" name={name} value={value} className={className} aria-disabled={busy || undefined}>
       {children}
     </button>
   );

@@ -2,26 +2,42 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data, redirect } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { describeDevice } from "~/auth/device";
-import { listSessions, revokeSessionById, signOut } from "~/auth/session.server";
+import { emailVerificationEnabled } from "~/auth/email-verification.server";
+import { hasPassword } from "~/auth/password-flows.server";
+import { passwordBounds } from "~/auth/password.server";
+import { listSessions } from "~/auth/session.server";
+import {
+  ChangeEmailSection,
+  ChangePasswordSection,
+  DeleteAccountSection,
+  ProfileSection,
+  SetPasswordSection,
+  VerifyEmailBanner,
+} from "~/components/account-sections";
 import { ErrorList, SubmitButton } from "~/components/forms";
-import { requestContext, requirePageSession } from "~/http/page.server";
-import { isAuthError } from "~/auth/errors";
+import { env } from "~/env.server";
+import { runAccountAction } from "~/http/account-actions.server";
+import { requirePageSession } from "~/http/page.server";
 
 export const meta: MetaFunction = () => [{ title: "Your account · Latchkey" }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const [{ user, session }, ctx] = await requirePageSession(request, context);
-  const sessions = await listSessions(user.id);
+  const [sessions, withPassword] = await Promise.all([listSessions(user.id), hasPassword(user.id)]);
   return data(
     {
-      user: { name: user.name, email: user.email, emailVerified: user.emailVerified },
+      user: { name: user.name, email: user.email, image: user.image, emailVerified: user.emailVerified },
+      hasPassword: withPassword,
+      passwordBounds: passwordBounds(),
+      showVerifyBanner: !user.emailVerified && emailVerificationEnabled(),
+      changeEmail: env.AUTH_CHANGE_EMAIL === "on",
+      deleteAccount: env.AUTH_DELETE_ACCOUNT,
       sessions: sessions.map((s) => ({
         id: s.id,
         current: s.id === session.id,
         device: describeDevice(s.userAgent),
         ipAddress: s.ipAddress,
         lastActiveAt: s.updatedAt.toISOString(),
-        createdAt: s.createdAt.toISOString(),
       })),
     },
     { headers: ctx.responseHeaders },
@@ -29,39 +45,27 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const form = await request.formData();
-  const intent = form.get("intent");
-  try {
-    if (intent === "sign-out") {
-      const ctx = await requestContext(request, context, "/sign-out");
-      await signOut(ctx);
-      throw redirect("/", { headers: ctx.responseHeaders });
-    }
-    const [current, ctx] = await requirePageSession(request, context);
-    if (intent === "revoke-session") {
-      await revokeSessionById(ctx, current, String(form.get("sessionId") ?? ""));
-      throw redirect("/account", { headers: ctx.responseHeaders });
-    }
-    return data({ intent, error: "Unknown action" }, { status: 400 });
-  } catch (error) {
-    if (isAuthError(error)) return data({ intent, error: error.message }, { status: error.status });
-    throw error;
-  }
+  const outcome = await runAccountAction(request, context);
+  if (outcome.kind === "redirect") throw redirect(outcome.location, { headers: outcome.headers });
+  return data(outcome.body, { status: outcome.status, headers: outcome.headers });
 }
 
 const formatTime = (iso: string) => new Date(iso).toISOString().replace("T", " ").slice(0, 16) + " UTC";
 
 export default function Account() {
-  const { user, sessions } = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>();
+  const page = useLoaderData<typeof loader>();
+  const last = useActionData<typeof action>();
+  const { user, sessions } = page;
   return (
     <>
+      {page.showVerifyBanner ? <VerifyEmailBanner email={user.email} last={last} /> : null}
       <section>
         <h1>Your account</h1>
         <p>
           <strong data-testid="account-name">{user.name}</strong>
           <br />
           <span data-testid="account-email">{user.email}</span>
+          {user.emailVerified ? <span className="muted"> · verified</span> : null}
         </p>
         <Form method="post">
           <SubmitButton name="intent" value="sign-out">
@@ -71,7 +75,7 @@ export default function Account() {
       </section>
       <section aria-labelledby="sessions-heading">
         <h2 id="sessions-heading">Sessions</h2>
-        {actionData?.error ? <ErrorList errors={[actionData.error]} /> : null}
+        {last?.intent === "revoke-session" && last.error ? <ErrorList errors={[last.error]} /> : null}
         <ul className="sessions">
           {sessions.map((s) => (
             <li key={s.id} data-testid="session-row">
@@ -96,6 +100,16 @@ export default function Account() {
           ))}
         </ul>
       </section>
+      <ProfileSection name={user.name} image={user.image} last={last} />
+      {page.changeEmail ? <ChangeEmailSection email={user.email} last={last} /> : null}
+      {page.hasPassword ? (
+        <ChangePasswordSection bounds={page.passwordBounds} last={last} />
+      ) : (
+        <SetPasswordSection bounds={page.passwordBounds} last={last} />
+      )}
+      {page.deleteAccount !== "off" ? (
+        <DeleteAccountSection mode={page.deleteAccount} hasPassword={page.hasPassword} last={last} />
+      ) : null}
     </>
   );
 }

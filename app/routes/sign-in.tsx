@@ -4,6 +4,7 @@ import type { ActionFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useSearchParams } from "@remix-run/react";
 import { signInWithEmail } from "~/auth/credentials.server";
+import { ERRORS } from "~/auth/errors";
 import { safeRedirectPath } from "~/auth/origin.server";
 import { signInFormSchema } from "~/auth/schemas";
 import { CheckboxField, ErrorList, Field, SubmitButton } from "~/components/forms";
@@ -43,12 +44,25 @@ export default function SignIn() {
   return (
     <Form method="post" className="card" {...getFormProps(form)}>
       <h1>Sign in</h1>
+      {searchParams.get("reset") === "1" ? (
+        <p className="notice" role="status">
+          Your password was reset. Sign in with the new one.
+        </p>
+      ) : null}
       <input type="hidden" name="redirectTo" value={searchParams.get("redirectTo") ?? ""} />
       <Field label="Email" meta={fields.email} type="email" autoComplete="username" />
       <Field label="Password" meta={fields.password} type="password" autoComplete="current-password" />
       <CheckboxField label="Remember me" meta={fields.rememberMe} />
       <ErrorList id={form.errorId} errors={form.errors} />
+      {form.errors?.includes(ERRORS.EMAIL_NOT_VERIFIED[1]) ? (
+        <p className="notice" role="status">
+          We sent a new verification link to your inbox. Follow it, then sign in.
+        </p>
+      ) : null}
       <SubmitButton>Sign in</SubmitButton>
+      <p className="muted">
+        <Link to="/forgot-password">Forgot password?</Link>
+      </p>
       <p className="muted">
         New here? <Link to={`/sign-up${searchParams.get("redirectTo") ? `?redirectTo=${encodeURIComponent(searchParams.get("redirectTo")!)}` : ""}`}>Create an account</Link>
       </p>

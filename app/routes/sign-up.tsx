@@ -8,12 +8,10 @@ import { signUpWithEmail } from "~/auth/credentials.server";
 import { safeRedirectPath } from "~/auth/origin.server";
 import { signUpFormSchema } from "~/auth/schemas";
 import { ErrorList, Field, SubmitButton } from "~/components/forms";
-import { env } from "~/env.server";
+import { passwordBounds } from "~/auth/password.server";
 import { formAction, requestContext } from "~/http/page.server";
 
 export const meta: MetaFunction = () => [{ title: "Sign up · Latchkey" }];
-
-const passwordBounds = () => ({ min: env.PASSWORD_MIN_LENGTH, max: env.PASSWORD_MAX_LENGTH });
 
 export async function loader(_: LoaderFunctionArgs) {
   return { passwordBounds: passwordBounds() };

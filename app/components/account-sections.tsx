@@ -1,0 +1,172 @@
+// The sections of the account page. Each is its own <Form> with an intent, works without JavaScript, and shows
+// its confirmation or errors inside itself.
+import { getFormProps, useForm, type DefaultValue, type SubmissionResult } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { Form } from "@remix-run/react";
+import { useMemo, type ReactNode } from "react";
+import type { z } from "zod";
+import {
+  changeEmailSchema,
+  changePasswordSchema,
+  deleteAccountSchema,
+  profileSchema,
+  setPasswordSchema,
+} from "~/auth/schemas";
+import { CheckboxField, ErrorList, Field, SubmitButton } from "~/components/forms";
+
+export interface SectionResult {
+  intent: string | null;
+  result?: SubmissionResult<string[]>;
+  message?: string;
+  error?: string;
+}
+
+type Bounds = { min: number; max: number };
+
+/** Conform wiring for one intent's form; only the submitted section receives the last result. */
+function useSectionForm<S extends z.ZodObject>(
+  intent: string,
+  schema: S,
+  last: SectionResult | undefined,
+  defaultValue?: DefaultValue<z.input<S>>,
+) {
+  return useForm<z.input<S>, z.output<S>>({
+    id: intent,
+    lastResult: last?.intent === intent ? last.result : undefined,
+    constraint: getZodConstraint(schema),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+    defaultValue,
+  });
+}
+
+function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  return (
+    <section aria-labelledby={`${id}-heading`}>
+      <h2 id={`${id}-heading`}>{title}</h2>
+      {children}
+    </section>
+  );
+}
+
+function Outcome({ intent, last }: { intent: string; last?: SectionResult }) {
+  if (last?.intent !== intent) return null;
+  return (
+    <>
+      {last.message ? (
+        <p className="notice" role="status">
+          {last.message}
+        </p>
+      ) : null}
+      {last.error ? <ErrorList errors={[last.error]} /> : null}
+    </>
+  );
+}
+
+export function VerifyEmailBanner({ email, last }: { email: string; last?: SectionResult }) {
+  return (
+    <div className="banner" role="region" aria-label="E-mail verification">
+      <p>
+        Your e-mail address <strong>{email}</strong> is not verified yet.
+      </p>
+      <Outcome intent="resend-verification" last={last} />
+      <Form method="post" action="/account">
+        <SubmitButton name="intent" value="resend-verification">
+          Resend verification e-mail
+        </SubmitButton>
+      </Form>
+    </div>
+  );
+}
+
+export function ProfileSection({ name, image, last }: { name: string; image: string | null; last?: SectionResult }) {
+  const [form, fields] = useSectionForm("update-profile", profileSchema, last, { name, image: image ?? "" });
+  return (
+    <Section id="profile" title="Profile">
+      <Outcome intent="update-profile" last={last} />
+      <Form method="post" {...getFormProps(form)}>
+        <Field label="Name" meta={fields.name} type="text" autoComplete="name" />
+        <Field label="Image URL" meta={fields.image} type="url" autoComplete="photo" />
+        <ErrorList id={form.errorId} errors={form.errors} />
+        <SubmitButton name="intent" value="update-profile">
+          Save profile
+        </SubmitButton>
+      </Form>
+    </Section>
+  );
+}
+
+export function ChangeEmailSection({ email, last }: { email: string; last?: SectionResult }) {
+  const [form, fields] = useSectionForm("change-email", changeEmailSchema, last);
+  return (
+    <Section id="change-email" title="Change e-mail">
+      <p className="muted">Currently {email}.</p>
+      <Outcome intent="change-email" last={last} />
+      <Form method="post" {...getFormProps(form)}>
+        <Field label="New e-mail" meta={fields.newEmail} type="email" autoComplete="email" />
+        <ErrorList id={form.errorId} errors={form.errors} />
+        <SubmitButton name="intent" value="change-email">
+          Change e-mail
+        </SubmitButton>
+      </Form>
+    </Section>
+  );
+}
+
+export function ChangePasswordSection({ bounds, last }: { bounds: Bounds; last?: SectionResult }) {
+  const schema = useMemo(() => changePasswordSchema(bounds), [bounds]);
+  const [form, fields] = useSectionForm("change-password", schema, last);
+  return (
+    <Section id="change-password" title="Change password">
+      <Outcome intent="change-password" last={last} />
+      <Form method="post" {...getFormProps(form)}>
+        <Field label="Current password" meta={fields.currentPassword} type="password" autoComplete="current-password" />
+        <Field label="New password" meta={fields.newPassword} type="password" autoComplete="new-password" />
+        <CheckboxField label="Sign out of other devices" meta={fields.revokeOtherSessions} />
+        <ErrorList id={form.errorId} errors={form.errors} />
+        <SubmitButton name="intent" value="change-password">
+          Change password
+        </SubmitButton>
+      </Form>
+    </Section>
+  );
+}
+
+export function SetPasswordSection({ bounds, last }: { bounds: Bounds; last?: SectionResult }) {
+  const schema = useMemo(() => setPasswordSchema(bounds), [bounds]);
+  const [form, fields] = useSectionForm("set-password", schema, last);
+  return (
+    <Section id="set-password" title="Set a password">
+      <p className="muted">Your account has no password yet. Set one to sign in with your e-mail address too.</p>
+      <Outcome intent="set-password" last={last} />
+      <Form method="post" {...getFormProps(form)}>
+        <Field label="New password" meta={fields.newPassword} type="password" autoComplete="new-password" />
+        <ErrorList id={form.errorId} errors={form.errors} />
+        <SubmitButton name="intent" value="set-password">
+          Set password
+        </SubmitButton>
+      </Form>
+    </Section>
+  );
+}
+
+export function DeleteAccountSection({ mode, hasPassword, last }: { mode: "on" | "email"; hasPassword: boolean; last?: SectionResult }) {
+  const [form, fields] = useSectionForm("delete-account", deleteAccountSchema, last);
+  return (
+    <Section id="delete-account" title="Delete account">
+      <p className="warning">
+        <strong>This permanently deletes your account, its sessions and sign-in methods. It cannot be undone.</strong>
+      </p>
+      {mode === "email" ? <p className="muted">We will e-mail you a link to confirm the deletion.</p> : null}
+      <Outcome intent="delete-account" last={last} />
+      <Form method="post" {...getFormProps(form)}>
+        {hasPassword ? <Field label="Password" meta={fields.password} type="password" autoComplete="current-password" /> : null}
+        <ErrorList id={form.errorId} errors={form.errors} />
+        <SubmitButton name="intent" value="delete-account" className="danger">
+          Delete account
+        </SubmitButton>
+      </Form>
+    </Section>
+  );
+}

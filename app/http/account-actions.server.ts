@@ -1,0 +1,172 @@
+// The account page's form actions. Each intent parses its form with the same zod schema the browser uses and
+// calls the same domain function as the JSON API; errors come back next to the right field.
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { SubmissionResult } from "@conform-to/react";
+import type { AppLoadContext } from "@remix-run/node";
+import { z } from "zod";
+import { changeEmail } from "~/auth/change-email.server";
+import { deleteUser, USER_DELETED } from "~/auth/delete-account.server";
+import { requestVerificationEmail } from "~/auth/email-verification.server";
+import { isAuthError, type AuthError } from "~/auth/errors";
+import { changePassword, setPassword } from "~/auth/password-flows.server";
+import { passwordBounds } from "~/auth/password.server";
+import { requestContext, type RequestContext } from "~/auth/request-context.server";
+import {
+  changeEmailSchema,
+  changePasswordSchema,
+  deleteAccountSchema,
+  profileSchema,
+  setPasswordSchema,
+} from "~/auth/schemas";
+import { getSession, revokeSessionById, signOut, type SessionWithUser } from "~/auth/session.server";
+import { updateUser } from "~/auth/users.server";
+
+export type AccountIntent =
+  | "update-profile"
+  | "change-email"
+  | "change-password"
+  | "set-password"
+  | "delete-account"
+  | "resend-verification"
+  | "revoke-session"
+  | "sign-out";
+
+export interface AccountActionResult {
+  intent: AccountIntent | null;
+  result?: SubmissionResult<string[]>;
+  /** A confirmation to show in the section that was submitted. */
+  message?: string;
+  error?: string;
+}
+
+export type AccountOutcome =
+  | { kind: "reply"; status: number; body: AccountActionResult; headers: Headers }
+  | { kind: "redirect"; location: string; headers: Headers };
+
+interface IntentSpec<S extends z.ZodType> {
+  schema: () => S;
+  /** The API path whose rate-limit bucket this action shares. */
+  rateLimitAs: string | null;
+  hidePasswords?: boolean;
+  /** Which field an error belongs next to; form-level when undefined. */
+  fieldFor?: (error: AuthError) => string | undefined;
+  run: (ctx: RequestContext, current: SessionWithUser, value: z.infer<S>) => Promise<{ message?: string; redirect?: string }>;
+}
+
+const define = <S extends z.ZodType>(spec: IntentSpec<S>) => spec;
+
+const INTENTS = {
+  "update-profile": define({
+    schema: () => profileSchema,
+    rateLimitAs: "/update-user",
+    run: async (ctx, current, value) => {
+      await updateUser(ctx, current, { name: value.name, image: value.image ?? null });
+      return { message: "Profile saved." };
+    },
+  }),
+  "change-email": define({
+    schema: () => changeEmailSchema,
+    rateLimitAs: "/change-email",
+    fieldFor: () => "newEmail",
+    run: async (ctx, current, value) => {
+      const { pendingConfirmation } = await changeEmail(ctx, current, { newEmail: value.newEmail });
+      return {
+        message: pendingConfirmation
+          ? `We sent a confirmation link to ${current.user.email}. Your address changes when you follow it.`
+          : `Your e-mail address is now ${value.newEmail.toLowerCase()}. We sent it a verification link.`,
+      };
+    },
+  }),
+  "change-password": define({
+    schema: () => changePasswordSchema(passwordBounds()),
+    rateLimitAs: "/change-password",
+    hidePasswords: true,
+    fieldFor: (error) => (error.code === "INVALID_PASSWORD" ? "currentPassword" : error.code.startsWith("PASSWORD") ? "newPassword" : undefined),
+    run: async (ctx, current, value) => {
+      await changePassword(ctx, current, { ...value, revokeOtherSessions: value.revokeOtherSessions === true });
+      return { message: value.revokeOtherSessions ? "Password changed. Other devices are signed out." : "Password changed." };
+    },
+  }),
+  "set-password": define({
+    schema: () => setPasswordSchema(passwordBounds()),
+    rateLimitAs: "/change-password",
+    hidePasswords: true,
+    fieldFor: (error) => (error.code.startsWith("PASSWORD") ? "newPassword" : undefined),
+    run: async (_ctx, current, value) => {
+      await setPassword(current, value.newPassword);
+      return { message: "Password set. You can now sign in with it." };
+    },
+  }),
+  "delete-account": define({
+    schema: () => deleteAccountSchema,
+    rateLimitAs: "/delete-user",
+    hidePasswords: true,
+    fieldFor: (error) => (error.code === "INVALID_PASSWORD" ? "password" : undefined),
+    run: async (ctx, current, value) => {
+      const outcome = await deleteUser(ctx, current, { password: value.password || undefined, callbackURL: "/account-deleted" });
+      if (outcome.message === USER_DELETED) return { redirect: "/account-deleted" };
+      return { message: `We sent a confirmation link to ${current.user.email}. Your account is deleted when you follow it.` };
+    },
+  }),
+  "resend-verification": define({
+    schema: () => z.object({}),
+    rateLimitAs: "/send-verification-email",
+    run: async (ctx, current) => {
+      await requestVerificationEmail(ctx, { email: current.user.email });
+      return { message: `Verification e-mail sent to ${current.user.email}.` };
+    },
+  }),
+} satisfies Partial<Record<AccountIntent, IntentSpec<z.ZodType>>>;
+
+function reply(intent: AccountIntent | null, status: number, body: Omit<AccountActionResult, "intent">, headers: Headers): AccountOutcome {
+  return { kind: "reply", status, body: { intent, ...body }, headers };
+}
+
+export async function runAccountAction(request: Request, loadContext: AppLoadContext): Promise<AccountOutcome> {
+  const formData = await request.formData();
+  const intent = String(formData.get("intent") ?? "") as AccountIntent;
+  try {
+    if (intent === "sign-out") {
+      const ctx = await requestContext(request, loadContext, "/sign-out");
+      await signOut(ctx);
+      return { kind: "redirect", location: "/", headers: ctx.responseHeaders };
+    }
+    const spec = INTENTS[intent as keyof typeof INTENTS] as IntentSpec<z.ZodType> | undefined;
+    const ctx = await requestContext(request, loadContext, spec?.rateLimitAs ?? "/revoke-session");
+    const current = await getSession(ctx);
+    if (!current) return { kind: "redirect", location: "/sign-in?redirectTo=%2Faccount", headers: ctx.responseHeaders };
+    if (intent === "revoke-session") {
+      await revokeSessionById(ctx, current, String(formData.get("sessionId") ?? ""));
+      return { kind: "redirect", location: "/account", headers: ctx.responseHeaders };
+    }
+    if (!spec) return reply(null, 400, { error: "Unknown action" }, ctx.responseHeaders);
+
+    const submission = parseWithZod(formData, { schema: spec.schema() });
+    const hideFields = spec.hidePasswords ? ["password", "currentPassword", "newPassword"] : undefined;
+    if (submission.status !== "success") {
+      return reply(intent, 400, { result: submission.reply({ hideFields }) }, ctx.responseHeaders);
+    }
+    try {
+      const outcome = await spec.run(ctx, current, submission.value);
+      if (outcome.redirect) return { kind: "redirect", location: outcome.redirect, headers: ctx.responseHeaders };
+      return reply(intent, 200, { result: submission.reply({ resetForm: true }), message: outcome.message }, ctx.responseHeaders);
+    } catch (error) {
+      if (!isAuthError(error)) throw error;
+      const field = spec.fieldFor?.(error);
+      const result = submission.reply({
+        hideFields,
+        ...(field ? { fieldErrors: { [field]: [error.message] } } : { formErrors: [error.message] }),
+      });
+      return reply(intent, error.status, { result }, mergeHeaders(ctx.responseHeaders, error.headers));
+    }
+  } catch (error) {
+    // Origin check or rate limit, before any form was read into a submission.
+    if (!isAuthError(error)) throw error;
+    return reply(intent || null, error.status, { error: error.message }, new Headers(error.headers));
+  }
+}
+
+function mergeHeaders(headers: Headers, extra: Record<string, string>): Headers {
+  for (const [name, value] of Object.entries(extra)) headers.set(name, value);
+  return headers;
+}

@@ -1,0 +1,51 @@
+import { getFormProps, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import type { ActionFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import { Form, Link, useActionData } from "@remix-run/react";
+import { requestPasswordReset } from "~/auth/password-flows.server";
+import { forgotPasswordSchema } from "~/auth/schemas";
+import { ErrorList, Field, SubmitButton } from "~/components/forms";
+import { formAction, requestContext } from "~/http/page.server";
+
+export const meta: MetaFunction = () => [{ title: "Forgot password · Latchkey" }];
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const submission = parseWithZod(await request.formData(), { schema: forgotPasswordSchema });
+  if (submission.status !== "success") return data({ result: submission.reply(), sent: false }, { status: 400 });
+  const outcome = await formAction(submission.reply, async () => {
+    await requestContext(request, context, "/request-password-reset");
+    return requestPasswordReset({ email: submission.value.email });
+  });
+  if (!outcome.ok) return data({ result: outcome.result, sent: false }, outcome.init);
+  return { result: submission.reply({ resetForm: true }), sent: true };
+}
+
+export default function ForgotPassword() {
+  const actionData = useActionData<typeof action>();
+  const [form, fields] = useForm({
+    id: "forgot-password",
+    lastResult: actionData?.result,
+    constraint: getZodConstraint(forgotPasswordSchema),
+    shouldValidate: "onBlur",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: forgotPasswordSchema }),
+  });
+  return (
+    <Form method="post" className="card" {...getFormProps(form)}>
+      <h1>Forgot your password?</h1>
+      {actionData?.sent ? (
+        <p className="notice" role="status">
+          If an account uses that address, we have sent it a link to reset the password. Check your inbox.
+        </p>
+      ) : (
+        <p className="muted">Enter the e-mail address of your account and we will send you a link to choose a new password.</p>
+      )}
+      <Field label="Email" meta={fields.email} type="email" autoComplete="email" />
+      <ErrorList id={form.errorId} errors={form.errors} />
+      <SubmitButton>Send reset link</SubmitButton>
+      <p className="muted">
+        <Link to="/sign-in">Back to sign in</Link>
+      </p>
+    </Form>
+  );
+}

@@ -1,0 +1,68 @@
+// Reached from the e-mailed link (via GET /api/auth/reset-password/{token}, which adds ?token= or ?error=).
+import { getFormProps, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { useMemo } from "react";
+import { isResetTokenUsable, resetPassword } from "~/auth/password-flows.server";
+import { passwordBounds } from "~/auth/password.server";
+import { resetPasswordFormSchema } from "~/auth/schemas";
+import { ErrorList, Field, SubmitButton } from "~/components/forms";
+import { formAction, requestContext } from "~/http/page.server";
+
+export const meta: MetaFunction = () => [{ title: "Choose a new password · Latchkey" }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const token = new URL(request.url).searchParams.get("token") ?? "";
+  return { token, usable: token !== "" && (await isResetTokenUsable(token)), passwordBounds: passwordBounds() };
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const submission = parseWithZod(await request.formData(), { schema: resetPasswordFormSchema(passwordBounds()) });
+  if (submission.status !== "success") return data({ result: submission.reply({ hideFields: ["newPassword"] }) }, { status: 400 });
+  const outcome = await formAction(
+    (options) => submission.reply({ ...options, hideFields: ["newPassword"] }),
+    async () => {
+      await requestContext(request, context, "/reset-password");
+      return resetPassword(submission.value);
+    },
+    (error) => (error.code.startsWith("PASSWORD") ? "newPassword" : undefined),
+  );
+  if (!outcome.ok) return data({ result: outcome.result }, outcome.init);
+  throw redirect("/sign-in?reset=1");
+}
+
+export default function ResetPassword() {
+  const { token, usable, passwordBounds } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const schema = useMemo(() => resetPasswordFormSchema(passwordBounds), [passwordBounds]);
+  const [form, fields] = useForm({
+    id: "reset-password",
+    lastResult: actionData?.result,
+    constraint: getZodConstraint(schema),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+  });
+  if (!usable) {
+    return (
+      <section>
+        <h1>This link cannot be used</h1>
+        <p>The password reset link is invalid, has expired, or was already used.</p>
+        <p>
+          <Link to="/forgot-password">Ask for a new link</Link>
+        </p>
+      </section>
+    );
+  }
+  return (
+    <Form method="post" className="card" {...getFormProps(form)}>
+      <h1>Choose a new password</h1>
+      <input type="hidden" name="token" value={token} />
+      <Field label="New password" meta={fields.newPassword} type="password" autoComplete="new-password" />
+      <ErrorList id={form.errorId} errors={form.errors} />
+      <SubmitButton>Reset password</SubmitButton>
+    </Form>
+  );
+}
