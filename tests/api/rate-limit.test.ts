@@ -1,0 +1,164 @@
+// Rate limiting with AUTH_RATE_LIMIT=on: strict limits on credential paths, counters shared by every instance
+// (the rateLimit table, or Redis when REDIS_URL is set).
+import { randomBytes } from "node:crypto";
+import { connect } from "node:net";
+import { Redis } from "ioredis";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ApiClient, PASSWORD, signUp, uniqueEmail, type ApiResponse } from "../support/client";
+import { startServer, type TestServer } from "../support/server";
+import { count, query } from "../support/sql";
+
+const SIGN_IN = "/api/auth/sign-in/email";
+const TOO_MANY = { code: "TOO_MANY_REQUESTS_PLEASE_TRY_AGAIN_LATER", message: "Too many requests. Please try again later." };
+const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
+
+/** A client address nobody else uses, so counters never collide across tests, runs or databases. */
+const uniqueIp = () => `10.${[...randomBytes(3)].join(".")}`;
+
+function expectTooMany(response: ApiResponse) {
+  expect(response.status, response.text).toBe(429);
+  expect(response.headers.get("content-type")).toMatch(/^application\/json/);
+  expect(response.body).toEqual(TOO_MANY);
+  const retryAfter = Number(response.headers.get("retry-after"));
+  expect(Number.isInteger(retryAfter)).toBe(true);
+  expect(retryAfter).toBeGreaterThanOrEqual(1);
+  expect(retryAfter).toBeLessThanOrEqual(10);
+  expect(response.headers.get("x-retry-after")).toBe(String(retryAfter));
+  expect(response.setCookies).toEqual([]);
+}
+
+async function redisReachable(): Promise<boolean> {
+  const { hostname, port } = new URL(REDIS_URL);
+  return new Promise((resolve) => {
+    const socket = connect(Number(port || 6379), hostname);
+    socket.setTimeout(1000);
+    socket.on("connect", () => (socket.destroy(), resolve(true)));
+    socket.on("error", () => resolve(false));
+    socket.on("timeout", () => (socket.destroy(), resolve(false)));
+  });
+}
+const redisUp = await redisReachable();
+if (!redisUp) console.warn(`[rate-limit.test] Redis is not reachable at ${REDIS_URL}: skipping the Redis cases.`);
+
+const ON = { AUTH_RATE_LIMIT: "on" };
+const BEHIND_PROXY = { AUTH_RATE_LIMIT: "on", TRUST_PROXY: "true" };
+
+let direct: TestServer; // limits on, client address from the socket (127.0.0.1 for every test)
+let off: TestServer; // AUTH_RATE_LIMIT=off
+let proxiedA: TestServer; // limits on, address from X-Forwarded-For, database store
+let proxiedB: TestServer; // a second instance on proxiedA's database
+let redisA: TestServer | undefined;
+let redisB: TestServer | undefined;
+let email: string;
+const redisIps: string[] = [];
+
+beforeAll(async () => {
+  [direct, off, proxiedA] = await Promise.all([startServer({ env: ON }), startServer(), startServer({ env: BEHIND_PROXY })]);
+  proxiedB = await startServer({ env: BEHIND_PROXY, database: proxiedA.database });
+  if (redisUp) {
+    [redisA, redisB] = await Promise.all([
+      startServer({ env: { ...BEHIND_PROXY, REDIS_URL } }),
+      startServer({ env: { ...BEHIND_PROXY, REDIS_URL } }),
+    ]);
+  }
+  // The account exists on `direct` (one of its three sign-ups per window).
+  email = (await signUp(new ApiClient(direct.baseUrl))).email;
+});
+
+afterAll(async () => {
+  await Promise.all([direct?.stop(), off?.stop(), redisA?.stop(), redisB?.stop()]);
+  await proxiedB?.stop();
+  await proxiedA?.stop();
+  if (redisUp && redisIps.length) {
+    // Only this run's keys: they carry this run's made-up client addresses.
+    const redis = new Redis(REDIS_URL);
+    for (const ip of redisIps) {
+      for await (const keys of redis.scanStream({ match: `latchkey:rl:*${ip}|*`, count: 100 })) {
+        if ((keys as string[]).length) await redis.del(...(keys as string[]));
+      }
+    }
+    redis.disconnect();
+  }
+});
+
+const attempt = (s: TestServer, ip?: string, body: unknown = { email, password: "wrong password" }) =>
+  new ApiClient(s.baseUrl).post(SIGN_IN, body, ip ? { "x-forwarded-for": ip } : {});
+
+describe("database store", () => {
+  it("refuses the 4th sign-in attempt within 10 s with 429, Retry-After and X-Retry-After", async () => {
+    const [first, second, third] = [await attempt(direct), await attempt(direct), await attempt(direct)];
+    for (const response of [first, second, third]) expect(response.status).toBe(401);
+    expectTooMany(await attempt(direct));
+    // Still refused with the right password: the limit comes before any credential check.
+    expectTooMany(await attempt(direct, undefined, { email, password: PASSWORD }));
+  });
+
+  it("cannot be dodged with a forged X-Forwarded-For when the proxy is not trusted", async () => {
+    // The previous test exhausted 127.0.0.1's sign-in bucket on `direct`.
+    expectTooMany(await attempt(direct, uniqueIp()));
+  });
+
+  it("leaves other paths alone", async () => {
+    // Same client, sign-in bucket exhausted above.
+    const client = new ApiClient(direct.baseUrl);
+    expect((await client.get("/api/auth/ok")).status).toBe(200);
+    const signUpResponse = await client.post("/api/auth/sign-up/email", { name: "Other Path", email: uniqueEmail(), password: PASSWORD });
+    expect(signUpResponse.status).toBe(200);
+    for (let i = 0; i < 5; i++) expect((await client.get("/api/auth/get-session")).status).toBe(200);
+    expect((await client.get("/api/auth/list-sessions")).status).toBe(200);
+  });
+
+  it("counts per client address", async () => {
+    const [noisy, quiet] = [uniqueIp(), uniqueIp()];
+    for (let i = 0; i < 3; i++) expect((await attempt(proxiedA, noisy)).status).toBe(401);
+    expectTooMany(await attempt(proxiedA, noisy));
+    expect((await attempt(proxiedA, quiet)).status).toBe(401);
+  });
+
+  it("shares the counter between instances through the rateLimit table", async () => {
+    const ip = uniqueIp();
+    expect((await attempt(proxiedA, ip)).status).toBe(401);
+    expect((await attempt(proxiedB, ip)).status).toBe(401);
+    expect((await attempt(proxiedA, ip)).status).toBe(401);
+    expectTooMany(await attempt(proxiedB, ip));
+    expectTooMany(await attempt(proxiedA, ip));
+    const rows = await query<{ key: string; count: number | bigint; lastRequest: number | bigint }>(
+      proxiedA.database,
+      `SELECT "key", "count", "lastRequest" FROM "rateLimit" WHERE "key" LIKE ?`,
+      [`%${ip}%`],
+    );
+    expect(rows).toHaveLength(1);
+    expect(rows[0].key).toContain("/sign-in/email");
+    expect(Number(rows[0].count)).toBeGreaterThanOrEqual(4);
+    expect(Math.abs(Number(rows[0].lastRequest) - Date.now())).toBeLessThan(15_000);
+  });
+
+  it("holds under concurrent attempts: exactly 3 of 8 get through", async () => {
+    const ip = uniqueIp();
+    const responses = await Promise.all(Array.from({ length: 8 }, (_, i) => attempt(i % 2 ? proxiedA : proxiedB, ip)));
+    expect(responses.filter((r) => r.status === 401)).toHaveLength(3);
+    expect(responses.filter((r) => r.status === 429)).toHaveLength(5);
+  });
+
+  it("is off with AUTH_RATE_LIMIT=off", async () => {
+    for (let i = 0; i < 6; i++) expect((await attempt(off)).status).toBe(401);
+    expect(await count(off.database, "rateLimit")).toBe(0);
+  });
+});
+
+describe.skipIf(!redisUp)("Redis store (REDIS_URL)", () => {
+  it("limits sign-in attempts and shares the counter between instances", async () => {
+    const ip = uniqueIp();
+    redisIps.push(ip);
+    expect((await attempt(redisA!, ip)).status).toBe(401);
+    expect((await attempt(redisB!, ip)).status).toBe(401);
+    expect((await attempt(redisA!, ip)).status).toBe(401);
+    expectTooMany(await attempt(redisB!, ip));
+    expectTooMany(await attempt(redisA!, ip));
+    // Another address is unaffected, and the counters did not go to the database.
+    const other = uniqueIp();
+    redisIps.push(other);
+    expect((await attempt(redisA!, other)).status).toBe(401);
+    expect(await count(redisA!.database, "rateLimit")).toBe(0);
+  });
+});
