@@ -1,0 +1,50 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase, type TestDatabase } from "../support/database";
+
+let database: TestDatabase;
+let housekeeping: typeof import("~/auth/housekeeping.server");
+let dbModule: typeof import("~/db.server");
+
+beforeAll(async () => {
+  database = await createTestDatabase("sqlite");
+  process.env.DATABASE_URL = database.url;
+  dbModule = await import("~/db.server");
+  housekeeping = await import("~/auth/housekeeping.server");
+});
+afterAll(async () => {
+  await dbModule?.db.$disconnect();
+  await database?.drop();
+});
+
+describe("housekeeping", () => {
+  it("deletes expired sessions, tokens and stale rate-limit rows and keeps live ones", async () => {
+    const { db } = dbModule;
+    const past = new Date(Date.now() - 60_000);
+    const future = new Date(Date.now() + 60_000);
+    const user = await db.user.create({ data: { name: "H", email: "housekeeping@example.com" } });
+    await db.session.createMany({
+      data: [
+        { userId: user.id, token: "expired-session-token", expiresAt: past },
+        { userId: user.id, token: "live-session-token", expiresAt: future },
+      ],
+    });
+    await db.verification.createMany({
+      data: [
+        { identifier: "reset-password:old", value: "{}", expiresAt: past },
+        { identifier: "reset-password:new", value: "{}", expiresAt: future },
+      ],
+    });
+    await db.rateLimit.createMany({
+      data: [
+        { key: "stale", count: 1, lastRequest: BigInt(Date.now() - 2 * 24 * 60 * 60 * 1000) },
+        { key: "fresh", count: 1, lastRequest: BigInt(Date.now()) },
+      ],
+    });
+
+    await housekeeping.deleteExpiredRows();
+
+    expect((await db.session.findMany()).map((s) => s.token)).toEqual(["live-session-token"]);
+    expect((await db.verification.findMany()).map((v) => v.identifier)).toEqual(["reset-password:new"]);
+    expect((await db.rateLimit.findMany()).map((r) => r.key)).toEqual(["fresh"]);
+  });
+});
