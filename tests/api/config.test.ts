@@ -1,0 +1,65 @@
+// Start-up configuration: an invalid value stops the server with a message naming the variable.
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { databaseKindUnderTest } from "../support/database";
+import { startServerExpectingFailure, TEST_SECRET } from "../support/server";
+
+// Never the development database, should a case unexpectedly start.
+const DATABASE_URL = `file:${path.join(import.meta.dirname, "..", ".tmp", "config-test-never-created.db")}`;
+const BASE = { AUTH_SECRET: TEST_SECRET, DATABASE_URL, BASE_URL: "http://localhost:3999", AUTH_RATE_LIMIT: "off" };
+
+async function refuses(env: Record<string, string | undefined>) {
+  const result = await startServerExpectingFailure({ ...BASE, ...env });
+  expect(result.code, result.output).not.toBe(0);
+  expect(result.code, `the server kept running:\n${result.output}`).not.toBeNull();
+  // A clear message, not a stack trace.
+  expect(result.output).not.toMatch(/\n\s+at .+:\d+:\d+/);
+  return result.output;
+}
+
+// Start-up fails before any database is touched, so one run (the SQLite one) is enough.
+const onceOnly = databaseKindUnderTest() === "postgres";
+
+describe.skipIf(onceOnly)("invalid configuration stops start-up", () => {
+  const cases: Array<[string, Record<string, string>]> = [
+    ["PORT", { PORT: "abc" }],
+    ["PORT", { PORT: "70000" }],
+    ["PASSWORD_MIN_LENGTH", { PASSWORD_MIN_LENGTH: "0" }],
+    ["PASSWORD_MAX_LENGTH", { PASSWORD_MAX_LENGTH: "lots" }],
+    ["PASSWORD_MIN_LENGTH", { PASSWORD_MIN_LENGTH: "20", PASSWORD_MAX_LENGTH: "10" }],
+    ["AUTH_SESSION_EXPIRES_IN", { AUTH_SESSION_EXPIRES_IN: "-5" }],
+    ["AUTH_SESSION_EXPIRES_IN", { AUTH_SESSION_EXPIRES_IN: String(400 * 24 * 3600 + 1) }],
+    ["AUTH_SESSION_UPDATE_AGE", { AUTH_SESSION_UPDATE_AGE: "1.5" }],
+    ["AUTH_COOKIE_CACHE_MAX_AGE", { AUTH_COOKIE_CACHE_MAX_AGE: "-1" }],
+    ["AUTH_RATE_LIMIT", { AUTH_RATE_LIMIT: "sometimes" }],
+    ["BASE_URL", { BASE_URL: "not a url" }],
+    ["BASE_URL", { BASE_URL: "ftp://auth.example.com" }],
+    ["DATABASE_URL", { DATABASE_URL: "mysql://localhost/app" }],
+    ["REDIS_URL", { REDIS_URL: "http://127.0.0.1:6379" }],
+    ["AUTH_SECRET", { AUTH_SECRET: "too-short" }],
+  ];
+
+  it.concurrent.each(cases)("names %s (%j)", async (variable, env) => {
+    const output = await refuses(env);
+    expect(output).toContain("Invalid configuration");
+    expect(output).toContain(variable);
+  });
+
+  it("names every invalid variable at once", async () => {
+    const output = await refuses({ PORT: "abc", PASSWORD_MIN_LENGTH: "0", AUTH_RATE_LIMIT: "maybe" });
+    for (const variable of ["PORT", "PASSWORD_MIN_LENGTH", "AUTH_RATE_LIMIT"]) expect(output).toContain(variable);
+  });
+});
+
+describe.skipIf(onceOnly)("AUTH_SECRET", () => {
+  it("is required when BASE_URL is not a localhost URL", async () => {
+    const output = await refuses({ AUTH_SECRET: undefined, BASE_URL: "https://auth.example.com" });
+    expect(output).toContain("AUTH_SECRET");
+    expect(output).toContain("https://auth.example.com");
+  });
+
+  it("is also required for an address that merely starts like localhost", async () => {
+    const output = await refuses({ AUTH_SECRET: undefined, BASE_URL: "http://localhost.evil.com:3000" });
+    expect(output).toContain("AUTH_SECRET");
+  });
+});
