@@ -1,0 +1,142 @@
+// Fixtures and steps shared by the browser specs, so each spec reads like the user's story.
+// - Any console error or uncaught page error in any browser context a test opens fails that test.
+// - `user` is a fresh account (unique e-mail) created through the JSON API, for stories that start signed out.
+// - `openContext` opens a second browser (another device) with the same options as the test's own.
+import { test as base, expect, type BrowserContext, type Cookie, type Page } from "@playwright/test";
+
+export { expect };
+
+export const SESSION_COOKIE = "latchkey.session_token";
+export const PASSWORD = "correct horse battery staple";
+
+let sequence = 0;
+/** An address no other test (and no earlier run on the same database) has used. */
+export function uniqueEmail(label: string): string {
+  sequence += 1;
+  return `${label}-${Date.now().toString(36)}-${process.pid}-${sequence}@example.com`;
+}
+
+export interface TestUser {
+  name: string;
+  email: string;
+  password: string;
+}
+
+interface Fixtures {
+  consoleErrors: string[];
+  user: TestUser;
+  openContext: () => Promise<{ context: BrowserContext; page: Page }>;
+}
+
+/**
+ * Chromium logs every 4xx/5xx response as a console error ("Failed to load resource"). A form submission the
+ * server refuses on purpose (400 validation, 401 wrong password, 422 user exists) is the page working as
+ * designed, so those are judged by status instead: any failed GET (a missing script, stylesheet or favicon,
+ * a broken loader) and any 5xx still fail the test.
+ */
+const NETWORK_LOG = /^Failed to load resource: the server responded with a status of \d+/;
+
+function failOnErrors(context: BrowserContext, errors: string[]): void {
+  context.on("console", (message) => {
+    if (message.type() !== "error" || NETWORK_LOG.test(message.text())) return;
+    errors.push(`console.error on ${message.page()?.url() ?? "?"}: ${message.text()}`);
+  });
+  context.on("weberror", (error) => errors.push(`uncaught error on ${error.page()?.url() ?? "?"}: ${error.error().message}`));
+  context.on("response", (response) => {
+    const status = response.status();
+    const refusedSubmission = response.request().method() !== "GET" && status < 500;
+    if (status >= 400 && !refusedSubmission) errors.push(`${status} for ${response.request().method()} ${response.url()}`);
+  });
+}
+
+export const test = base.extend<Fixtures>({
+  consoleErrors: [
+    async ({ context }, use) => {
+      const errors: string[] = [];
+      failOnErrors(context, errors);
+      await use(errors);
+      expect(errors, "the pages logged errors").toEqual([]);
+    },
+    { auto: true },
+  ],
+
+  user: async ({ request, baseURL }, use) => {
+    const user = { name: "Ada Lovelace", email: uniqueEmail("user"), password: PASSWORD };
+    const signUp = await request.post("/api/auth/sign-up/email", { data: user });
+    expect(signUp.status(), await signUp.text()).toBe(200);
+    // Sign-up also signs in; end that session so the story starts with no sessions at all.
+    const signOut = await request.post("/api/auth/sign-out", { headers: { Origin: baseURL! } });
+    expect(signOut.status(), await signOut.text()).toBe(200);
+    await use(user);
+  },
+
+  openContext: async ({ browser, baseURL, javaScriptEnabled, consoleErrors }, use) => {
+    const opened: BrowserContext[] = [];
+    await use(async () => {
+      const context = await browser.newContext({ baseURL, javaScriptEnabled });
+      opened.push(context);
+      failOnErrors(context, consoleErrors);
+      return { context, page: await context.newPage() };
+    });
+    for (const context of opened) await context.close();
+  },
+});
+
+export async function signUp(page: Page, user: TestUser): Promise<void> {
+  await page.goto("/sign-up");
+  await page.getByLabel("Name").fill(user.name);
+  await page.getByLabel("Email").fill(user.email);
+  await page.getByLabel("Password").fill(user.password);
+  await page.getByRole("button", { name: "Sign up" }).click();
+}
+
+/** Fills and submits the sign-in form on the current page (go to /sign-in first, with any redirectTo). */
+export async function submitSignIn(
+  page: Page,
+  credentials: { email: string; password: string },
+  options: { rememberMe?: boolean } = {},
+): Promise<void> {
+  await page.getByLabel("Email").fill(credentials.email);
+  await page.getByLabel("Password").fill(credentials.password);
+  await page.getByLabel("Remember me").setChecked(options.rememberMe ?? true);
+  await page.getByRole("button", { name: "Sign in" }).click();
+}
+
+export async function signIn(page: Page, credentials: { email: string; password: string }, options: { rememberMe?: boolean } = {}) {
+  await page.goto("/sign-in");
+  await submitSignIn(page, credentials, options);
+  await expect(page).toHaveURL("/account");
+}
+
+export async function sessionCookie(context: BrowserContext): Promise<Cookie | undefined> {
+  return (await context.cookies()).find((cookie) => cookie.name === SESSION_COOKIE);
+}
+
+/** The account page shows who is signed in. */
+export async function expectSignedInAs(page: Page, user: { name: string; email: string }): Promise<void> {
+  await expect(page).toHaveURL("/account");
+  await expect(page.getByRole("heading", { name: "Your account" })).toBeVisible();
+  await expect(page.getByTestId("account-name")).toHaveText(user.name);
+  await expect(page.getByTestId("account-email")).toHaveText(user.email);
+}
+
+/** A field's error is next to it and wired up for assistive technology. */
+export async function expectFieldError(page: Page, label: string, message: string): Promise<void> {
+  const input = page.getByLabel(label, { exact: true });
+  await expect(input).toHaveAttribute("aria-invalid", "true");
+  const describedBy = await input.getAttribute("aria-describedby");
+  expect(describedBy, `${label} has aria-describedby`).toBeTruthy();
+  await expect(page.locator(`[id="${describedBy}"]`)).toHaveText(message);
+  await expect(input).toHaveAccessibleDescription(message);
+}
+
+/**
+ * Resolves once React has hydrated the page's form (React marks the elements it owns), so a submission is
+ * handled by the app's script rather than by the browser's native form post.
+ */
+export async function waitForHydration(page: Page): Promise<void> {
+  await page.waitForFunction(() => {
+    const form = document.querySelector("main form");
+    return form !== null && Object.keys(form).some((key) => key.startsWith("__reactProps"));
+  });
+}

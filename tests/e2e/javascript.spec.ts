@@ -1,0 +1,85 @@
+// The same pages, progressively enhanced: with JavaScript on, forms submit through Remix and validate in the
+// browser first. Hydration problems show up as console errors, which fail these tests.
+import {
+  expect,
+  expectFieldError,
+  expectSignedInAs,
+  PASSWORD,
+  sessionCookie,
+  signIn,
+  signUp,
+  submitSignIn,
+  test,
+  uniqueEmail,
+  waitForHydration,
+} from "./fixtures";
+
+test.use({ javaScriptEnabled: true });
+
+test("a visitor signs up, signs out, and signs back in", async ({ page, context }) => {
+  const user = { name: "Katherine Johnson", email: uniqueEmail("js-sign-up"), password: PASSWORD };
+  await signUp(page, user);
+  await expectSignedInAs(page, user);
+
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page).toHaveURL("/");
+  await expect(page.getByRole("link", { name: "Sign in" })).toBeVisible();
+  expect(await sessionCookie(context)).toBeUndefined();
+
+  await signIn(page, user);
+  await expectSignedInAs(page, user);
+  expect((await sessionCookie(context))!.expires).toBeGreaterThan(Date.now() / 1000);
+});
+
+test("sign-in without Remember me gives a browser-session cookie", async ({ page, context, user }) => {
+  await signIn(page, user, { rememberMe: false });
+  await expectSignedInAs(page, user);
+  expect((await sessionCookie(context))!.expires).toBe(-1);
+});
+
+test("a signed-out visit to the account page comes back to it after signing in", async ({ page, user }) => {
+  await page.goto("/account?x=1");
+  await expect(page).toHaveURL("/sign-in?redirectTo=%2Faccount%3Fx%3D1");
+  await submitSignIn(page, user);
+  await expect(page).toHaveURL("/account?x=1");
+});
+
+test("submitting an invalid e-mail is refused in the browser, without a round trip", async ({ page }) => {
+  await page.goto("/sign-in");
+  await waitForHydration(page);
+  const submissions: string[] = [];
+  page.on("request", (request) => {
+    if (request.method() !== "GET") submissions.push(`${request.method()} ${request.url()}`);
+  });
+
+  await page.getByLabel("Password").fill("anything at all");
+  await page.getByLabel("Email").fill("not-an-email");
+  // Enter submits from the field itself: the error comes from submit-time validation, not from a blur.
+  await page.getByLabel("Email").press("Enter");
+  await expectFieldError(page, "Email", "Invalid email");
+  await expect(page).toHaveURL("/sign-in");
+
+  // Correcting the address clears the error while typing.
+  await page.getByLabel("Email").fill("someone@example.com");
+  await expect(page.getByLabel("Email")).not.toHaveAttribute("aria-invalid", "true");
+  expect(submissions, "nothing was sent to the server").toEqual([]);
+});
+
+test("a wrong password shows the form error", async ({ page, user }) => {
+  await page.goto("/sign-in");
+  await submitSignIn(page, { email: user.email, password: "not the password" });
+  await expect(page.getByRole("alert")).toHaveText("Invalid email or password");
+  await expect(page).toHaveURL("/sign-in");
+});
+
+test("revoking another session updates the list in place", async ({ page, openContext, user }) => {
+  await signIn(page, user);
+  const phone = await openContext();
+  await signIn(phone.page, user);
+  await page.reload();
+  await expect(page.getByTestId("session-row")).toHaveCount(2);
+  await page.getByRole("button", { name: "Revoke" }).click();
+  await expect(page.getByTestId("session-row")).toHaveCount(1);
+  await phone.page.goto("/account");
+  await expect(phone.page).toHaveURL("/sign-in?redirectTo=%2Faccount");
+});
