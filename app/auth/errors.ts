@@ -61,7 +61,7 @@ export type ErrorName = keyof typeof ERRORS;
 export function codeFromMessage(message: string): string {
   return message
     .toUpperCase()
-    .replace(/[^A-Z0-9\s]/g, "")
+    .replace(/[^A-Z0-9_\s]/g, "") // "id_token" keeps its underscore
     .trim()
     .split(/\s+/)
     .join("_");
