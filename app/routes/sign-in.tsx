@@ -44,6 +44,11 @@ export default function SignIn() {
   return (
     <Form method="post" className="card" {...getFormProps(form)}>
       <h1>Sign in</h1>
+      {searchParams.get("verify") === "1" ? (
+        <p className="notice" role="status">
+          Account created. We sent a verification link to your inbox: follow it, then sign in.
+        </p>
+      ) : null}
       {searchParams.get("reset") === "1" ? (
         <p className="notice" role="status">
           Your password was reset. Sign in with the new one.

@@ -26,13 +26,16 @@ export async function action({ request, context }: ActionFunctionArgs) {
     (options) => submission.reply({ ...options, hideFields: ["password"] }),
     async () => {
       const ctx = await requestContext(request, context, "/sign-up/email");
-      await signUpWithEmail(ctx, submission.value);
-      return ctx;
+      const { token } = await signUpWithEmail(ctx, submission.value);
+      return { ctx, signedIn: token !== null };
     },
     (error) => (error.code === "USER_ALREADY_EXISTS" || error.code === "INVALID_EMAIL" ? "email" : error.code.startsWith("PASSWORD") ? "password" : undefined),
   );
   if (!outcome.ok) return data({ result: outcome.result }, outcome.init);
-  throw redirect(safeRedirectPath(submission.value.redirectTo), { headers: outcome.value.responseHeaders });
+  const { ctx, signedIn } = outcome.value;
+  // With required verification there is no session yet: say where the link went.
+  if (!signedIn) throw redirect("/sign-in?verify=1", { headers: ctx.responseHeaders });
+  throw redirect(safeRedirectPath(submission.value.redirectTo), { headers: ctx.responseHeaders });
 }
 
 export default function SignUp() {
