@@ -38,7 +38,7 @@ export const ERRORS = {
   CHANGE_EMAIL_IS_DISABLED: [400, "Change email is disabled"],
   VERIFICATION_EMAIL_ISNT_ENABLED: [400, "Verification email isn't enabled"],
   EMAIL_MISMATCH: [400, "Email mismatch"],
-  EMAIL_ALREADY_VERIFIED: [400, "Email is already verified"],
+  EMAIL_ALREADY_VERIFIED: [400, "Email already verified"], // code EMAIL_ALREADY_VERIFIED, as Better Auth 1.7
   DELETE_USER_IS_DISABLED: [404, "Delete user is disabled"],
   UNABLE_TO_CREATE_VERIFICATION: [500, "Unable to create verification"],
   FAILED_TO_SEND_EMAIL: [502, "Failed to send email"],
