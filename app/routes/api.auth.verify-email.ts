@@ -3,7 +3,10 @@ import { z } from "zod";
 import { AuthError } from "~/auth/errors";
 import { verifyEmailErrorValue, verifyEmailToken } from "~/auth/email-verification.server";
 import { withQuery } from "~/auth/links.server";
-import { endpoint, found, optionalUrl } from "~/http/endpoint.server";
+import { endpoint, found, json, optionalUrl } from "~/http/endpoint.server";
+
+/** Without a callbackURL a failed link is a 401, as in Better Auth (1.3 and 1.7 alike). */
+const LINK_FAILURES = new Set(["INVALID_TOKEN", "TOKEN_EXPIRED", "USER_NOT_FOUND", "UNAUTHORIZED"]);
 
 export const { loader, action } = endpoint({
   method: "GET",
@@ -13,7 +16,11 @@ export const { loader, action } = endpoint({
       const result = await verifyEmailToken(ctx, query.token);
       return query.callbackURL ? found(query.callbackURL) : result;
     } catch (error) {
-      if (!(error instanceof AuthError) || !query.callbackURL) throw error;
+      if (!(error instanceof AuthError)) throw error;
+      if (!query.callbackURL) {
+        if (LINK_FAILURES.has(error.code)) return json(error.toJSON(), { status: 401 });
+        throw error;
+      }
       return found(withQuery(query.callbackURL, { error: verifyEmailErrorValue(error) }));
     }
   },
