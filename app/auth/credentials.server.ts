@@ -14,6 +14,7 @@ import {
 import { MAX_NAME_LENGTH } from "~/auth/schemas";
 import { sendMail } from "~/email/mailer.server";
 import { startSession } from "~/auth/session.server";
+import { revokeTokens } from "~/auth/verification.server";
 import { db, isUniqueViolation, type User } from "~/db.server";
 
 export const CREDENTIAL_PROVIDER = "credential";
@@ -58,6 +59,7 @@ export async function signUpWithEmail(ctx: RequestContext, input: SignUpInput) {
       await sendMail(await verificationMailFor(user, input.callbackURL));
     } catch (error) {
       await db.user.delete({ where: { id: user.id } }).catch(() => {});
+      await revokeTokens("email-verification", user.id).catch(() => {}); // the unsent link's row
       throw error;
     }
     return { token: null, user: publicUser(user) };
