@@ -11,7 +11,7 @@ const escapeHtml = (value: string) =>
 export function describeLifetime(seconds: number): string {
   if (seconds % 3600 === 0) return seconds === 3600 ? "1 hour" : `${seconds / 3600} hours`;
   if (seconds % 60 === 0) return seconds === 60 ? "1 minute" : `${seconds / 60} minutes`;
-  return `${seconds} seconds`;
+  return seconds === 1 ? "1 second" : `${seconds} seconds`;
 }
 
 interface ActionMail {
