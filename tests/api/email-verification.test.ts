@@ -1,34 +1,424 @@
+// E-mail verification (issue 3): POST /send-verification-email, GET /verify-email and the
+// AUTH_EMAIL_VERIFICATION modes, against a real SMTP server; plus delivery without SMTP (the server log).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiClient, PASSWORD, signUp, uniqueEmail } from "../support/client";
+import { COOKIE, setCookie } from "../support/cookies";
+import { checkMail, expectNoNewMail, mailCount, nextMail, sleep, tamperPayload, tamperSignature, withParam } from "../support/mail";
 import { actionLink, Mailbox } from "../support/mailbox";
 import { startServer, type TestServer } from "../support/server";
+import { count, query } from "../support/sql";
+
+const SEND = "/api/auth/send-verification-email";
+const VERIFY = /Verify your e-mail address/;
+const MAIL_FROM = "Latchkey Tests <auth@tests.example>";
 
 let mailbox: Mailbox;
-let server: TestServer;
+/** For the required-mode server, whose tests make the SMTP server refuse mail. */
+let strictMailbox: Mailbox;
+let server: TestServer; // optional (the default), auto sign-in on
+let shortTtl: TestServer; // AUTH_EMAIL_VERIFICATION_TTL=1
+let noAutoSignIn: TestServer; // AUTH_AUTO_SIGN_IN_AFTER_VERIFICATION=off
+let required: TestServer; // AUTH_EMAIL_VERIFICATION=required
+let off: TestServer; // AUTH_EMAIL_VERIFICATION=off
+let logOnly: TestServer; // no SMTP_URL: mail goes to the server log (and /dev/outbox)
+
 beforeAll(async () => {
-  mailbox = await new Mailbox().start();
-  server = await startServer({ env: { SMTP_URL: mailbox.url } });
+  [mailbox, strictMailbox] = await Promise.all([new Mailbox().start(), new Mailbox().start()]);
+  const smtp = { SMTP_URL: mailbox.url };
+  [server, shortTtl, noAutoSignIn, required, off, logOnly] = await Promise.all([
+    startServer({ env: { ...smtp, MAIL_FROM } }),
+    startServer({ env: { ...smtp, AUTH_EMAIL_VERIFICATION_TTL: "1" } }),
+    startServer({ env: { ...smtp, AUTH_AUTO_SIGN_IN_AFTER_VERIFICATION: "off" } }),
+    startServer({ env: { SMTP_URL: strictMailbox.url, AUTH_EMAIL_VERIFICATION: "required" } }),
+    startServer({ env: { ...smtp, AUTH_EMAIL_VERIFICATION: "off" } }),
+    startServer(),
+  ]);
 });
 afterAll(async () => {
-  await server?.stop();
-  await mailbox?.stop();
+  await Promise.all([server, shortTtl, noAutoSignIn, required, off, logOnly].map((s) => s?.stop()));
+  await Promise.all([mailbox?.stop(), strictMailbox?.stop()]);
 });
 
-describe("e-mail verification (optional, the default)", () => {
-  it("sends a verification mail on sign-up whose link verifies the address", async () => {
+/** Signs up on `target` and returns the account, its signed-in client and the link of its sign-up mail. */
+async function signUpWithMail(target: TestServer, box = mailbox, overrides: { email?: string } = {}) {
+  const client = new ApiClient(target.baseUrl);
+  const account = await signUp(client, overrides);
+  const link = actionLink(await box.waitFor(account.email, VERIFY));
+  return { ...account, client, link };
+}
+
+const tokenOf = (link: string) => new URL(link).searchParams.get("token")!;
+
+async function emailVerified(target: TestServer, userId: string): Promise<boolean> {
+  const rows = await query<{ emailVerified: unknown }>(target.database, `SELECT "emailVerified" FROM "user" WHERE "id" = ?`, [userId]);
+  return rows[0].emailVerified === true || rows[0].emailVerified === 1;
+}
+
+describe("the mail sent on sign-up (optional mode, the default)", () => {
+  it("sends a verification mail on sign-up whose link verifies the address and signs the browser in", async () => {
     const client = new ApiClient(server.baseUrl);
-    const { email } = await signUp(client);
-    const mail = await mailbox.waitFor(email, /Verify/);
-    expect(mail.subject).toContain("Latchkey");
-    expect(mail.text).toMatch(/expires in 1 hour/);
-    expect(mail.html).toContain("<a href=");
-    const link = actionLink(mail);
+    const { email, user } = await signUp(client);
+    const mail = await mailbox.waitFor(email, VERIFY);
+    expect(mail.from).toContain("auth@tests.example"); // MAIL_FROM
+    const link = checkMail(mail, server.baseUrl, "1 hour");
     expect(link.startsWith(`${server.baseUrl}/api/auth/verify-email?token=`)).toBe(true);
+    expect(new URL(link).searchParams.get("callbackURL")).toBe("/email-verified");
+    // HS256-signed (spec §9)
+    expect(JSON.parse(Buffer.from(tokenOf(link).split(".")[0], "base64url").toString())).toMatchObject({ alg: "HS256" });
+    expect(mail.text).toContain(email);
+
     const browser = new ApiClient(server.baseUrl);
     const response = await browser.get(link);
     expect(response.status).toBe(302);
     expect(response.headers.get("location")).toBe("/email-verified");
-    const session = await client.get("/api/auth/get-session");
+    // Auto sign-in after verification is on by default: the browser that followed the link is signed in.
+    expect(setCookie(response, COOKIE.sessionToken)?.value).toBeTruthy();
+    const browserSession = await browser.get("/api/auth/get-session");
+    expect(browserSession.body.user).toMatchObject({ id: user.id, emailVerified: true });
+    const session = await client.get("/api/auth/get-session?disableCookieCache=true");
     expect(session.body.user.emailVerified).toBe(true);
+  });
+
+  it("does not start another session when the owner follows the link while signed in", async () => {
+    const { client, user, link } = await signUpWithMail(server);
+    expect(await count(server.database, "session", `"userId" = ?`, [user.id])).toBe(1);
+    const response = await client.get(link);
+    expect(response.status).toBe(302);
+    expect(response.headers.get("location")).toBe("/email-verified");
+    expect(await count(server.database, "session", `"userId" = ?`, [user.id])).toBe(1);
+    expect((await client.get("/api/auth/get-session")).body.user.emailVerified).toBe(true);
+  });
+});
+
+describe("POST /send-verification-email, signed out", () => {
+  it("gives the same answer for unknown, unverified and verified addresses, and mails only the unverified one", async () => {
+    const unverified = await signUpWithMail(server);
+    const verified = await signUpWithMail(server);
+    expect((await new ApiClient(server.baseUrl).get(verified.link)).status).toBe(302);
+    const unknown = uniqueEmail("nobody");
+    const seenUnverified = mailCount(mailbox, unverified.email);
+    const seenVerified = mailCount(mailbox, verified.email);
+
+    const answers = [];
+    for (const email of [unknown, verified.email, unverified.email]) {
+      answers.push(await new ApiClient(server.baseUrl).post(SEND, { email }));
+    }
+    for (const answer of answers) {
+      expect(answer.status).toBe(200);
+      expect(answer.body).toEqual({ status: true });
+      expect(answer.text).toBe(answers[0].text);
+      expect(answer.setCookies).toEqual([]);
+    }
+    const mail = await nextMail(mailbox, unverified.email, VERIFY, seenUnverified);
+    const link = checkMail(mail, server.baseUrl, "1 hour");
+    await expectNoNewMail(mailbox, verified.email, seenVerified);
+    expect(mailbox.to(unknown)).toEqual([]);
+
+    // The new link works like the sign-up one.
+    expect((await new ApiClient(server.baseUrl).get(link)).headers.get("location")).toBe("/email-verified");
+    expect(await emailVerified(server, unverified.user.id)).toBe(true);
+  });
+
+  it("finds the account whatever the casing of the address", async () => {
+    const { email } = await signUpWithMail(server);
+    const seen = mailCount(mailbox, email, VERIFY);
+    expect((await new ApiClient(server.baseUrl).post(SEND, { email: email.toUpperCase() })).body).toEqual({ status: true });
+    await nextMail(mailbox, email, VERIFY, seen);
+  });
+
+  it("puts the callbackURL in the link, and the link redirects there", async () => {
+    const { email, user } = await signUpWithMail(server);
+    const seen = mailCount(mailbox, email, VERIFY);
+    await new ApiClient(server.baseUrl).post(SEND, { email, callbackURL: "/welcome?from=mail" });
+    const link = actionLink(await nextMail(mailbox, email, VERIFY, seen));
+    expect(new URL(link).searchParams.get("callbackURL")).toBe("/welcome?from=mail");
+    const response = await new ApiClient(server.baseUrl).get(link);
+    expect(response.status).toBe(302);
+    expect(response.headers.get("location")).toBe("/welcome?from=mail");
+    expect(await emailVerified(server, user.id)).toBe(true);
+  });
+
+  it("refuses a callbackURL on another site with 403 and sends nothing", async () => {
+    const { email } = await signUpWithMail(server);
+    const seen = mailCount(mailbox, email);
+    const response = await new ApiClient(server.baseUrl).post(SEND, { email, callbackURL: "https://evil.example/phish" });
+    expect(response.status).toBe(403);
+    expect(response.body).toEqual({ code: "INVALID_CALLBACKURL", message: "Invalid callbackURL" });
+    await expectNoNewMail(mailbox, email, seen, 200);
+  });
+});
+
+describe("POST /send-verification-email, signed in", () => {
+  it("sends a fresh link to the user's own unverified address", async () => {
+    const { client, email } = await signUpWithMail(server);
+    const seen = mailCount(mailbox, email, VERIFY);
+    const response = await client.post(SEND, { email });
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ status: true });
+    checkMail(await nextMail(mailbox, email, VERIFY, seen), server.baseUrl, "1 hour");
+  });
+
+  it("answers 400 EMAIL_MISMATCH for someone else's address", async () => {
+    const { client } = await signUpWithMail(server);
+    const other = await signUpWithMail(server);
+    const seen = mailCount(mailbox, other.email);
+    const response = await client.post(SEND, { email: other.email });
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({ code: "EMAIL_MISMATCH", message: "Email mismatch" });
+    await expectNoNewMail(mailbox, other.email, seen, 200);
+  });
+
+  it("answers 400 EMAIL_ALREADY_VERIFIED once the address is verified", async () => {
+    const { client, email, link } = await signUpWithMail(server);
+    await client.get(link);
+    const seen = mailCount(mailbox, email);
+    const response = await client.post(SEND, { email });
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({ code: "EMAIL_ALREADY_VERIFIED", message: "Email already verified" });
+    await expectNoNewMail(mailbox, email, seen, 200);
+  });
+});
+
+describe("GET /verify-email", () => {
+  it("answers JSON when there is no callbackURL", async () => {
+    const { link, user, email } = await signUpWithMail(server);
+    const response = await new ApiClient(server.baseUrl).get(withParam(link, "callbackURL", null));
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toMatch(/^application\/json/);
+    expect(response.body.status).toBe(true);
+    expect(response.body.user).toMatchObject({ id: user.id, email, emailVerified: true });
+  });
+
+  it("redirects with error=invalid_token for tampered and garbage tokens, and verifies nothing", async () => {
+    const { link, user } = await signUpWithMail(server);
+    const other = await signUpWithMail(server);
+    const token = tokenOf(link);
+    const forged = tamperPayload(token, (claims) => {
+      claims.userId = other.user.id;
+      claims.email = other.email;
+    });
+    for (const bad of [tamperSignature(token), forged, "garbage", `${token}x`, "", "a.b.c"]) {
+      const response = await new ApiClient(server.baseUrl).get(withParam(withParam(link, "token", bad), "callbackURL", "/welcome"));
+      expect(response.status, bad).toBe(302);
+      expect(response.headers.get("location"), bad).toBe("/welcome?error=invalid_token");
+      expect(setCookie(response, COOKIE.sessionToken)).toBeUndefined();
+    }
+    expect(await emailVerified(server, user.id)).toBe(false);
+    expect(await emailVerified(server, other.user.id)).toBe(false);
+    // The genuine link still works afterwards.
+    expect((await new ApiClient(server.baseUrl).get(link)).headers.get("location")).toBe("/email-verified");
+  });
+
+  it("answers 401 INVALID_TOKEN as JSON for a bad token without callbackURL", async () => {
+    const { link } = await signUpWithMail(server);
+    const response = await new ApiClient(server.baseUrl).get(withParam(withParam(link, "token", tamperSignature(tokenOf(link))), "callbackURL", null));
+    expect(response.status).toBe(401);
+    expect(response.body).toMatchObject({ code: "INVALID_TOKEN" });
+    const missing = await new ApiClient(server.baseUrl).get("/api/auth/verify-email");
+    expect(missing.status).toBe(401);
+    expect(missing.body).toMatchObject({ code: "INVALID_TOKEN" });
+  });
+
+  it("appends the error to a callbackURL that already has a query", async () => {
+    const response = await new ApiClient(server.baseUrl).get(`/api/auth/verify-email?token=nope&callbackURL=${encodeURIComponent("/welcome?tab=2")}`);
+    expect(response.status).toBe(302);
+    expect(response.headers.get("location")).toBe("/welcome?tab=2&error=invalid_token");
+  });
+
+  it("refuses a callbackURL on another site with 403", async () => {
+    const { link, user } = await signUpWithMail(server);
+    const response = await new ApiClient(server.baseUrl).get(withParam(link, "callbackURL", "https://evil.example/"));
+    expect(response.status).toBe(403);
+    expect(response.body).toEqual({ code: "INVALID_CALLBACKURL", message: "Invalid callbackURL" });
+    expect(await emailVerified(server, user.id)).toBe(false);
+  });
+
+  it("redirects with error=user_not_found once the address the link was sent for has changed", async () => {
+    const { client, link, user } = await signUpWithMail(server);
+    const newEmail = uniqueEmail("moved");
+    expect((await client.post("/api/auth/change-email", { newEmail })).status).toBe(200);
+    const response = await new ApiClient(server.baseUrl).get(link);
+    expect(response.status).toBe(302);
+    expect(response.headers.get("location")).toBe("/email-verified?error=user_not_found");
+    expect(await emailVerified(server, user.id)).toBe(false);
+    const json = await new ApiClient(server.baseUrl).get(withParam(link, "callbackURL", null));
+    expect(json.status).toBe(401);
+    expect(json.body).toMatchObject({ code: "USER_NOT_FOUND" });
+  });
+
+  it("redirects with error=user_not_found once the account is deleted", async () => {
+    const { client, link } = await signUpWithMail(server);
+    expect((await client.post("/api/auth/delete-user", { password: PASSWORD })).body).toEqual({ success: true, message: "User deleted" });
+    const response = await new ApiClient(server.baseUrl).get(link);
+    expect(response.headers.get("location")).toBe("/email-verified?error=user_not_found");
+  });
+
+  it("redirects with error=unauthorized when followed while signed in as someone else, without using the link up", async () => {
+    const { link, user } = await signUpWithMail(server);
+    const someoneElse = await signUpWithMail(server);
+    const response = await someoneElse.client.get(link);
+    expect(response.status).toBe(302);
+    expect(response.headers.get("location")).toBe("/email-verified?error=unauthorized");
+    expect(await emailVerified(server, user.id)).toBe(false);
+    expect((await someoneElse.client.get("/api/auth/get-session")).body.user.id).toBe(someoneElse.user.id);
+    // The owner can still use it.
+    const owner = await new ApiClient(server.baseUrl).get(link);
+    expect(owner.headers.get("location")).toBe("/email-verified");
+    expect(await emailVerified(server, user.id)).toBe(true);
+  });
+
+  it("treats a second click after success as success, but a used token cannot verify an unverified address again", async () => {
+    const { link, user } = await signUpWithMail(server);
+    const first = await new ApiClient(server.baseUrl).get(link);
+    expect(first.headers.get("location")).toBe("/email-verified");
+    const second = await new ApiClient(server.baseUrl).get(link);
+    expect(second.status).toBe(302);
+    expect(second.headers.get("location")).toBe("/email-verified");
+    expect(await emailVerified(server, user.id)).toBe(true);
+
+    // The address becomes unverified again: the used link must not verify it a second time.
+    await query(server.database, `UPDATE "user" SET "emailVerified" = ? WHERE "id" = ?`, [0, user.id]);
+    const reuse = await new ApiClient(server.baseUrl).get(link);
+    expect(reuse.status).toBe(302);
+    expect(reuse.headers.get("location")).toBe("/email-verified?error=invalid_token");
+    expect(setCookie(reuse, COOKIE.sessionToken)).toBeUndefined();
+    expect(await emailVerified(server, user.id)).toBe(false);
+  });
+
+  it("uses a token up when it verifies (the row is gone)", async () => {
+    const { link, user } = await signUpWithMail(server);
+    const before = await count(server.database, "verification", `"identifier" LIKE 'email-verification:%' AND "value" LIKE ?`, [`%${user.id}%`]);
+    expect(before).toBe(1);
+    await new ApiClient(server.baseUrl).get(link);
+    expect(await count(server.database, "verification", `"identifier" LIKE 'email-verification:%' AND "value" LIKE ?`, [`%${user.id}%`])).toBe(0);
+  });
+
+  it("redirects with error=token_expired after AUTH_EMAIL_VERIFICATION_TTL", async () => {
+    const { link, user, email } = await signUpWithMail(shortTtl);
+    checkMail(mailbox.to(email)[0], shortTtl.baseUrl, "1 second");
+    await sleep(1_200);
+    const response = await new ApiClient(shortTtl.baseUrl).get(link);
+    expect(response.status).toBe(302);
+    expect(response.headers.get("location")).toBe("/email-verified?error=token_expired");
+    expect(setCookie(response, COOKIE.sessionToken)).toBeUndefined();
+    const json = await new ApiClient(shortTtl.baseUrl).get(withParam(link, "callbackURL", null));
+    expect(json.status).toBe(401);
+    expect(json.body).toMatchObject({ code: "TOKEN_EXPIRED" });
+    expect(await emailVerified(shortTtl, user.id)).toBe(false);
+  });
+
+  it("verifies without signing the browser in when AUTH_AUTO_SIGN_IN_AFTER_VERIFICATION=off", async () => {
+    const { link, user, email } = await signUpWithMail(noAutoSignIn);
+    const browser = new ApiClient(noAutoSignIn.baseUrl);
+    const response = await browser.get(link);
+    expect(response.status).toBe(302);
+    expect(response.headers.get("location")).toBe("/email-verified");
+    expect(setCookie(response, COOKIE.sessionToken)).toBeUndefined();
+    expect((await browser.get("/api/auth/get-session")).body).toBeNull();
+    expect(await count(noAutoSignIn.database, "session", `"userId" = ?`, [user.id])).toBe(1); // only the sign-up one
+    const signIn = await new ApiClient(noAutoSignIn.baseUrl).post("/api/auth/sign-in/email", { email, password: PASSWORD });
+    expect(signIn.body.user.emailVerified).toBe(true);
+  });
+});
+
+describe("AUTH_EMAIL_VERIFICATION=required", () => {
+  it("signs up without a session, refuses sign-in with 403 and a fresh mail, and signs in after verification", async () => {
+    const client = new ApiClient(required.baseUrl);
+    const email = uniqueEmail("strict");
+    const signUpResponse = await client.post("/api/auth/sign-up/email", { name: "Strict", email, password: PASSWORD });
+    expect(signUpResponse.status).toBe(200);
+    expect(signUpResponse.body.token).toBeNull();
+    expect(signUpResponse.body.user).toMatchObject({ email, emailVerified: false });
+    expect(setCookie(signUpResponse, COOKIE.sessionToken)).toBeUndefined();
+    expect(client.cookies.size).toBe(0);
+    const firstLink = checkMail(await strictMailbox.waitFor(email, VERIFY), required.baseUrl, "1 hour");
+
+    const seen = mailCount(strictMailbox, email, VERIFY);
+    const refused = await client.post("/api/auth/sign-in/email", { email, password: PASSWORD });
+    expect(refused.status).toBe(403);
+    expect(refused.body).toEqual({ code: "EMAIL_NOT_VERIFIED", message: "Email not verified" });
+    expect(setCookie(refused, COOKIE.sessionToken)).toBeUndefined();
+    const fresh = checkMail(await nextMail(strictMailbox, email, VERIFY, seen), required.baseUrl, "1 hour");
+    expect(fresh).not.toBe(firstLink);
+
+    // A wrong password reveals nothing and sends nothing.
+    const wrong = await client.post("/api/auth/sign-in/email", { email, password: `${PASSWORD}!` });
+    expect(wrong.status).toBe(401);
+    await expectNoNewMail(strictMailbox, email, seen + 1, 300);
+
+    const verified = await new ApiClient(required.baseUrl).get(fresh);
+    expect(verified.status).toBe(302);
+    expect(verified.headers.get("location")).toBe("/email-verified");
+    const signIn = await client.post("/api/auth/sign-in/email", { email, password: PASSWORD });
+    expect(signIn.status).toBe(200);
+    expect(signIn.body.token).toMatch(/^[A-Za-z0-9]{32}$/);
+    expect(signIn.body.user.emailVerified).toBe(true);
+  });
+
+  it("fails sign-up with 502 when the mail cannot be sent, leaves no user behind, and works once mail flows again", async () => {
+    const email = uniqueEmail("undeliverable");
+    strictMailbox.failing = true;
+    let failed;
+    try {
+      failed = await new ApiClient(required.baseUrl).post("/api/auth/sign-up/email", { name: "No Mail", email, password: PASSWORD });
+    } finally {
+      strictMailbox.failing = false;
+    }
+    expect(failed.status).toBe(502);
+    expect(failed.body).toEqual({ code: "FAILED_TO_SEND_EMAIL", message: "Failed to send email" });
+    expect(setCookie(failed, COOKIE.sessionToken)).toBeUndefined();
+    expect(await count(required.database, "user", `"email" = ?`, [email])).toBe(0);
+    expect(await count(required.database, "account", `"userId" NOT IN (SELECT "id" FROM "user")`)).toBe(0);
+    expect(await count(required.database, "verification", `"value" LIKE ?`, [`%${email}%`])).toBe(0); // no orphaned link
+    expect(required.output()).toMatch(/could not send/);
+
+    const retry = await new ApiClient(required.baseUrl).post("/api/auth/sign-up/email", { name: "No Mail", email, password: PASSWORD });
+    expect(retry.status).toBe(200);
+    expect(retry.body.token).toBeNull();
+    await strictMailbox.waitFor(email, VERIFY);
+  });
+});
+
+describe("AUTH_EMAIL_VERIFICATION=off", () => {
+  it("sends nothing on sign-up and answers 400 \"Verification email isn't enabled\"", async () => {
+    const client = new ApiClient(off.baseUrl);
+    const { email, response } = await signUp(client);
+    expect(response.body.token).toMatch(/^[A-Za-z0-9]{32}$/); // signed in, unverified
+    for (const caller of [client, new ApiClient(off.baseUrl)]) {
+      const answer = await caller.post(SEND, { email });
+      expect(answer.status).toBe(400);
+      expect(answer.body).toEqual({ code: "VERIFICATION_EMAIL_ISNT_ENABLED", message: "Verification email isn't enabled" });
+    }
+    await expectNoNewMail(mailbox, email, 0);
+    const signIn = await new ApiClient(off.baseUrl).post("/api/auth/sign-in/email", { email, password: PASSWORD });
+    expect(signIn.status).toBe(200);
+  });
+});
+
+describe("without SMTP_URL", () => {
+  it("writes each message, with its link, to the server log, so the flow can be completed from there", async () => {
+    const { email, user } = await signUp(new ApiClient(logOnly.baseUrl));
+    let link: string | undefined;
+    for (let i = 0; i < 100 && !link; i++) {
+      const logged = logOnly.output().split(`mail to ${email}:`)[1];
+      link = logged?.match(/https?:\/\/\S+\/api\/auth\/verify-email\?\S+/)?.[0];
+      if (!link) await sleep(50);
+    }
+    expect(link, logOnly.output()).toBeDefined();
+    expect(link!.startsWith(`${logOnly.baseUrl}/api/auth/verify-email?token=`)).toBe(true);
+
+    // A localhost BASE_URL without SMTP: the development outbox page lists the message and its link.
+    const outbox = await new ApiClient(logOnly.baseUrl).get("/dev/outbox");
+    expect(outbox.status).toBe(200);
+    expect(outbox.text).toContain(email);
+    expect(outbox.text).toContain("Verify your e-mail address");
+    expect(outbox.text).toContain(tokenOf(link!));
+
+    expect((await new ApiClient(logOnly.baseUrl).get(link!)).headers.get("location")).toBe("/email-verified");
+    expect(await emailVerified(logOnly, user.id)).toBe(true);
+  });
+
+  it("has no outbox page when mail goes out by SMTP", async () => {
+    expect((await new ApiClient(server.baseUrl).get("/dev/outbox")).status).toBe(404);
   });
 });
