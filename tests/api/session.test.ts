@@ -11,14 +11,14 @@ const SIGN_IN = "/api/auth/sign-in/email";
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 let server: TestServer;
-/** Sessions live 2 s and are extended when read more than 1 s after their last extension. */
+/** Sessions live 3 s and are extended when read more than 1 s after their last extension. */
 let shortLived: TestServer;
 /** A signed copy of the session in a cookie may answer get-session for 60 s. */
 let cached: TestServer;
 beforeAll(async () => {
   [server, shortLived, cached] = await Promise.all([
     startServer(),
-    startServer({ env: { AUTH_SESSION_EXPIRES_IN: "2", AUTH_SESSION_UPDATE_AGE: "1" } }),
+    startServer({ env: { AUTH_SESSION_EXPIRES_IN: "3", AUTH_SESSION_UPDATE_AGE: "1" } }),
     startServer({ env: { AUTH_COOKIE_CACHE_MAX_AGE: "60" } }),
   ]);
 });
@@ -103,7 +103,7 @@ describe("reading the session", () => {
   });
 });
 
-describe("lifetimes (sessions of 2 s, update age 1 s)", () => {
+describe("lifetimes (sessions of 3 s, update age 1 s)", () => {
   it("extends a session read after its update age, unless told not to, and deletes expired ones", async () => {
     const { email } = await signUp(new ApiClient(shortLived.baseUrl));
     const [frozen, refreshed, expiring, unremembered] = await Promise.all([
@@ -113,7 +113,7 @@ describe("lifetimes (sessions of 2 s, update age 1 s)", () => {
       signIn(shortLived, email, { rememberMe: false }),
     ]);
     // The cookie's Max-Age follows the configured lifetime.
-    expect(setCookie(refreshed.response, COOKIE.sessionToken)!.attributes["max-age"]).toBe("2");
+    expect(setCookie(refreshed.response, COOKIE.sessionToken)!.attributes["max-age"]).toBe("3");
 
     const expiresAt = async (c: ApiClient) => new Date((await c.get(`${GET_SESSION}?disableRefresh=true`)).body.session.expiresAt).getTime();
     const initial = {
@@ -129,15 +129,15 @@ describe("lifetimes (sessions of 2 s, update age 1 s)", () => {
     expect(new Date(notRefreshed.body.session.expiresAt).getTime()).toBe(initial.frozen);
     expect(setCookie(notRefreshed, COOKIE.sessionToken)).toBeUndefined();
 
-    // Past the update age: extended to now + 2 s, and the cookie is re-sent with the full Max-Age.
+    // Past the update age: extended to now + 3 s, and the cookie is re-sent with the full Max-Age.
     const before = Date.now();
     const extended = await refreshed.client.get(GET_SESSION);
     const newExpiry = new Date(extended.body.session.expiresAt).getTime();
     expect(newExpiry).toBeGreaterThan(initial.refreshed + 900);
-    expect(newExpiry).toBeGreaterThanOrEqual(before + 2_000 - 50);
+    expect(newExpiry).toBeGreaterThanOrEqual(before + 3_000 - 50);
     const resent = setCookie(extended, COOKIE.sessionToken);
     expect(resent, extended.setCookies.join("\n")).toBeDefined();
-    expect(resent!.attributes["max-age"]).toBe("2");
+    expect(resent!.attributes["max-age"]).toBe("3");
     // The extension is stored, not just reported.
     expect(await expiresAt(refreshed.client)).toBe(newExpiry);
 
@@ -178,6 +178,23 @@ describe("cookie cache (AUTH_COOKIE_CACHE_MAX_AGE=60)", () => {
     expect(String(data.attributes.samesite).toLowerCase()).toBe("lax");
     expect(data.attributes.path).toBe("/");
     expect(data.value.length).toBeLessThanOrEqual(4093);
+  });
+
+  it("skips the cache when it would not fit in 4093 characters, and the database answers instead", async () => {
+    const client = new ApiClient(cached.baseUrl);
+    // The session's user agent is part of the cached copy: a huge one makes the cookie too large to set.
+    const response = await client.post(
+      "/api/auth/sign-up/email",
+      { name: "Big Agent", email: `big-agent-${Date.now()}@example.com`, password: PASSWORD },
+      { "user-agent": `Mozilla/5.0 ${"x".repeat(4_000)}` },
+    );
+    expect(response.status).toBe(200);
+    expect(setCookie(response, COOKIE.sessionToken)).toBeDefined();
+    expect(setCookie(response, COOKIE.sessionData)).toBeUndefined();
+    for (const line of response.setCookies) expect(line.length).toBeLessThanOrEqual(4_096);
+    const session = await client.get(GET_SESSION);
+    expect(session.body.session.token).toBe(response.body.token);
+    expect(setCookie(session, COOKIE.sessionData)).toBeUndefined();
   });
 
   it("omits Max-Age on the cache cookie when the user chose not to be remembered", async () => {
