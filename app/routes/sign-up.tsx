@@ -42,6 +42,7 @@ export default function SignUp() {
   const { passwordBounds } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const [searchParams] = useSearchParams();
+  const redirectTo = searchParams.get("redirectTo");
   const schema = useMemo(() => signUpFormSchema(passwordBounds), [passwordBounds]);
   const [form, fields] = useForm({
     id: "sign-up",
@@ -54,14 +55,14 @@ export default function SignUp() {
   return (
     <Form method="post" className="card" {...getFormProps(form)}>
       <h1>Create an account</h1>
-      <input type="hidden" name="redirectTo" value={searchParams.get("redirectTo") ?? ""} />
+      <input type="hidden" name="redirectTo" value={redirectTo ?? ""} />
       <Field label="Name" meta={fields.name} type="text" autoComplete="name" />
       <Field label="Email" meta={fields.email} type="email" autoComplete="email" />
       <Field label="Password" meta={fields.password} type="password" autoComplete="new-password" />
       <ErrorList id={form.errorId} errors={form.errors} />
       <SubmitButton>Sign up</SubmitButton>
       <p className="muted">
-        Already have an account? <Link to="/sign-in">Sign in</Link>
+        Already have an account? <Link to={`/sign-in${redirectTo ? `?redirectTo=${encodeURIComponent(redirectTo)}` : ""}`}>Sign in</Link>
       </p>
     </Form>
   );

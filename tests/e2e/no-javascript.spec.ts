@@ -107,6 +107,26 @@ test("a signed-out visit to the account page comes back to it, query included, a
   await expect(page.getByTestId("account-email")).toHaveText(user.email);
 });
 
+test("a visitor without an account, sent to sign in, signs up instead and still comes back", async ({ page }) => {
+  const user = { name: "Newcomer", email: uniqueEmail("newcomer"), password: PASSWORD };
+  await page.goto("/account?x=1");
+  await page.getByRole("link", { name: "Create an account" }).click();
+  await expect(page).toHaveURL("/sign-up?redirectTo=%2Faccount%3Fx%3D1");
+  await page.getByLabel("Name").fill(user.name);
+  await page.getByLabel("Email").fill(user.email);
+  await page.getByLabel("Password").fill(user.password);
+  await page.getByRole("button", { name: "Sign up" }).click();
+  await expect(page).toHaveURL("/account?x=1");
+});
+
+test("a visitor who turns to sign-up but has an account goes back to sign in without losing the way back", async ({ page, user }) => {
+  await page.goto("/sign-up?redirectTo=%2Faccount%3Fx%3D1");
+  await page.getByRole("link", { name: "Sign in" }).click();
+  await expect(page).toHaveURL("/sign-in?redirectTo=%2Faccount%3Fx%3D1");
+  await submitSignIn(page, user);
+  await expect(page).toHaveURL("/account?x=1");
+});
+
 for (const target of ["https://evil.example/steal", "//evil.example/steal", "/\\evil.example/steal"]) {
   test(`sign-in does not follow redirectTo=${target} off the site`, async ({ page, user }) => {
     await page.goto(`/sign-in?redirectTo=${encodeURIComponent(target)}`);
