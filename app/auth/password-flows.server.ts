@@ -50,7 +50,10 @@ export async function isResetTokenUsable(token: string): Promise<boolean> {
 export async function resetPassword(input: { newPassword: string; token: string }) {
   assertPasswordLength(input.newPassword); // before the token is used up, so a typo costs nothing
   const passwordHash = await hashPassword(input.newPassword);
-  const { userId } = await consumeToken<ResetPayload>("reset-password", input.token);
+  const { userId } = await consumeToken<ResetPayload>("reset-password", input.token).catch((error) => {
+    // An expired reset link is answered like any other bad one: 400 INVALID_TOKEN (Better Auth's wire format).
+    throw error instanceof AuthError && error.code === "TOKEN_EXPIRED" ? new AuthError("INVALID_TOKEN") : error;
+  });
   const user = await db.user.findUnique({ where: { id: userId }, select: { id: true } });
   if (!user) throw new AuthError("INVALID_TOKEN");
   await db.$transaction(async (tx) => {
