@@ -48,6 +48,20 @@ function parseWith<S extends z.ZodType>(schema: S, value: unknown, where: "body"
   return result.data;
 }
 
+/**
+ * The API path a request is rate-limited under. Routes match case-insensitively, decoded and with or without
+ * a trailing slash, so "/SIGN-IN/Email/" and "/sign-in/%65mail" must share "/sign-in/email"'s bucket.
+ */
+export function rateLimitPath(pathname: string): string {
+  let path = pathname;
+  try {
+    path = decodeURIComponent(pathname);
+  } catch {
+    // malformed escapes: the raw spelling is still one bucket
+  }
+  return path.toLowerCase().replace(/\/+$/, "").slice(API_BASE_PATH.length) || "/";
+}
+
 export function json(data: unknown, init: { status?: number; headers?: Headers } = {}): Response {
   const headers = new Headers(init.headers);
   headers.set("Content-Type", "application/json; charset=utf-8");
@@ -81,7 +95,7 @@ export function endpoint<Body extends z.ZodType = z.ZodUnknown, Query extends z.
     try {
       if (request.method !== definition.method) throw new AuthError("METHOD_NOT_ALLOWED");
       const url = new URL(request.url);
-      ctx = await requestContext(request, context, url.pathname.slice(API_BASE_PATH.length) || "/");
+      ctx = await requestContext(request, context, rateLimitPath(url.pathname));
       const rawQuery = Object.fromEntries(url.searchParams);
       const query = definition.query ? parseWith(definition.query, rawQuery, "query") : rawQuery;
       const rawBody = definition.method === "POST" ? await readBody(request) : undefined;

@@ -133,6 +133,23 @@ describe("database store", () => {
     expect(Math.abs(Number(rows[0].lastRequest) - Date.now())).toBeLessThan(15_000);
   });
 
+  it("counts spellings of the same path (case, trailing slash, percent-encoding) against one bucket", async () => {
+    // Routes match case-insensitively and ignore a trailing slash; a per-spelling bucket would multiply attempts.
+    const ip = uniqueIp();
+    for (let i = 0; i < 3; i++) expect((await attempt(proxiedA, ip)).status).toBe(401);
+    for (const path of ["/api/auth/sign-in/email/", "/api/auth/SIGN-IN/EMAIL", "/api/auth/sign-in/Email", "/api/auth/sign-in/%65mail", "/API/AUTH/Sign-In/Email/"]) {
+      const response = await new ApiClient(proxiedA.baseUrl).post(path, { email, password: "wrong password" }, { "x-forwarded-for": ip });
+      expect(response.status, path).toBe(429);
+    }
+    // And the other way round: an odd spelling first uses up the plain path's attempts.
+    const other = uniqueIp();
+    for (let i = 0; i < 3; i++) {
+      const response = await new ApiClient(proxiedA.baseUrl).post("/api/auth/Sign-In/Email", { email, password: "wrong password" }, { "x-forwarded-for": other });
+      expect(response.status).toBe(401);
+    }
+    expectTooMany(await attempt(proxiedA, other));
+  });
+
   it("holds under concurrent attempts: exactly 3 of 8 get through", async () => {
     const ip = uniqueIp();
     const responses = await Promise.all(Array.from({ length: 8 }, (_, i) => attempt(i % 2 ? proxiedA : proxiedB, ip)));
