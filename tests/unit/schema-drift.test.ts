@@ -9,9 +9,7 @@ import Database from "better-sqlite3";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../support/database";
-// @ts-expect-error plain ESM script
 import { postgresSchemaFrom } from "../../scripts/sync-postgres-schema.mjs";
-// @ts-expect-error plain ESM helper shared with the start-up script
 import { migrate } from "../../scripts/lib/migrate.mjs";
 
 const root = path.join(import.meta.dirname, "..", "..");
@@ -133,7 +131,7 @@ describe("migrated databases", () => {
       for (const suffix of ["", "-wal", "-shm", "-journal"]) rmSync(file + suffix, { force: true });
     };
     try {
-      const env = { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: `file:${file}`, PRISMA_HIDE_UPDATE_MESSAGE: "1" };
+      const env = { ...process.env, DATABASE_URL: `file:${file}`, PRISMA_HIDE_UPDATE_MESSAGE: "1" };
       const run = () => promisify(execFile)(process.execPath, ["node_modules/prisma/build/index.js", "migrate", "deploy"], { cwd: root, env });
       const { stdout } = await run();
       expect(stdout).toMatch(/applied|successfully/i);
