@@ -138,5 +138,5 @@ export async function waitForHydration(page: Page): Promise<void> {
   await page.waitForFunction(() => {
     const form = document.querySelector("main form");
     return form !== null && Object.keys(form).some((key) => key.startsWith("__reactProps"));
-  });
+  }, undefined, { timeout: 10_000 });
 }
