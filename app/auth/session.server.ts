@@ -54,6 +54,8 @@ function cookieMaxAge(session: Session, rememberMe: boolean): number | undefined
 function writeSessionCookies(ctx: RequestContext, data: SessionWithUser, rememberMe: boolean) {
   setCookie(ctx, COOKIE_NAMES.sessionToken, sign(data.session.token, "session"), cookieMaxAge(data.session, rememberMe));
   if (!rememberMe) setCookie(ctx, COOKIE_NAMES.dontRemember, sign("true", "dont_remember"));
+  // A remembered sign-in replaces an earlier "don't remember" in the same browser, which would stop refreshes.
+  else if (cookiesOf(ctx.request)[COOKIE_NAMES.dontRemember]) setCookie(ctx, COOKIE_NAMES.dontRemember, "", 0);
   writeCookieCache(ctx, data, rememberMe);
 }
 

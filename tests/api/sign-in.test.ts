@@ -133,6 +133,18 @@ describe("remember me", () => {
     expect(lifetime).toBeLessThanOrEqual(24 * 3600 * 1000);
   });
 
+  it("forgets an earlier rememberMe: false when the same browser signs in again with Remember me", async () => {
+    const client = new ApiClient(server.baseUrl);
+    await client.post(SIGN_IN, { email, password: PASSWORD, rememberMe: false });
+    expect(client.cookies.has(COOKIE.dontRemember)).toBe(true);
+    const response = await client.post(SIGN_IN, { email, password: PASSWORD });
+    expect(response.status).toBe(200);
+    expect(setCookie(response, COOKIE.sessionToken)!.attributes["max-age"]).toBe("604800");
+    // Otherwise the stale flag would keep the new, remembered session from ever being extended.
+    expect(clears(response, COOKIE.dontRemember), response.setCookies.join("\n")).toBe(true);
+    expect(client.cookies.has(COOKIE.dontRemember)).toBe(false);
+  });
+
   it("applies rememberMe to sign-up too", async () => {
     const response = await new ApiClient(server.baseUrl).post("/api/auth/sign-up/email", {
       name: "Forgetful",
