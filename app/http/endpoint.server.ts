@@ -93,7 +93,7 @@ export function endpoint<Body extends z.ZodType = z.ZodUnknown, Query extends z.
   async function handle({ request, context, params }: LoaderFunctionArgs | ActionFunctionArgs): Promise<Response> {
     let ctx: RequestContext | undefined;
     try {
-      if (request.method !== definition.method) throw new AuthError("METHOD_NOT_ALLOWED");
+      if (request.method !== definition.method) throw new AuthError("METHOD_NOT_ALLOWED", { headers: { Allow: definition.method } });
       const url = new URL(request.url);
       ctx = await requestContext(request, context, rateLimitPath(url.pathname));
       const rawQuery = Object.fromEntries(url.searchParams);

@@ -63,20 +63,21 @@ describe("unknown paths and wrong methods", () => {
     expect(nested.body.code).toBe("NOT_FOUND");
   });
 
-  it("answers 405 {code, message} for a known path with the wrong method", async () => {
-    const cases: Array<[string, string]> = [
-      ["GET", "/api/auth/sign-in/email"],
-      ["GET", "/api/auth/sign-up/email"],
-      ["GET", "/api/auth/sign-out"],
-      ["POST", "/api/auth/get-session"],
-      ["POST", "/api/auth/ok"],
-      ["PUT", "/api/auth/update-user"],
-      ["DELETE", "/api/auth/list-sessions"],
+  it("answers 405 {code, message} with an Allow header for a known path with the wrong method", async () => {
+    const cases: Array<[string, string, string]> = [
+      ["GET", "/api/auth/sign-in/email", "POST"],
+      ["GET", "/api/auth/sign-up/email", "POST"],
+      ["GET", "/api/auth/sign-out", "POST"],
+      ["POST", "/api/auth/get-session", "GET"],
+      ["POST", "/api/auth/ok", "GET"],
+      ["PUT", "/api/auth/update-user", "POST"],
+      ["DELETE", "/api/auth/list-sessions", "GET"],
     ];
-    for (const [method, path] of cases) {
+    for (const [method, path, allowed] of cases) {
       const response = await client.request(method, path, method === "GET" ? {} : { body: {} });
       expect(response.status, `${method} ${path}`).toBe(405);
       expect(response.body, `${method} ${path}`).toEqual({ code: "METHOD_NOT_ALLOWED", message: "Method not allowed" });
+      expect(response.headers.get("allow"), `${method} ${path}`).toBe(allowed);
     }
   });
 });
