@@ -7,7 +7,7 @@ import { absoluteUrl } from "~/auth/links.server";
 import { verifyPassword } from "~/auth/password.server";
 import type { RequestContext } from "~/auth/request-context.server";
 import { clearSessionCookies, isFresh, type SessionWithUser } from "~/auth/session.server";
-import { consumeToken, issueToken, revokeTokens } from "~/auth/verification.server";
+import { consumeToken, issueToken, peekToken, revokeTokens } from "~/auth/verification.server";
 import { db } from "~/db.server";
 import { sendMail } from "~/email/mailer.server";
 import { emails } from "~/email/templates.server";
@@ -68,6 +68,10 @@ export async function deleteUser(
 /** The e-mailed confirmation: only the signed-in owner of the token can use it. */
 export async function completeDeletion(ctx: RequestContext, current: SessionWithUser, token: string) {
   assertEnabled();
+  // Refuse someone else's (or an expired) link before using it up, so a click from the wrong account cannot
+  // spoil the owner's link.
+  const pending = await peekToken<DeletePayload>("delete-account", token);
+  if (pending?.userId !== current.user.id) throw new AuthError("INVALID_TOKEN");
   const { userId } = await consumeToken<DeletePayload>("delete-account", token);
   if (userId !== current.user.id) throw new AuthError("INVALID_TOKEN");
   return deleteUserNow(ctx, userId);
