@@ -213,6 +213,16 @@ describe("update-user", () => {
     expect((await sessionOf(clients[0].client)).user).toMatchObject({ email: user.email, name: user.name });
   });
 
+  it("ignores fields a client may not change", async () => {
+    const { clients } = await devices(1);
+    const response = await clients[0].client.post("/api/auth/update-user", { emailVerified: true, twoFactorEnabled: true, name: "Only Name" });
+    expect(response.body).toEqual({ status: true });
+    expect((await sessionOf(clients[0].client)).user).toMatchObject({ name: "Only Name", emailVerified: false, twoFactorEnabled: false });
+    const nothingElse = await clients[0].client.post("/api/auth/update-user", { emailVerified: true });
+    expect(nothingElse.status).toBe(400);
+    expect(nothingElse.body.code).toBe("NO_FIELDS_TO_UPDATE");
+  });
+
   it("refuses an empty update and wrong types with 400", async () => {
     const { clients } = await devices(1);
     const empty = await clients[0].client.post("/api/auth/update-user", {});

@@ -90,6 +90,28 @@ describe("successful sign-up", () => {
     expect(signIn.body.user.id).toBe(response.body.user.id);
   });
 
+  it("ignores fields a client may not set (emailVerified, id, twoFactorEnabled)", async () => {
+    const email = uniqueEmail("sneaky");
+    const response = await new ApiClient(server.baseUrl).post(SIGN_UP, {
+      name: "Sneaky",
+      email,
+      password: PASSWORD,
+      emailVerified: true,
+      id: "chosen-by-client",
+      twoFactorEnabled: true,
+    });
+    expect(response.status).toBe(200);
+    expect(response.body.user.emailVerified).toBe(false);
+    expect(response.body.user.id).not.toBe("chosen-by-client");
+    const rows = await query<{ emailVerified: unknown; twoFactorEnabled: unknown }>(
+      server.database,
+      `SELECT "emailVerified", "twoFactorEnabled" FROM "user" WHERE "email" = ?`,
+      [email],
+    );
+    expect(Boolean(rows[0].emailVerified)).toBe(false);
+    expect(Boolean(rows[0].twoFactorEnabled)).toBe(false);
+  });
+
   it("accepts a form-encoded body like a browser form post", async () => {
     const email = uniqueEmail("form");
     const client = new ApiClient(server.baseUrl);
