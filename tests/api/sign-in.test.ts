@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiClient, PASSWORD, signUp, uniqueEmail } from "../support/client";
 import { COOKIE, SECURE_COOKIE, clears, setCookie } from "../support/cookies";
 import { startServer, type TestServer } from "../support/server";
+import { query } from "../support/sql";
 
 const SIGN_IN = "/api/auth/sign-in/email";
 const SECURE_BASE_URL = "https://auth.example.test";
@@ -79,6 +80,14 @@ describe("failures", () => {
       expect(response.setCookies).toEqual([]);
     }
     expect(unknown.text).toBe(wrong.text);
+  });
+
+  it("answers the same 401 for a user without a password (no credential account)", async () => {
+    const passwordless = await signUp(new ApiClient(server.baseUrl));
+    await query(server.database, `DELETE FROM "account" WHERE "userId" = ?`, [passwordless.user.id]);
+    const response = await new ApiClient(server.baseUrl).post(SIGN_IN, { email: passwordless.email, password: PASSWORD });
+    expect(response.status).toBe(401);
+    expect(response.body).toEqual({ code: "INVALID_EMAIL_OR_PASSWORD", message: "Invalid email or password" });
   });
 
   it("answers 400 {code, message} for missing fields, wrong types and bad JSON", async () => {
