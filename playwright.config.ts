@@ -8,7 +8,7 @@ export default defineConfig({
   workers: 1,
   retries: 0,
   timeout: 30_000,
-  reporter: [["list"], ["json"]],
+  reporter: [["list"], ["json", { outputFile: "tests/.tmp/results/playwright.json" }]],
   use: {
     baseURL: `http://localhost:${E2E_PORT}`,
     trace: "off",

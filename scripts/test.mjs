@@ -82,10 +82,8 @@ if (only("vitest")) {
 
 if (only("e2e")) {
   ensureChromium();
-  const playwright = spawnSync(process.execPath, ["node_modules/@playwright/test/cli.js", "test"], {
-    stdio: "inherit",
-    env: { ...env, PLAYWRIGHT_JSON_OUTPUT_NAME: path.join(results, "playwright.json") },
-  });
+  // playwright.config.ts writes its JSON report to tests/.tmp/results/playwright.json.
+  const playwright = spawnSync(process.execPath, ["node_modules/@playwright/test/cli.js", "test"], { stdio: "inherit", env });
   if (playwright.status !== 0) exitCode = 1;
   try {
     const report = JSON.parse(readFileSync(path.join(results, "playwright.json"), "utf8"));

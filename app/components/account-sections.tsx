@@ -1,10 +1,8 @@
 // The sections of the account page. Each is its own <Form> with an intent, works without JavaScript, and shows
 // its confirmation or errors inside itself.
-import { getFormProps, useForm, type DefaultValue, type SubmissionResult } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { getFormProps, type SubmissionResult } from "@conform-to/react";
 import { Form } from "@remix-run/react";
 import { useMemo, type ReactNode } from "react";
-import type { z } from "zod";
 import {
   changeEmailSchema,
   changePasswordSchema,
@@ -12,7 +10,7 @@ import {
   profileSchema,
   setPasswordSchema,
 } from "~/auth/schemas";
-import { CheckboxField, ErrorList, Field, SubmitButton } from "~/components/forms";
+import { CheckboxField, ErrorList, Field, SubmitButton, useZodForm } from "~/components/forms";
 
 export interface SectionResult {
   intent: string | null;
@@ -23,23 +21,8 @@ export interface SectionResult {
 
 type Bounds = { min: number; max: number };
 
-/** Conform wiring for one intent's form; only the submitted section receives the last result. */
-function useSectionForm<S extends z.ZodObject>(
-  intent: string,
-  schema: S,
-  last: SectionResult | undefined,
-  defaultValue?: DefaultValue<z.input<S>>,
-) {
-  return useForm<z.input<S>, z.output<S>>({
-    id: intent,
-    lastResult: last?.intent === intent ? last.result : undefined,
-    constraint: getZodConstraint(schema),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
-    defaultValue,
-  });
-}
+/** Only the section that was submitted receives the last result. */
+const lastFor = (intent: string, last: SectionResult | undefined) => (last?.intent === intent ? last.result : undefined);
 
 function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
   return (
@@ -81,7 +64,7 @@ export function VerifyEmailBanner({ email, last }: { email: string; last?: Secti
 }
 
 export function ProfileSection({ name, image, last }: { name: string; image: string | null; last?: SectionResult }) {
-  const [form, fields] = useSectionForm("update-profile", profileSchema, last, { name, image: image ?? "" });
+  const [form, fields] = useZodForm("update-profile", profileSchema, lastFor("update-profile", last), { name, image: image ?? "" });
   return (
     <Section id="profile" title="Profile">
       <Outcome intent="update-profile" last={last} />
@@ -98,7 +81,7 @@ export function ProfileSection({ name, image, last }: { name: string; image: str
 }
 
 export function ChangeEmailSection({ email, last }: { email: string; last?: SectionResult }) {
-  const [form, fields] = useSectionForm("change-email", changeEmailSchema, last);
+  const [form, fields] = useZodForm("change-email", changeEmailSchema, lastFor("change-email", last));
   return (
     <Section id="change-email" title="Change e-mail">
       <p className="muted">Currently {email}.</p>
@@ -116,7 +99,7 @@ export function ChangeEmailSection({ email, last }: { email: string; last?: Sect
 
 export function ChangePasswordSection({ bounds, last }: { bounds: Bounds; last?: SectionResult }) {
   const schema = useMemo(() => changePasswordSchema(bounds), [bounds]);
-  const [form, fields] = useSectionForm("change-password", schema, last);
+  const [form, fields] = useZodForm("change-password", schema, lastFor("change-password", last));
   return (
     <Section id="change-password" title="Change password">
       <Outcome intent="change-password" last={last} />
@@ -135,7 +118,7 @@ export function ChangePasswordSection({ bounds, last }: { bounds: Bounds; last?:
 
 export function SetPasswordSection({ bounds, last }: { bounds: Bounds; last?: SectionResult }) {
   const schema = useMemo(() => setPasswordSchema(bounds), [bounds]);
-  const [form, fields] = useSectionForm("set-password", schema, last);
+  const [form, fields] = useZodForm("set-password", schema, lastFor("set-password", last));
   return (
     <Section id="set-password" title="Set a password">
       <p className="muted">Your account has no password yet. Set one to sign in with your e-mail address too.</p>
@@ -152,7 +135,7 @@ export function SetPasswordSection({ bounds, last }: { bounds: Bounds; last?: Se
 }
 
 export function DeleteAccountSection({ mode, hasPassword, last }: { mode: "on" | "email"; hasPassword: boolean; last?: SectionResult }) {
-  const [form, fields] = useSectionForm("delete-account", deleteAccountSchema, last);
+  const [form, fields] = useZodForm("delete-account", deleteAccountSchema, lastFor("delete-account", last));
   return (
     <Section id="delete-account" title="Delete account">
       <p className="warning">

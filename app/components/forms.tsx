@@ -1,8 +1,31 @@
 // Form building blocks: every field shows its label, its errors next to it, and the accessible wiring
 // (aria-invalid, aria-describedby) the same way on every page.
-import { getInputProps, type FieldMetadata } from "@conform-to/react";
+import { getInputProps, useForm, type DefaultValue, type FieldMetadata, type SubmissionResult } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { useNavigation } from "@remix-run/react";
 import type { ReactNode } from "react";
+import type { z } from "zod";
+
+/**
+ * Conform wired to one zod schema, the same one the action parses with: native constraints from the schema,
+ * validation on submit (so an error appearing cannot move the button away from a click), then as the user types.
+ */
+export function useZodForm<S extends z.ZodObject>(
+  id: string,
+  schema: S,
+  lastResult: SubmissionResult<string[]> | undefined,
+  defaultValue?: DefaultValue<z.input<S>>,
+) {
+  return useForm<z.input<S>, z.output<S>>({
+    id,
+    lastResult,
+    constraint: getZodConstraint(schema),
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+    defaultValue,
+  });
+}
 
 export function ErrorList({ id, errors }: { id?: string; errors?: string[] | null }) {
   if (!errors?.length) return null;

@@ -1,11 +1,11 @@
-import { getFormProps, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { getFormProps } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Form, Link, useActionData } from "@remix-run/react";
 import { requestPasswordReset } from "~/auth/password-flows.server";
 import { forgotPasswordSchema } from "~/auth/schemas";
-import { ErrorList, Field, SubmitButton } from "~/components/forms";
+import { ErrorList, Field, SubmitButton, useZodForm } from "~/components/forms";
 import { formAction, requestContext } from "~/http/page.server";
 
 export const meta: MetaFunction = () => [{ title: "Forgot password · Latchkey" }];
@@ -23,13 +23,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
 export default function ForgotPassword() {
   const actionData = useActionData<typeof action>();
-  const [form, fields] = useForm({
-    id: "forgot-password",
-    lastResult: actionData?.result,
-    constraint: getZodConstraint(forgotPasswordSchema),
-    shouldValidate: "onBlur",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: forgotPasswordSchema }),
-  });
+  const [form, fields] = useZodForm("forgot-password", forgotPasswordSchema, actionData?.result);
   return (
     <Form method="post" className="card" {...getFormProps(form)}>
       <h1>Forgot your password?</h1>

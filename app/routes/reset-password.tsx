@@ -1,6 +1,6 @@
 // Reached from the e-mailed link (via GET /api/auth/reset-password/{token}, which adds ?token= or ?error=).
-import { getFormProps, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { getFormProps } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
@@ -8,7 +8,7 @@ import { useMemo } from "react";
 import { isResetTokenUsable, resetPassword } from "~/auth/password-flows.server";
 import { passwordBounds } from "~/auth/password.server";
 import { resetPasswordFormSchema } from "~/auth/schemas";
-import { ErrorList, Field, SubmitButton } from "~/components/forms";
+import { ErrorList, Field, SubmitButton, useZodForm } from "~/components/forms";
 import { formAction, requestContext } from "~/http/page.server";
 
 export const meta: MetaFunction = () => [{ title: "Choose a new password · Latchkey" }];
@@ -37,14 +37,7 @@ export default function ResetPassword() {
   const { token, usable, passwordBounds } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const schema = useMemo(() => resetPasswordFormSchema(passwordBounds), [passwordBounds]);
-  const [form, fields] = useForm({
-    id: "reset-password",
-    lastResult: actionData?.result,
-    constraint: getZodConstraint(schema),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
-  });
+  const [form, fields] = useZodForm("reset-password", schema, actionData?.result);
   if (!usable) {
     return (
       <section>

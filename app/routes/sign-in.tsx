@@ -1,5 +1,5 @@
-import { getFormProps, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { getFormProps } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useSearchParams } from "@remix-run/react";
@@ -7,7 +7,7 @@ import { signInWithEmail } from "~/auth/credentials.server";
 import { ERRORS } from "~/auth/errors";
 import { safeRedirectPath } from "~/auth/origin.server";
 import { signInFormSchema } from "~/auth/schemas";
-import { CheckboxField, ErrorList, Field, SubmitButton } from "~/components/forms";
+import { CheckboxField, ErrorList, Field, SubmitButton, useZodForm } from "~/components/forms";
 import { formAction, requestContext } from "~/http/page.server";
 
 export const meta: MetaFunction = () => [{ title: "Sign in · Latchkey" }];
@@ -32,15 +32,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export default function SignIn() {
   const actionData = useActionData<typeof action>();
   const [searchParams] = useSearchParams();
-  const [form, fields] = useForm({
-    id: "sign-in",
-    lastResult: actionData?.result,
-    constraint: getZodConstraint(signInFormSchema),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: signInFormSchema }),
-    defaultValue: { rememberMe: "on" },
-  });
+  const [form, fields] = useZodForm("sign-in", signInFormSchema, actionData?.result, { rememberMe: "on" });
   return (
     <Form method="post" className="card" {...getFormProps(form)}>
       <h1>Sign in</h1>

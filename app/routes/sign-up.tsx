@@ -1,5 +1,5 @@
-import { getFormProps, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { getFormProps } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
@@ -7,7 +7,7 @@ import { useMemo } from "react";
 import { signUpWithEmail } from "~/auth/credentials.server";
 import { safeRedirectPath } from "~/auth/origin.server";
 import { signUpFormSchema } from "~/auth/schemas";
-import { ErrorList, Field, SubmitButton } from "~/components/forms";
+import { ErrorList, Field, SubmitButton, useZodForm } from "~/components/forms";
 import { passwordBounds } from "~/auth/password.server";
 import { formAction, requestContext } from "~/http/page.server";
 
@@ -44,14 +44,7 @@ export default function SignUp() {
   const [searchParams] = useSearchParams();
   const redirectTo = searchParams.get("redirectTo");
   const schema = useMemo(() => signUpFormSchema(passwordBounds), [passwordBounds]);
-  const [form, fields] = useForm({
-    id: "sign-up",
-    lastResult: actionData?.result,
-    constraint: getZodConstraint(schema),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
-  });
+  const [form, fields] = useZodForm("sign-up", schema, actionData?.result);
   return (
     <Form method="post" className="card" {...getFormProps(form)}>
       <h1>Create an account</h1>
