@@ -17,11 +17,16 @@ export default defineConfig({
       args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
     },
   },
+  globalSetup: "./tests/e2e/global-setup.ts",
   webServer: {
     command: "node tests/support/e2e-server.mjs",
     url: `http://localhost:${E2E_PORT}/api/auth/ok`,
     reuseExistingServer: false,
     timeout: 60_000,
-    env: { E2E_PORT: String(E2E_PORT) },
+    env: {
+      E2E_PORT: String(E2E_PORT),
+      // Mail goes to the SMTP server of tests/e2e/global-setup.ts; deletion asks for the e-mailed confirmation.
+      E2E_EXTRA_ENV: JSON.stringify({ SMTP_URL: "smtp://127.0.0.1:3211", AUTH_DELETE_ACCOUNT: "email" }),
+    },
   },
 });

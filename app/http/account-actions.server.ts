@@ -21,6 +21,11 @@ import {
 import { getSession, revokeSessionById, signOut, type SessionWithUser } from "~/auth/session.server";
 import { updateUser } from "~/auth/users.server";
 
+/** Confirmations shown after a redirect (post/redirect/get), by a fixed key in the query string. */
+export const ACCOUNT_NOTICES = {
+  signedOutElsewhere: { key: "password-changed", text: "Password changed. Other devices are signed out." },
+} as const;
+
 export type AccountIntent =
   | "update-profile"
   | "change-email"
@@ -83,8 +88,11 @@ const INTENTS = {
     hidePasswords: true,
     fieldFor: (error) => (error.code === "INVALID_PASSWORD" ? "currentPassword" : error.code.startsWith("PASSWORD") ? "newPassword" : undefined),
     run: async (ctx, current, value) => {
-      await changePassword(ctx, current, { ...value, revokeOtherSessions: value.revokeOtherSessions === true });
-      return { message: value.revokeOtherSessions ? "Password changed. Other devices are signed out." : "Password changed." };
+      const { token } = await changePassword(ctx, current, { ...value, revokeOtherSessions: value.revokeOtherSessions === true });
+      // A new session cookie replaced the old one: without JavaScript the page's loader would still see the
+      // old cookie in this same request, so answer with a redirect that the browser follows with the new one.
+      if (token) return { redirect: `/account?notice=${ACCOUNT_NOTICES.signedOutElsewhere.key}` };
+      return { message: "Password changed." };
     },
   }),
   "set-password": define({

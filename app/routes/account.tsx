@@ -16,7 +16,7 @@ import {
 } from "~/components/account-sections";
 import { ErrorList, SubmitButton } from "~/components/forms";
 import { env } from "~/env.server";
-import { runAccountAction } from "~/http/account-actions.server";
+import { ACCOUNT_NOTICES, runAccountAction } from "~/http/account-actions.server";
 import { requirePageSession } from "~/http/page.server";
 
 export const meta: MetaFunction = () => [{ title: "Your account · Latchkey" }];
@@ -24,9 +24,12 @@ export const meta: MetaFunction = () => [{ title: "Your account · Latchkey" }];
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const [{ user, session }, ctx] = await requirePageSession(request, context);
   const [sessions, withPassword] = await Promise.all([listSessions(user.id), hasPassword(user.id)]);
+  const noticeKey = new URL(request.url).searchParams.get("notice");
+  const notice = Object.values(ACCOUNT_NOTICES).find((n) => n.key === noticeKey)?.text ?? null;
   return data(
     {
       user: { name: user.name, email: user.email, image: user.image, emailVerified: user.emailVerified },
+      notice,
       hasPassword: withPassword,
       passwordBounds: passwordBounds(),
       showVerifyBanner: !user.emailVerified && emailVerificationEnabled(),
@@ -61,6 +64,11 @@ export default function Account() {
       {page.showVerifyBanner ? <VerifyEmailBanner email={user.email} last={last} /> : null}
       <section>
         <h1>Your account</h1>
+        {page.notice && !last ? (
+          <p className="notice" role="status">
+            {page.notice}
+          </p>
+        ) : null}
         <p>
           <strong data-testid="account-name">{user.name}</strong>
           <br />

@@ -1,0 +1,120 @@
+// The account's life by e-mail, in a browser with JavaScript off: every link is read from a real SMTP server.
+import { expect, expectSignedInAs, PASSWORD, signIn, signUp, submitSignIn, test, uniqueEmail } from "./fixtures";
+import { countMail, linkFromMail } from "./mail";
+
+test.use({ javaScriptEnabled: false });
+
+const VERIFY = /Verify your e-mail/;
+const RESET = /Reset your password/;
+const CONFIRM_CHANGE = /Confirm your new e-mail/;
+const CONFIRM_DELETE = /Confirm the deletion/;
+
+test("sign up, verify by e-mail, forget the password, reset it by e-mail, sign in with the new one", async ({ page }) => {
+  const user = { name: "Katherine Johnson", email: uniqueEmail("lifecycle"), password: PASSWORD };
+  await signUp(page, user);
+  await expectSignedInAs(page, user);
+  await expect(page.getByText("is not verified yet")).toBeVisible();
+
+  await page.goto(await linkFromMail(user.email, VERIFY));
+  await expect(page).toHaveURL("/email-verified");
+  await expect(page.getByRole("heading", { name: "Your e-mail address is verified" })).toBeVisible();
+  await page.goto("/account");
+  await expect(page.getByText("is not verified yet")).toHaveCount(0);
+  await page.getByRole("button", { name: "Sign out" }).click();
+
+  await page.goto("/sign-in");
+  await page.getByRole("link", { name: "Forgot password?" }).click();
+  await page.getByLabel("Email").fill(user.email);
+  await page.getByRole("button", { name: "Send reset link" }).click();
+  await expect(page.getByRole("status")).toContainText("If an account uses that address");
+
+  const resetLink = await linkFromMail(user.email, RESET);
+  await page.goto(resetLink);
+  await expect(page).toHaveURL(/\/reset-password\?token=/);
+  const newPassword = "a brand new passphrase";
+  await page.getByLabel("New password").fill(newPassword);
+  await page.getByRole("button", { name: "Reset password" }).click();
+  await expect(page).toHaveURL("/sign-in?reset=1");
+  await expect(page.getByRole("status")).toContainText("Your password was reset");
+
+  await submitSignIn(page, { email: user.email, password: user.password });
+  await expect(page.getByText("Invalid email or password")).toBeVisible();
+  await submitSignIn(page, { email: user.email, password: newPassword });
+  await expectSignedInAs(page, user);
+
+  // The link worked once.
+  await page.goto(resetLink);
+  await expect(page.getByRole("heading", { name: "This link cannot be used" })).toBeVisible();
+});
+
+test("an unknown address gets the same confirmation and no mail", async ({ page }) => {
+  const email = uniqueEmail("nobody");
+  await page.goto("/forgot-password");
+  await page.getByLabel("Email").fill(email);
+  await page.getByRole("button", { name: "Send reset link" }).click();
+  await expect(page.getByRole("status")).toContainText("If an account uses that address");
+  await page.waitForTimeout(300);
+  expect(await countMail(email, RESET)).toBe(0);
+});
+
+test("change the password on the account page, signing out other devices", async ({ page, user, openContext }) => {
+  await signIn(page, user);
+  const other = await openContext();
+  await signIn(other.page, user);
+
+  await page.goto("/account");
+  await page.getByLabel("Current password").fill("not my password");
+  await page.getByLabel("New password").fill("another long passphrase");
+  await page.getByRole("button", { name: "Change password" }).click();
+  await expect(page.getByLabel("Current password")).toHaveAccessibleDescription("Invalid password");
+
+  await page.getByLabel("Current password").fill(user.password);
+  await page.getByLabel("New password").fill("another long passphrase");
+  await page.getByLabel("Sign out of other devices").check();
+  await page.getByRole("button", { name: "Change password" }).click();
+  await expect(page.getByRole("status")).toContainText("Password changed. Other devices are signed out.");
+
+  await other.page.goto("/account");
+  await expect(other.page).toHaveURL(/\/sign-in/);
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await signIn(page, { email: user.email, password: "another long passphrase" });
+});
+
+test("a verified user changes e-mail: confirm from the old inbox, then verify the new one", async ({ page }) => {
+  const user = { name: "Dorothy Vaughan", email: uniqueEmail("old"), password: PASSWORD };
+  const newEmail = uniqueEmail("new");
+  await signUp(page, user);
+  await page.goto(await linkFromMail(user.email, VERIFY));
+  await page.goto("/account");
+
+  await page.getByLabel("New e-mail").fill(newEmail);
+  await page.getByRole("button", { name: "Change e-mail" }).click();
+  await expect(page.getByRole("status")).toContainText(`We sent a confirmation link to ${user.email}`);
+  await expect(page.getByTestId("account-email")).toHaveText(user.email);
+
+  await page.goto(await linkFromMail(user.email, CONFIRM_CHANGE));
+  await expect(page).toHaveURL("/email-verified");
+  await page.goto("/account");
+  await expect(page.getByTestId("account-email")).toHaveText(newEmail);
+  await expect(page.getByText("is not verified yet")).toBeVisible();
+
+  await page.goto(await linkFromMail(newEmail, VERIFY));
+  await page.goto("/account");
+  await expect(page.getByText("is not verified yet")).toHaveCount(0);
+  await expectSignedInAs(page, { name: user.name, email: newEmail });
+});
+
+test("delete the account with the e-mailed confirmation; signing in then fails", async ({ page, user }) => {
+  await signIn(page, user);
+  await page.getByLabel("Password", { exact: true }).fill(user.password);
+  await page.getByRole("button", { name: "Delete account" }).click();
+  await expect(page.getByRole("status")).toContainText(`We sent a confirmation link to ${user.email}`);
+
+  await page.goto(await linkFromMail(user.email, CONFIRM_DELETE));
+  await expect(page).toHaveURL("/account-deleted");
+  await expect(page.getByRole("heading", { name: "Your account is deleted" })).toBeVisible();
+
+  await page.goto("/sign-in");
+  await submitSignIn(page, user);
+  await expect(page.getByText("Invalid email or password")).toBeVisible();
+});
