@@ -71,15 +71,18 @@ export async function verifyEmailToken(ctx: RequestContext, token: string) {
     return applyEmailChange(ctx, current, user, payload as SignedPayload<ChangeEmailPayload>, token);
   }
 
+  let repeat = false;
   try {
     await consumeToken("email-verification", token, { signed: true });
   } catch (error) {
     // Mail scanners often open links before the person does: a repeat of a completed verification succeeds.
     if (!(error instanceof AuthError && error.code === "INVALID_TOKEN" && user.emailVerified)) throw error;
+    repeat = true;
   }
   const verified = user.emailVerified ? user : await db.user.update({ where: { id: user.id }, data: { emailVerified: true } });
   if (current) refreshCookieCache(ctx, { session: current.session, user: verified });
-  else if (env.AUTH_AUTO_SIGN_IN_AFTER_VERIFICATION === "on") await startSession(ctx, verified);
+  // Only the first use signs in: a used link must not stay a way into the account until its JWT expires.
+  else if (env.AUTH_AUTO_SIGN_IN_AFTER_VERIFICATION === "on" && !repeat) await startSession(ctx, verified);
   return { status: true, user: publicUser(verified) };
 }
 
