@@ -271,9 +271,15 @@ describe("GET /verify-email", () => {
     const { link, user } = await signUpWithMail(server);
     const first = await new ApiClient(server.baseUrl).get(link);
     expect(first.headers.get("location")).toBe("/email-verified");
-    const second = await new ApiClient(server.baseUrl).get(link);
+    // The repeat (a mail scanner, a second click) succeeds, but only the first use signs a browser in.
+    const sessions = await count(server.database, "session", `"userId" = ?`, [user.id]);
+    const secondBrowser = new ApiClient(server.baseUrl);
+    const second = await secondBrowser.get(link);
     expect(second.status).toBe(302);
     expect(second.headers.get("location")).toBe("/email-verified");
+    expect(setCookie(second, COOKIE.sessionToken)).toBeUndefined();
+    expect((await secondBrowser.get("/api/auth/get-session")).body).toBeNull();
+    expect(await count(server.database, "session", `"userId" = ?`, [user.id])).toBe(sessions);
     expect(await emailVerified(server, user.id)).toBe(true);
 
     // The address becomes unverified again: the used link must not verify it a second time.
