@@ -31,6 +31,7 @@ const schema = z
     PASSWORD_MAX_LENGTH: z.coerce.number().int().min(1).max(1024).default(128),
     AUTH_SESSION_EXPIRES_IN: seconds(7 * DAY_SECONDS).refine((v) => v <= MAX_COOKIE_AGE_SECONDS, "at most 400 days"),
     AUTH_SESSION_UPDATE_AGE: seconds(DAY_SECONDS),
+    /** A session younger than this may delete the account without the password; 0 turns the check off. */
     AUTH_SESSION_FRESH_AGE: z.coerce.number().int().min(0).default(DAY_SECONDS),
     /** Seconds a signed copy of the session may be trusted without the database; 0 turns the cache off. */
     AUTH_COOKIE_CACHE_MAX_AGE: z.coerce.number().int().min(0).max(MAX_COOKIE_AGE_SECONDS).default(0),
@@ -103,4 +104,14 @@ export function parseEnv(source: NodeJS.ProcessEnv): Env {
   };
 }
 
+function warnAboutRiskySettings(config: Env): void {
+  if (!config.SMTP_URL && !isLocalhost(config.BASE_URL)) {
+    console.warn(
+      "[latchkey] SMTP_URL is not set: verification and password-reset links are written to the server log " +
+        "instead of being e-mailed. Set SMTP_URL for a real deployment.",
+    );
+  }
+}
+
 export const env: Env = parseEnv(process.env);
+warnAboutRiskySettings(env);

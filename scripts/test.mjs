@@ -40,6 +40,9 @@ function tryStartPostgres() {
   spawnSync("bash", ["-c", "pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql | head -1) main start"], { stdio: "ignore" });
 }
 
+// Redis backs one rate-limit store; the machines this runs on have it installed, maybe stopped.
+spawnSync("bash", ["-c", "redis-cli ping >/dev/null 2>&1 || redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save '' --appendonly no >/dev/null 2>&1"], { stdio: "ignore" });
+
 const env = { ...process.env };
 if (!(await postgresReachable())) {
   tryStartPostgres();

@@ -49,7 +49,7 @@ export async function deleteUser(
     if (!account?.password) throw new AuthError("CREDENTIAL_ACCOUNT_NOT_FOUND");
     if (!(await verifyPassword(input.password, account.password))) throw new AuthError("INVALID_PASSWORD");
   } else if (!isFresh(current.session)) {
-    throw new AuthError("SESSION_EXPIRED");
+    throw new AuthError("SESSION_EXPIRED_REAUTHENTICATE_TO_PERFORM_THIS_ACTION");
   }
   if (env.AUTH_DELETE_ACCOUNT !== "email") return deleteUserNow(ctx, current.user.id);
 

@@ -1,13 +1,16 @@
 // The one error catalogue. Every failure the API or a page reports is an AuthError naming an entry here.
-// On the wire an error is `{ code, message }`; the code is the message upper-cased with words joined by
-// underscores (spec §8), so clients compare codes and people read messages.
+// On the wire an error is `{ code, message }`. Each entry's key IS its wire code, and is the message upper-cased
+// with words joined by underscores (spec §8) — a unit test holds every entry to that — so code here and clients
+// compare the same strings. Two codes are fixed by the specification instead: VALIDATION_ERROR (its message
+// names the fields) and INTERNAL_SERVER_ERROR ("unknown error").
 
 type Entry = readonly [status: number, message: string];
 
 export const ERRORS = {
   // Input
   VALIDATION_ERROR: [400, "Invalid request body"],
-  INVALID_JSON: [400, "Invalid JSON in request body"],
+  INVALID_JSON: [400, "Invalid JSON"],
+  PAYLOAD_TOO_LARGE: [413, "Payload too large"],
   UNSUPPORTED_MEDIA_TYPE: [415, "Unsupported media type"],
   NO_FIELDS_TO_UPDATE: [400, "No fields to update"],
   INVALID_EMAIL: [400, "Invalid email"],
@@ -28,8 +31,8 @@ export const ERRORS = {
   UNAUTHORIZED: [401, "Unauthorized"],
   FAILED_TO_CREATE_SESSION: [500, "Failed to create session"],
   FAILED_TO_GET_SESSION: [500, "Failed to get session"],
-  SESSION_EXPIRED: [400, "Session expired. Re-authenticate to perform this action."],
-  SESSION_NOT_FRESH: [403, "Session is not fresh"],
+  SESSION_EXPIRED_REAUTHENTICATE_TO_PERFORM_THIS_ACTION: [400, "Session expired. Re-authenticate to perform this action."],
+  SESSION_IS_NOT_FRESH: [403, "Session is not fresh"],
   // Tokens and e-mail flows
   INVALID_TOKEN: [400, "invalid token"],
   TOKEN_EXPIRED: [400, "token expired"],
@@ -38,7 +41,7 @@ export const ERRORS = {
   CHANGE_EMAIL_IS_DISABLED: [400, "Change email is disabled"],
   VERIFICATION_EMAIL_ISNT_ENABLED: [400, "Verification email isn't enabled"],
   EMAIL_MISMATCH: [400, "Email mismatch"],
-  EMAIL_ALREADY_VERIFIED: [400, "Email already verified"], // code EMAIL_ALREADY_VERIFIED, as Better Auth 1.7
+  EMAIL_ALREADY_VERIFIED: [400, "Email already verified"],
   DELETE_USER_IS_DISABLED: [404, "Delete user is disabled"],
   UNABLE_TO_CREATE_VERIFICATION: [500, "Unable to create verification"],
   FAILED_TO_SEND_EMAIL: [502, "Failed to send email"],
@@ -49,7 +52,7 @@ export const ERRORS = {
   INVALID_REDIRECTURL: [403, "Invalid redirectURL"],
   INVALID_ERRORCALLBACKURL: [403, "Invalid errorCallbackURL"],
   INVALID_NEWUSERCALLBACKURL: [403, "Invalid newUserCallbackURL"],
-  TOO_MANY_REQUESTS: [429, "Too many requests. Please try again later."],
+  TOO_MANY_REQUESTS: [429, "Too many requests"],
   NOT_FOUND: [404, "Not found"],
   METHOD_NOT_ALLOWED: [405, "Method not allowed"],
   INTERNAL_SERVER_ERROR: [500, "unknown error"],
@@ -77,8 +80,8 @@ export class AuthError extends Error {
     super(options.message ?? message);
     this.name = "AuthError";
     this.status = status;
-    // A more specific message (e.g. which field failed validation) keeps the catalogue entry's code.
-    this.code = name === "VALIDATION_ERROR" ? name : codeFromMessage(message);
+    // The key is the code, also when a more specific message is given (which fields failed validation).
+    this.code = name;
     this.headers = options.headers ?? {};
   }
 

@@ -1,26 +1,43 @@
 // Trusted origins (spec §5): requests that carry cookies must come from one, and every URL we may redirect a
-// browser to must be relative to this site or on one. Patterns may use "*" for one or more host characters,
-// e.g. https://*.example.com.
+// browser to must be relative to this site or on one (docs/decisions/007-origin-and-redirect-checks.md).
 import { AuthError, type ErrorName } from "~/auth/errors";
 import { env } from "~/env.server";
 
-function patternToRegExp(pattern: string): RegExp {
+/**
+ * A pattern with a scheme ("https://*.example.com") is matched against a whole origin; one without
+ * ("*.example.com") against the host alone, on any scheme. "*" stands for one or more host characters.
+ */
+interface TrustedPattern {
+  regExp: RegExp;
+  matchesHostOnly: boolean;
+}
+
+function compilePattern(pattern: string): TrustedPattern {
   const escaped = pattern.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*/g, "[^/.:][^/:]*");
-  return new RegExp(`^${escaped}$`, "i");
+  return { regExp: new RegExp(`^${escaped}$`, "i"), matchesHostOnly: !pattern.includes("://") };
 }
 
 const trustedPatterns = [env.baseOrigin, ...env.TRUSTED_ORIGINS.split(",")]
   .map((origin) => origin.trim().replace(/\/+$/, ""))
   .filter(Boolean)
-  .map(patternToRegExp);
+  .map(compilePattern);
 
 export function isTrustedOrigin(origin: string): boolean {
-  return trustedPatterns.some((pattern) => pattern.test(origin));
+  let host: string;
+  try {
+    host = new URL(origin).host;
+  } catch {
+    return false;
+  }
+  return trustedPatterns.some((pattern) => pattern.regExp.test(pattern.matchesHostOnly ? host : origin));
 }
 
-/** A same-site path: "/x", never "//host" or "/\host", which browsers treat as another site. */
+/**
+ * A same-site path: "/x", never "//host" or "/\host", which browsers treat as another site, nor their
+ * percent-encoded forms ("/%2F…", "/%5C…"), which a decoding redirect further along would turn into one.
+ */
 export function isRelativePath(value: string): boolean {
-  return /^\/(?![/\\])/.test(value) && !/[\u0000-\u001f]/.test(value);
+  return /^\/(?![/\\]|%2f|%5c)/i.test(value) && !/[\u0000-\u001f\\]/.test(value);
 }
 
 /** True for a same-site path or an absolute http(s) URL on a trusted origin. */
@@ -34,18 +51,25 @@ export function isSafeRedirectTarget(value: string): boolean {
   }
 }
 
-/** Cookie-carrying POSTs must name a trusted Origin (or Referer): the browser's guard against CSRF. */
+/**
+ * The browser's guard against cross-site request forgery, for every request that can change something:
+ * - one that carries cookies must name a trusted Origin (or Referer);
+ * - one that names an Origin must name a trusted one even without cookies, so another site cannot sign a
+ *   visitor into an account of its choosing (login CSRF) with a hidden form.
+ * Requests with neither cookies nor Origin (servers, command-line clients) pass.
+ */
 export function assertTrustedRequestOrigin(request: Request): void {
-  if (!request.headers.has("cookie")) return;
-  const origin = request.headers.get("origin") ?? request.headers.get("referer");
-  let parsed: string | null = null;
+  const hasCookies = request.headers.has("cookie");
+  const named = request.headers.get("origin") ?? request.headers.get("referer");
+  if (!hasCookies && named === null) return;
+  let origin: string | null = null;
   try {
-    parsed = origin && origin !== "null" ? new URL(origin).origin : null;
+    origin = named && named !== "null" ? new URL(named).origin : null;
   } catch {
-    parsed = null;
+    origin = null;
   }
-  if (!parsed) throw new AuthError("MISSING_OR_NULL_ORIGIN");
-  if (!isTrustedOrigin(parsed)) throw new AuthError("INVALID_ORIGIN");
+  if (!origin) throw new AuthError("MISSING_OR_NULL_ORIGIN");
+  if (!isTrustedOrigin(origin)) throw new AuthError("INVALID_ORIGIN");
 }
 
 const CALLBACK_FIELDS: Record<string, ErrorName> = {

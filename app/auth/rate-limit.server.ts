@@ -1,6 +1,6 @@
 // Rate limiting (on by default). Counters live where every app instance sees them: Redis when REDIS_URL is set
 // (rate-limiter-flexible), otherwise the database's rateLimit table (one atomic upsert per request).
-// Fixed windows; see docs/decisions/004-rate-limiting.md.
+// Fixed windows; see docs/decisions/006-rate-limiting.md.
 import { Redis } from "ioredis";
 import { RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
 import { AuthError } from "~/auth/errors";
@@ -23,6 +23,9 @@ const CREDENTIAL_PATHS = ["/sign-in/", "/sign-up/", "/change-password", "/change
 const MAIL_PATHS = ["/forget-password", "/request-password-reset", "/send-verification-email"];
 /** Reads of an unguessable signed cookie; limiting them would only slow every page. */
 const UNLIMITED_PATHS = new Set(["/get-session", "/ok"]);
+
+/** Paths that are one endpoint under two names count as one bucket. */
+const ALIASES: Record<string, string> = { "/forget-password": "/request-password-reset" };
 
 export function ruleFor(path: string): RateRule | null {
   if (UNLIMITED_PATHS.has(path)) return null;
@@ -76,7 +79,10 @@ function redisStore(url: string): Store {
       if (rejection instanceof RateLimiterRes) {
         return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)) };
       }
-      throw rejection;
+      // Redis is unreachable: keep limiting through the database rather than failing every request (or,
+      // worse, letting every guess through).
+      console.error("[latchkey] rate limit: Redis failed, using the database:", (rejection as Error).message);
+      return databaseStore(key, rule);
     }
   };
 }
@@ -87,7 +93,7 @@ const store: Store | null = env.AUTH_RATE_LIMIT === "off" ? null : env.REDIS_URL
 export async function enforceRateLimit(clientIp: string, path: string): Promise<void> {
   const rule = store && ruleFor(path);
   if (!store || !rule) return;
-  const verdict = await store(`${clientIp}|${path}`, rule);
+  const verdict = await store(`${clientIp}|${ALIASES[path] ?? path}`, rule);
   if (!verdict.allowed) {
     const retryAfter = String(verdict.retryAfterSeconds);
     throw new AuthError("TOO_MANY_REQUESTS", { headers: { "Retry-After": retryAfter, "X-Retry-After": retryAfter } });

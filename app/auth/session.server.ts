@@ -197,6 +197,7 @@ export async function requireSession(ctx: RequestContext): Promise<SessionWithUs
 
 /** A session created within the fresh age: required before sensitive changes (spec §6). */
 export function isFresh(session: Session): boolean {
+  if (env.AUTH_SESSION_FRESH_AGE === 0) return true; // 0 turns the freshness requirement off
   return Date.now() - session.createdAt.getTime() <= env.AUTH_SESSION_FRESH_AGE * 1000;
 }
 

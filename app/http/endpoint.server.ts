@@ -27,9 +27,14 @@ function describeIssues(where: "body" | "query", error: z.ZodError): string {
   return error.issues.map((issue) => `[${[where, ...issue.path].join(".")}] ${issue.message}`).join("; ");
 }
 
+/** Auth bodies are small (the largest, a passkey attestation, is a few KB); refuse anything far bigger unread. */
+export const MAX_BODY_BYTES = 64 * 1024;
+
 async function readBody(request: Request): Promise<unknown> {
   const type = request.headers.get("content-type")?.split(";")[0].trim().toLowerCase() ?? "";
+  if (Number(request.headers.get("content-length") ?? 0) > MAX_BODY_BYTES) throw new AuthError("PAYLOAD_TOO_LARGE");
   const text = await request.text();
+  if (Buffer.byteLength(text) > MAX_BODY_BYTES) throw new AuthError("PAYLOAD_TOO_LARGE");
   if (text.trim() === "") return {};
   if (type === "application/json" || type === "") {
     try {
@@ -93,7 +98,9 @@ export function endpoint<Body extends z.ZodType = z.ZodUnknown, Query extends z.
   async function handle({ request, context, params }: LoaderFunctionArgs | ActionFunctionArgs): Promise<Response> {
     let ctx: RequestContext | undefined;
     try {
-      if (request.method !== definition.method) throw new AuthError("METHOD_NOT_ALLOWED", { headers: { Allow: definition.method } });
+      // HEAD is GET without a body (Node drops the body); everything else must match the route's method.
+      const method = request.method === "HEAD" ? "GET" : request.method;
+      if (method !== definition.method) throw new AuthError("METHOD_NOT_ALLOWED", { headers: { Allow: definition.method } });
       const url = new URL(request.url);
       ctx = await requestContext(request, context, rateLimitPath(url.pathname));
       const rawQuery = Object.fromEntries(url.searchParams);

@@ -5,6 +5,6 @@ import { renderErrorPage } from "~/http/error-page.server";
 
 export const { loader, action } = endpoint({
   method: "GET",
-  query: z.object({ error: z.string().max(200).optional() }),
-  handler: async ({ query }) => renderErrorPage(query.error),
+  query: z.object({ error: z.string().optional() }),
+  handler: async ({ query }) => renderErrorPage(query.error?.slice(0, 200)),
 });

@@ -9,7 +9,7 @@ import { startServer, type TestServer } from "../support/server";
 import { count, query } from "../support/sql";
 
 const SIGN_IN = "/api/auth/sign-in/email";
-const TOO_MANY = { code: "TOO_MANY_REQUESTS_PLEASE_TRY_AGAIN_LATER", message: "Too many requests. Please try again later." };
+const TOO_MANY = { code: "TOO_MANY_REQUESTS", message: "Too many requests" };
 const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
 
 /** A client address nobody else uses, so counters never collide across tests, runs or databases. */
@@ -38,6 +38,7 @@ async function redisReachable(): Promise<boolean> {
   });
 }
 const redisUp = await redisReachable();
+if (!redisUp && process.env.CI === "true") throw new Error(`Redis is not reachable at ${REDIS_URL}; CI requires it.`);
 if (!redisUp) console.warn(`[rate-limit.test] Redis is not reachable at ${REDIS_URL}: skipping the Redis cases.`);
 
 const ON = { AUTH_RATE_LIMIT: "on" };
@@ -157,9 +158,36 @@ describe("database store", () => {
     expect(responses.filter((r) => r.status === 429)).toHaveLength(5);
   });
 
+  it("counts /forget-password and /request-password-reset in one bucket: they are one endpoint", async () => {
+    const ip = uniqueIp();
+    const request = (path: string) =>
+      new ApiClient(proxiedA.baseUrl).post(path, { email: uniqueEmail("alias") }, { "x-forwarded-for": ip });
+    expect((await request("/api/auth/forget-password")).status).toBe(200);
+    expect((await request("/api/auth/request-password-reset")).status).toBe(200);
+    expect((await request("/api/auth/forget-password")).status).toBe(200);
+    const refused = await request("/api/auth/request-password-reset");
+    expect(refused.status).toBe(429);
+    expect(refused.body).toEqual(TOO_MANY);
+    expect(Number(refused.headers.get("retry-after"))).toBeLessThanOrEqual(60); // the mail rule's 60 s window
+  });
+
   it("is off with AUTH_RATE_LIMIT=off", async () => {
     for (let i = 0; i < 6; i++) expect((await attempt(off)).status).toBe(401);
     expect(await count(off.database, "rateLimit")).toBe(0);
+  });
+});
+
+describe("Redis store when Redis is unreachable", () => {
+  it("keeps limiting through the database instead of failing requests", async () => {
+    const unreachable = await startServer({ env: { ...BEHIND_PROXY, REDIS_URL: "redis://127.0.0.1:1" } });
+    try {
+      const ip = uniqueIp();
+      for (let i = 0; i < 3; i++) expect((await attempt(unreachable, ip)).status).toBe(401);
+      expectTooMany(await attempt(unreachable, ip));
+      expect(await count(unreachable.database, "rateLimit")).toBeGreaterThan(0);
+    } finally {
+      await unreachable.stop();
+    }
   });
 });
 

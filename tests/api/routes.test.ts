@@ -22,6 +22,23 @@ describe("GET /api/auth/ok", () => {
   });
 });
 
+describe("HEAD and oversized bodies", () => {
+  it("answers HEAD on a GET endpoint like GET, without a body", async () => {
+    const response = await fetch(`${server.baseUrl}/api/auth/ok`, { method: "HEAD" });
+    expect(response.status).toBe(200);
+    expect(await response.text()).toBe("");
+  });
+
+  it("refuses a body over 64 KiB with 413 before reading it as JSON", async () => {
+    const response = await client.request("POST", "/api/auth/sign-in/email", {
+      rawBody: JSON.stringify({ email: "a@example.com", password: "x".repeat(70 * 1024) }),
+      headers: { "content-type": "application/json" },
+    });
+    expect(response.status).toBe(413);
+    expect(response.body).toEqual({ code: "PAYLOAD_TOO_LARGE", message: "Payload too large" });
+  });
+});
+
 describe("GET /api/auth/error", () => {
   it("shows the error code from ?error= and a Return to Application link", async () => {
     const response = await client.get("/api/auth/error?error=state_not_found");

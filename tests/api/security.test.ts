@@ -12,7 +12,7 @@ const INVALID_CALLBACK = { code: "INVALID_CALLBACKURL", message: "Invalid callba
 let server: TestServer;
 let email: string;
 beforeAll(async () => {
-  server = await startServer({ env: { TRUSTED_ORIGINS: "https://*.example.com, https://partner.example.org/" } });
+  server = await startServer({ env: { TRUSTED_ORIGINS: "https://*.example.com, https://partner.example.org/, *.hostonly.test" } });
   email = (await signUp(new ApiClient(server.baseUrl))).email;
 });
 afterAll(async () => {
@@ -65,7 +65,7 @@ describe("origin check on cookie-carrying POSTs", () => {
     expect(foreign.body).toEqual(INVALID_ORIGIN);
   });
 
-  it("checks any Cookie header, even one without a session, but not cookie-less requests", async () => {
+  it("checks any Cookie header (even one without a session), and any named Origin even without cookies (login CSRF)", async () => {
     const withCookie = new ApiClient(server.baseUrl, "https://evil.test");
     withCookie.cookies.set("theme", "dark");
     const refused = await withCookie.post("/api/auth/sign-in/email", { email, password: PASSWORD });
@@ -73,8 +73,24 @@ describe("origin check on cookie-carrying POSTs", () => {
     expect(refused.body).toEqual(INVALID_ORIGIN);
     expect(setCookie(refused, COOKIE.sessionToken)).toBeUndefined();
 
-    const cookieless = await new ApiClient(server.baseUrl, "https://evil.test").post("/api/auth/sign-in/email", { email, password: PASSWORD });
-    expect(cookieless.status).toBe(200);
+    // A hidden cross-site form would sign the visitor into the attacker's account: refused.
+    const crossSite = await new ApiClient(server.baseUrl, "https://evil.test").post("/api/auth/sign-in/email", { email, password: PASSWORD });
+    expect(crossSite.status).toBe(403);
+    expect(crossSite.body).toEqual(INVALID_ORIGIN);
+    expect(setCookie(crossSite, COOKIE.sessionToken)).toBeUndefined();
+
+    // Servers and command-line clients send neither cookies nor Origin.
+    const serverToServer = await new ApiClient(server.baseUrl, null).post("/api/auth/sign-in/email", { email, password: PASSWORD });
+    expect(serverToServer.status).toBe(200);
+  });
+
+  it("matches a TRUSTED_ORIGINS entry without a scheme against the host, on any scheme", async () => {
+    for (const origin of ["https://app.hostonly.test", "http://app.hostonly.test"]) {
+      const { client } = await signedIn(origin);
+      expect((await client.post("/api/auth/update-user", { name: "Host only" })).status, origin).toBe(200);
+    }
+    const { client } = await signedIn("https://hostonly.test.evil.com");
+    expect((await client.post("/api/auth/update-user", { name: "Nope" })).body).toEqual(INVALID_ORIGIN);
   });
 
   it("does not check GET requests", async () => {
@@ -134,6 +150,8 @@ describe("callbackURL", () => {
       "/\t/evil.test",
       "https://example.com.evil.com/",
       "http://app.example.com/",
+      "/%2F%2Fevil.test",
+      "/%5Cevil.test",
       "javascript:alert(document.cookie)",
       "data:text/html,<script>alert(1)</script>",
       "evil.test",

@@ -100,7 +100,7 @@ describe("failures", () => {
     }
     const bad = await new ApiClient(server.baseUrl).request("POST", SIGN_IN, { rawBody: "{", headers: { "content-type": "application/json" } });
     expect(bad.status).toBe(400);
-    expect(bad.body.code).toBe("INVALID_JSON_IN_REQUEST_BODY");
+    expect(bad.body.code).toBe("INVALID_JSON");
   });
 });
 

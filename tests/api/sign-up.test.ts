@@ -248,7 +248,7 @@ describe("malformed input", () => {
       headers: { "content-type": "application/json" },
     });
     expect(response.status).toBe(400);
-    expect(response.body).toEqual({ code: "INVALID_JSON_IN_REQUEST_BODY", message: "Invalid JSON in request body" });
+    expect(response.body).toEqual({ code: "INVALID_JSON", message: "Invalid JSON" });
   });
 
   it("answers 415 for a body type it does not read, never 500", async () => {
