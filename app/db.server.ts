@@ -1,5 +1,5 @@
 // One Prisma client for the process, on SQLite or PostgreSQL as DATABASE_URL says (chosen at start-up; both
-// clients are generated at install). See docs/decisions/002-data-model.md.
+// clients are generated at install). See docs/decisions/001-stack-and-prisma.md.
 import path from "node:path";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
