@@ -21,7 +21,11 @@ try {
 
 const app = express();
 app.disable("x-powered-by");
-if (process.env.TRUST_PROXY === "true") app.set("trust proxy", true);
+// TRUST_PROXY: "true" trusts every X-Forwarded-For entry (the left-most, client-chosen one wins); a number N
+// trusts exactly N proxies, so the address the outermost of them saw is used.
+const trustProxy = process.env.TRUST_PROXY ?? "false";
+if (trustProxy === "true") app.set("trust proxy", true);
+else if (/^[1-9][0-9]?$/.test(trustProxy)) app.set("trust proxy", Number(trustProxy));
 app.use(
   "/build",
   express.static(path.join(root, "public", "build"), { immutable: true, maxAge: "1y" }),

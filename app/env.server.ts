@@ -24,7 +24,11 @@ const schema = z
       .regex(/^(file:|postgres:\/\/|postgresql:\/\/)/, "must start with file:, postgres:// or postgresql://")
       .optional(),
     TRUSTED_ORIGINS: z.string().default(""),
-    TRUST_PROXY: z.enum(["true", "false"]).default("false"),
+    /** "false"; a number of proxy hops to trust (1: the nearest proxy's X-Forwarded-For entry); "true": all. */
+    TRUST_PROXY: z
+      .string()
+      .regex(/^(true|false|[0-9]{1,2})$/, "must be true, false or a number of proxy hops")
+      .default("false"),
     REDIS_URL: z.string().regex(/^rediss?:\/\//, "must start with redis:// or rediss://").optional(),
     AUTH_RATE_LIMIT: onOff("on"),
     PASSWORD_MIN_LENGTH: z.coerce.number().int().min(1).max(1024).default(8),

@@ -177,6 +177,22 @@ describe("database store", () => {
   });
 });
 
+describe("TRUST_PROXY=1 (one proxy in front)", () => {
+  it("keys on the address the proxy saw, not on entries the client made up", async () => {
+    const oneHop = await startServer({ env: { AUTH_RATE_LIMIT: "on", TRUST_PROXY: "1" } });
+    try {
+      const seenByProxy = uniqueIp();
+      // The client prepends a new made-up address each time; the proxy appends the one it saw.
+      const tryOnce = () =>
+        new ApiClient(oneHop.baseUrl).post(SIGN_IN, { email, password: "wrong password" }, { "x-forwarded-for": `${uniqueIp()}, ${seenByProxy}` });
+      for (let i = 0; i < 3; i++) expect((await tryOnce()).status).toBe(401);
+      expectTooMany(await tryOnce());
+    } finally {
+      await oneHop.stop();
+    }
+  });
+});
+
 describe("Redis store when Redis is unreachable", () => {
   it("keeps limiting through the database instead of failing requests", async () => {
     const unreachable = await startServer({ env: { ...BEHIND_PROXY, REDIS_URL: "redis://127.0.0.1:1" } });
