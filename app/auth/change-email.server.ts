@@ -5,9 +5,8 @@ import { emailVerificationEnabled, sendVerificationInBackground, verifyEmailLink
 import { AuthError } from "~/auth/errors";
 import type { RequestContext } from "~/auth/request-context.server";
 import { refreshCookieCache, type SessionWithUser } from "~/auth/session.server";
-import { issueToken, revokeTokens } from "~/auth/verification.server";
+import { mailToken } from "~/auth/verification.server";
 import { db, isUniqueViolation } from "~/db.server";
-import { sendMail } from "~/email/mailer.server";
 import { emails } from "~/email/templates.server";
 import { env } from "~/env.server";
 
@@ -38,12 +37,8 @@ export async function changeEmail(
 
   const ttl = env.AUTH_EMAIL_VERIFICATION_TTL;
   const payload: ChangeEmailPayload = { userId: current.user.id, email: current.user.email, newEmail };
-  const token = await issueToken("change-email", payload, { ttlSeconds: ttl, signed: true });
-  try {
-    await sendMail(emails.confirmEmailChange(current.user.email, newEmail, verifyEmailLink(token, input.callbackURL), ttl));
-  } catch (error) {
-    await revokeTokens("change-email", current.user.id); // no link went out, so none may stay usable
-    throw error;
-  }
+  await mailToken("change-email", payload, { ttlSeconds: ttl, signed: true }, (token) =>
+    emails.confirmEmailChange(current.user.email, newEmail, verifyEmailLink(token, input.callbackURL), ttl),
+  );
   return { status: true, pendingConfirmation: true };
 }

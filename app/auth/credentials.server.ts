@@ -9,12 +9,10 @@ import {
   emailVerificationEnabled,
   emailVerificationRequired,
   sendVerificationInBackground,
-  verificationMailFor,
+  sendVerificationNow,
 } from "~/auth/email-verification.server";
 import { MAX_NAME_LENGTH } from "~/auth/schemas";
-import { sendMail } from "~/email/mailer.server";
 import { startSession } from "~/auth/session.server";
-import { revokeTokens } from "~/auth/verification.server";
 import { db, isUniqueViolation, type User } from "~/db.server";
 
 export const CREDENTIAL_PROVIDER = "credential";
@@ -56,10 +54,9 @@ export async function signUpWithEmail(ctx: RequestContext, input: SignUpInput) {
     // No session until the address is verified; without the mail the account could never be used, so a
     // failed send undoes the sign-up and says so.
     try {
-      await sendMail(await verificationMailFor(user, input.callbackURL));
+      await sendVerificationNow(user, input.callbackURL);
     } catch (error) {
       await db.user.delete({ where: { id: user.id } }).catch(() => {});
-      await revokeTokens("email-verification", user.id).catch(() => {}); // the unsent link's row
       throw error;
     }
     return { token: null, user: publicUser(user) };

@@ -7,9 +7,8 @@ import { absoluteUrl } from "~/auth/links.server";
 import { verifyPassword } from "~/auth/password.server";
 import type { RequestContext } from "~/auth/request-context.server";
 import { clearSessionCookies, isFresh, type SessionWithUser } from "~/auth/session.server";
-import { consumeToken, issueToken, peekToken, revokeTokens } from "~/auth/verification.server";
+import { consumeToken, mailToken, peekToken } from "~/auth/verification.server";
 import { db } from "~/db.server";
-import { sendMail } from "~/email/mailer.server";
 import { emails } from "~/email/templates.server";
 import { env } from "~/env.server";
 
@@ -54,14 +53,10 @@ export async function deleteUser(
   if (env.AUTH_DELETE_ACCOUNT !== "email") return deleteUserNow(ctx, current.user.id);
 
   const ttl = env.AUTH_DELETE_TOKEN_TTL;
-  const token = await issueToken<DeletePayload>("delete-account", { userId: current.user.id }, { ttlSeconds: ttl, length: DELETE_TOKEN_LENGTH });
-  const query = new URLSearchParams({ token, ...(input.callbackURL ? { callbackURL: input.callbackURL } : {}) });
-  try {
-    await sendMail(emails.confirmAccountDeletion(current.user.email, absoluteUrl(`/api/auth/delete-user/callback?${query}`), ttl));
-  } catch (error) {
-    await revokeTokens("delete-account", current.user.id);
-    throw error;
-  }
+  await mailToken<DeletePayload>("delete-account", { userId: current.user.id }, { ttlSeconds: ttl, length: DELETE_TOKEN_LENGTH }, (token) => {
+    const query = new URLSearchParams({ token, ...(input.callbackURL ? { callbackURL: input.callbackURL } : {}) });
+    return emails.confirmAccountDeletion(current.user.email, absoluteUrl(`/api/auth/delete-user/callback?${query}`), ttl);
+  });
   return { success: true, message: VERIFICATION_EMAIL_SENT };
 }
 

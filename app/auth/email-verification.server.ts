@@ -5,9 +5,8 @@ import { absoluteUrl, PAGES } from "~/auth/links.server";
 import { publicUser } from "~/auth/presenters.server";
 import type { RequestContext } from "~/auth/request-context.server";
 import { getSession, refreshCookieCache, startSession, type SessionWithUser } from "~/auth/session.server";
-import { consumeToken, issueToken, readSignedToken, type SignedPayload } from "~/auth/verification.server";
+import { consumeToken, mailToken, readSignedToken, type SignedPayload } from "~/auth/verification.server";
 import { db, isUniqueViolation, type User } from "~/db.server";
-import { sendMail, sendMailInBackground, type MailMessage } from "~/email/mailer.server";
 import { emails } from "~/email/templates.server";
 import { env } from "~/env.server";
 import { normalizeEmail } from "~/auth/email-address";
@@ -30,17 +29,25 @@ export function verifyEmailLink(token: string, callbackURL: string | undefined):
   return absoluteUrl(`/api/auth/verify-email?${query}`);
 }
 
-export async function verificationMailFor(user: Pick<User, "id" | "email">, callbackURL?: string): Promise<MailMessage> {
-  const ttl = env.AUTH_EMAIL_VERIFICATION_TTL;
-  const token = await issueToken<VerificationPayload>("email-verification", { userId: user.id, email: user.email }, { ttlSeconds: ttl, signed: true });
-  return emails.verifyEmail(user.email, verifyEmailLink(token, callbackURL), ttl);
+function verificationTokenFor(user: Pick<User, "id" | "email">) {
+  const payload: VerificationPayload = { userId: user.id, email: user.email };
+  return { payload, options: { ttlSeconds: env.AUTH_EMAIL_VERIFICATION_TTL, signed: true } };
+}
+
+const verificationMail = (user: Pick<User, "email">, token: string, callbackURL?: string) =>
+  emails.verifyEmail(user.email, verifyEmailLink(token, callbackURL), env.AUTH_EMAIL_VERIFICATION_TTL);
+
+/** Sends a verification link now; a failed send withdraws it and reports FAILED_TO_SEND_EMAIL. */
+export async function sendVerificationNow(user: Pick<User, "id" | "email">, callbackURL?: string): Promise<void> {
+  const { payload, options } = verificationTokenFor(user);
+  await mailToken("email-verification", payload, options, (token) => verificationMail(user, token, callbackURL));
 }
 
 /** Sends a verification link without making the caller wait or fail (sign-up, change of address). */
 export function sendVerificationInBackground(user: Pick<User, "id" | "email">, callbackURL?: string): void {
-  verificationMailFor(user, callbackURL).then(sendMailInBackground, (error) =>
-    console.error("[latchkey] could not prepare a verification mail:", error.message),
-  );
+  sendVerificationNow(user, callbackURL).catch(() => {
+    // already logged by the mailer
+  });
 }
 
 /** POST /send-verification-email. Signed out, the answer is the same whether or not the address is known. */
@@ -51,7 +58,7 @@ export async function requestVerificationEmail(ctx: RequestContext, input: { ema
   if (current) {
     if (current.user.email !== email) throw new AuthError("EMAIL_MISMATCH");
     if (current.user.emailVerified) throw new AuthError("EMAIL_ALREADY_VERIFIED");
-    await sendMail(await verificationMailFor(current.user, input.callbackURL));
+    await sendVerificationNow(current.user, input.callbackURL);
     return { status: true };
   }
   const user = await db.user.findUnique({ where: { email } });

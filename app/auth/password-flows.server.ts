@@ -82,6 +82,8 @@ export async function changePassword(
   if (!account?.password) throw new AuthError("CREDENTIAL_ACCOUNT_NOT_FOUND");
   if (!(await verifyPassword(input.currentPassword, account.password))) throw new AuthError("INVALID_PASSWORD");
   await db.account.update({ where: { id: account.id }, data: { password: await hashPassword(input.newPassword) } });
+  // A reset link requested before the change would otherwise still undo it.
+  await revokeTokens("reset-password", current.user.id);
   let token: string | null = null;
   if (input.revokeOtherSessions) {
     // A fresh session replaces every existing one, so a stolen cookie stops working here too.

@@ -8,6 +8,7 @@ import { errors as joseErrors, jwtVerify, SignJWT } from "jose";
 import { randomToken, sha256Hex } from "~/auth/crypto.server";
 import { AuthError } from "~/auth/errors";
 import { db, isRecordNotFound } from "~/db.server";
+import { sendMail, type MailMessage } from "~/email/mailer.server";
 import { env } from "~/env.server";
 
 export type TokenPurpose = "email-verification" | "change-email" | "reset-password" | "delete-account";
@@ -57,6 +58,26 @@ export async function issueToken<P extends TokenPayload>(purpose: TokenPurpose, 
 }
 
 export type SignedPayload<P> = P & { jti: string; purpose: TokenPurpose };
+
+/**
+ * Issues a token and mails its link now. If the mail cannot be sent, exactly that token is withdrawn (earlier
+ * links already delivered keep working) and FAILED_TO_SEND_EMAIL reaches the caller: no usable link is left
+ * behind that nobody received.
+ */
+export async function mailToken<P extends TokenPayload>(
+  purpose: TokenPurpose,
+  payload: P,
+  options: IssueOptions,
+  compose: (token: string) => MailMessage,
+): Promise<void> {
+  const token = await issueToken(purpose, payload, options);
+  try {
+    await sendMail(compose(token));
+  } catch (error) {
+    await consumeToken(purpose, token, { signed: options.signed }).catch(() => {});
+    throw error;
+  }
+}
 
 /** Checks a signed token's signature, purpose and expiry without using it up. */
 export async function readSignedToken<P extends TokenPayload>(purposes: TokenPurpose[], token: string): Promise<SignedPayload<P>> {

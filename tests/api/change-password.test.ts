@@ -103,6 +103,17 @@ describe("POST /change-password", () => {
     expect(await signInStatus(email, PASSWORD)).toBe(200);
   });
 
+  it("ends reset links requested before the change, which would otherwise undo it", async () => {
+    const { client, email } = await signedIn();
+    expect((await new ApiClient(server.baseUrl).post("/api/auth/request-password-reset", { email })).status).toBe(200);
+    const resetRows = () => count(server.database, "verification", `"identifier" LIKE 'reset-password:%'`);
+    const deadline = Date.now() + 5_000;
+    while ((await resetRows()) === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(await resetRows()).toBeGreaterThan(0);
+    expect((await client.post(CHANGE, { currentPassword: PASSWORD, newPassword: NEW_PASSWORD })).status).toBe(200);
+    expect(await resetRows()).toBe(0);
+  });
+
   it("answers 401 when signed out", async () => {
     const response = await new ApiClient(server.baseUrl).post(CHANGE, { currentPassword: PASSWORD, newPassword: NEW_PASSWORD });
     expect(response.status).toBe(401);

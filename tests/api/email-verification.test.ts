@@ -158,6 +158,22 @@ describe("POST /send-verification-email, signed in", () => {
     checkMail(await nextMail(mailbox, email, VERIFY, seen), server.baseUrl, "1 hour");
   });
 
+  it("answers 502 when the mail cannot be sent and withdraws only the unsent link", async () => {
+    const { client, email, user } = await signUpWithMail(server);
+    const links = () => count(server.database, "verification", `"identifier" LIKE 'email-verification:%' AND "value" LIKE ?`, [`%${user.id}%`]);
+    const before = await links(); // the sign-up link, already delivered, keeps working
+    mailbox.failing = true;
+    let response;
+    try {
+      response = await client.post(SEND, { email });
+    } finally {
+      mailbox.failing = false;
+    }
+    expect(response.status).toBe(502);
+    expect(response.body).toEqual({ code: "FAILED_TO_SEND_EMAIL", message: "Failed to send email" });
+    expect(await links()).toBe(before);
+  });
+
   it("answers 400 EMAIL_MISMATCH for someone else's address", async () => {
     const { client } = await signUpWithMail(server);
     const other = await signUpWithMail(server);
