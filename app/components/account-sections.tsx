@@ -1,6 +1,6 @@
 // The sections of the account page. Each is its own <Form> with an intent, works without JavaScript, and shows
 // its confirmation or errors inside itself.
-import { getFormProps, type SubmissionResult } from "@conform-to/react";
+import { getFormProps, type FormMetadata, type SubmissionResult } from "@conform-to/react";
 import { Form } from "@remix-run/react";
 import { useMemo, type ReactNode } from "react";
 import {
@@ -47,6 +47,37 @@ function Outcome({ intent, last }: { intent: string; last?: SectionResult }) {
   );
 }
 
+/** One section's form: its outcome, its fields, its form-level errors and a submit button naming the intent. */
+function IntentForm({
+  intent,
+  form,
+  last,
+  submit,
+  danger,
+  children,
+}: {
+  intent: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any section's form, whatever its fields
+  form: FormMetadata<any, string[]>;
+  last?: SectionResult;
+  submit: string;
+  danger?: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <>
+      <Outcome intent={intent} last={last} />
+      <Form method="post" {...getFormProps(form)}>
+        {children}
+        <ErrorList id={form.errorId} errors={form.errors} />
+        <SubmitButton name="intent" value={intent} className={danger ? "danger" : undefined}>
+          {submit}
+        </SubmitButton>
+      </Form>
+    </>
+  );
+}
+
 export function VerifyEmailBanner({ email, last }: { email: string; last?: SectionResult }) {
   return (
     <div className="banner" role="region" aria-label="E-mail verification">
@@ -67,15 +98,10 @@ export function ProfileSection({ name, image, last }: { name: string; image: str
   const [form, fields] = useZodForm("update-profile", profileSchema, lastFor("update-profile", last), { name, image: image ?? "" });
   return (
     <Section id="profile" title="Profile">
-      <Outcome intent="update-profile" last={last} />
-      <Form method="post" {...getFormProps(form)}>
+      <IntentForm intent="update-profile" form={form} last={last} submit="Save profile">
         <Field label="Name" meta={fields.name} type="text" autoComplete="name" />
         <Field label="Image URL" meta={fields.image} type="url" autoComplete="photo" />
-        <ErrorList id={form.errorId} errors={form.errors} />
-        <SubmitButton name="intent" value="update-profile">
-          Save profile
-        </SubmitButton>
-      </Form>
+      </IntentForm>
     </Section>
   );
 }
@@ -85,14 +111,9 @@ export function ChangeEmailSection({ email, last }: { email: string; last?: Sect
   return (
     <Section id="change-email" title="Change e-mail">
       <p className="muted">Currently {email}.</p>
-      <Outcome intent="change-email" last={last} />
-      <Form method="post" {...getFormProps(form)}>
+      <IntentForm intent="change-email" form={form} last={last} submit="Change e-mail">
         <Field label="New e-mail" meta={fields.newEmail} type="email" autoComplete="email" />
-        <ErrorList id={form.errorId} errors={form.errors} />
-        <SubmitButton name="intent" value="change-email">
-          Change e-mail
-        </SubmitButton>
-      </Form>
+      </IntentForm>
     </Section>
   );
 }
@@ -102,16 +123,11 @@ export function ChangePasswordSection({ bounds, last }: { bounds: Bounds; last?:
   const [form, fields] = useZodForm("change-password", schema, lastFor("change-password", last));
   return (
     <Section id="change-password" title="Change password">
-      <Outcome intent="change-password" last={last} />
-      <Form method="post" {...getFormProps(form)}>
+      <IntentForm intent="change-password" form={form} last={last} submit="Change password">
         <Field label="Current password" meta={fields.currentPassword} type="password" autoComplete="current-password" />
         <Field label="New password" meta={fields.newPassword} type="password" autoComplete="new-password" />
         <CheckboxField label="Sign out of other devices" meta={fields.revokeOtherSessions} />
-        <ErrorList id={form.errorId} errors={form.errors} />
-        <SubmitButton name="intent" value="change-password">
-          Change password
-        </SubmitButton>
-      </Form>
+      </IntentForm>
     </Section>
   );
 }
@@ -122,14 +138,9 @@ export function SetPasswordSection({ bounds, last }: { bounds: Bounds; last?: Se
   return (
     <Section id="set-password" title="Set a password">
       <p className="muted">Your account has no password yet. Set one to sign in with your e-mail address too.</p>
-      <Outcome intent="set-password" last={last} />
-      <Form method="post" {...getFormProps(form)}>
+      <IntentForm intent="set-password" form={form} last={last} submit="Set password">
         <Field label="New password" meta={fields.newPassword} type="password" autoComplete="new-password" />
-        <ErrorList id={form.errorId} errors={form.errors} />
-        <SubmitButton name="intent" value="set-password">
-          Set password
-        </SubmitButton>
-      </Form>
+      </IntentForm>
     </Section>
   );
 }
@@ -142,14 +153,9 @@ export function DeleteAccountSection({ mode, hasPassword, last }: { mode: "on" |
         <strong>This permanently deletes your account, its sessions and sign-in methods. It cannot be undone.</strong>
       </p>
       {mode === "email" ? <p className="muted">We will e-mail you a link to confirm the deletion.</p> : null}
-      <Outcome intent="delete-account" last={last} />
-      <Form method="post" {...getFormProps(form)}>
+      <IntentForm intent="delete-account" form={form} last={last} submit="Delete account" danger>
         {hasPassword ? <Field label="Password" meta={fields.password} type="password" autoComplete="current-password" /> : null}
-        <ErrorList id={form.errorId} errors={form.errors} />
-        <SubmitButton name="intent" value="delete-account" className="danger">
-          Delete account
-        </SubmitButton>
-      </Form>
+      </IntentForm>
     </Section>
   );
 }
