@@ -6,6 +6,7 @@ import { randomToken, sign, unsign } from "~/auth/crypto.server";
 import { AuthError } from "~/auth/errors";
 import type { RequestContext } from "~/auth/request-context.server";
 import { publicSession, publicUser, type PublicSession, type PublicUser } from "~/auth/presenters.server";
+import { findSessionWithUser } from "~/auth/session-store.server";
 import { db, type Session, type User } from "~/db.server";
 import { env } from "~/env.server";
 
@@ -141,12 +142,12 @@ export async function getSession(
     if (cookiesOf(ctx.request)[COOKIE_NAMES.sessionToken]) clearSessionCookies(ctx);
     return null;
   }
-  const found = await db.session.findUnique({ where: { token }, include: { user: true } });
+  const found = await findSessionWithUser(token);
   if (!found) {
     clearSessionCookies(ctx);
     return null;
   }
-  const { user, ...session } = found;
+  const { user, session } = found;
   const now = Date.now();
   if (session.expiresAt.getTime() <= now) {
     await db.session.deleteMany({ where: { id: session.id } });

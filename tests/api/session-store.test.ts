@@ -1,0 +1,49 @@
+// The hand-written session read must return exactly what Prisma returns, on SQLite and PostgreSQL alike; this
+// also fails when a column is added to session or user but not to the query.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase, type TestDatabase } from "../support/database";
+
+let database: TestDatabase;
+let dbModule: typeof import("~/db.server");
+let store: typeof import("~/auth/session-store.server");
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  process.env.DATABASE_URL = database.url;
+  process.env.AUTH_SECRET ??= "session-store-test-secret-0123456789-abcdef";
+  process.env.BASE_URL = "http://localhost:3000"; // Vitest puts Vite's own BASE_URL ("/") in process.env
+  dbModule = await import("~/db.server");
+  store = await import("~/auth/session-store.server");
+});
+afterAll(async () => {
+  await dbModule?.db.$disconnect();
+  await database?.drop();
+});
+
+describe("findSessionWithUser", () => {
+  it("equals Prisma's findUnique with include, field for field and type for type", async () => {
+    const { db } = dbModule;
+    const user = await db.user.create({
+      data: { name: "Store", email: `store-${Date.now()}@example.com`, emailVerified: true, image: "https://img.example/a.png", username: "store", displayUsername: "Store", twoFactorEnabled: true },
+    });
+    const organization = await db.organization.create({ data: { name: "Org", slug: `org-${Date.now()}` } });
+    await db.session.create({
+      data: { userId: user.id, token: "store-token-with-everything", expiresAt: new Date(Date.now() + 60_000), ipAddress: "203.0.113.9", userAgent: "UA", activeOrganizationId: organization.id },
+    });
+    await db.session.create({ data: { userId: user.id, token: "store-token-bare", expiresAt: new Date(Date.now() + 60_000) } });
+
+    for (const token of ["store-token-with-everything", "store-token-bare"]) {
+      const viaPrisma = await db.session.findUnique({ where: { token }, include: { user: true } });
+      const { user: prismaUser, ...prismaSession } = viaPrisma!;
+      const viaStore = await store.findSessionWithUser(token);
+      expect(viaStore).toEqual({ session: prismaSession, user: prismaUser });
+      expect(Object.keys(viaStore!.session).sort()).toEqual(Object.keys(prismaSession).sort());
+      expect(Object.keys(viaStore!.user).sort()).toEqual(Object.keys(prismaUser).sort());
+      expect(viaStore!.session.expiresAt).toBeInstanceOf(Date);
+    }
+  });
+
+  it("answers null for an unknown token", async () => {
+    expect(await store.findSessionWithUser("no-such-token")).toBeNull();
+  });
+});
