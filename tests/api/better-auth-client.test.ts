@@ -1,0 +1,125 @@
+// The product's promise: Better Auth's official browser client works against this server unchanged. Here the
+// real client (better-auth/client) drives the real server; only the cookie jar a browser would keep is added.
+import { createAuthClient } from "better-auth/client";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ApiClient, PASSWORD, uniqueEmail } from "../support/client";
+import { actionLink, Mailbox } from "../support/mailbox";
+import { startServer, type TestServer } from "../support/server";
+
+let server: TestServer;
+let mailbox: Mailbox;
+beforeAll(async () => {
+  mailbox = await new Mailbox().start();
+  server = await startServer({ env: { SMTP_URL: mailbox.url } });
+});
+afterAll(async () => {
+  await server?.stop();
+  await mailbox?.stop();
+});
+
+/** The official client with a browser's cookie jar and Origin header (what `credentials: "include"` gives). */
+function browserClient() {
+  const jar = new ApiClient(server.baseUrl);
+  const customFetchImpl: typeof fetch = async (input, init) => {
+    const request = new Request(input, init);
+    const headers = new Headers(request.headers);
+    if (jar.cookies.size) headers.set("cookie", jar.cookieHeader());
+    if (request.method !== "GET") headers.set("origin", server.origin);
+    const response = await fetch(request.url, {
+      method: request.method,
+      headers,
+      body: request.method === "GET" ? undefined : await request.text(),
+      redirect: "manual",
+    });
+    for (const line of response.headers.getSetCookie()) {
+      const [pair, ...attributes] = line.split(";");
+      const [name, ...value] = pair.split("=");
+      if (attributes.some((a) => /max-age=0/i.test(a)) || value.join("=") === "") jar.cookies.delete(name.trim());
+      else jar.cookies.set(name.trim(), value.join("="));
+    }
+    return response;
+  };
+  return createAuthClient({ baseURL: server.baseUrl, fetchOptions: { customFetchImpl } });
+}
+
+describe("Better Auth's official client against this server", () => {
+  it("signs up, reads the session, updates the profile, signs out and back in", async () => {
+    const client = browserClient();
+    const email = uniqueEmail("ba-client");
+    const signUp = await client.signUp.email({ name: "Client User", email, password: PASSWORD });
+    expect(signUp.error).toBeNull();
+    expect(signUp.data?.user.email).toBe(email);
+
+    const session = await client.getSession();
+    expect(session.error).toBeNull();
+    expect(session.data?.user.email).toBe(email);
+    expect(session.data?.session.token).toBe(signUp.data?.token);
+
+    expect((await client.updateUser({ name: "Renamed" })).error).toBeNull();
+    expect((await client.getSession()).data?.user.name).toBe("Renamed");
+
+    expect((await client.signOut()).data).toEqual({ success: true });
+    expect((await client.getSession()).data).toBeNull();
+
+    const signIn = await client.signIn.email({ email, password: PASSWORD, callbackURL: "/account" });
+    expect(signIn.error).toBeNull();
+    expect(signIn.data).toMatchObject({ redirect: true, url: "/account" });
+    expect((await client.getSession()).data?.user.name).toBe("Renamed");
+  });
+
+  it("surfaces errors with the status, code and message clients switch on", async () => {
+    const client = browserClient();
+    const wrong = await client.signIn.email({ email: uniqueEmail("nobody"), password: "not the password" });
+    expect(wrong.data).toBeNull();
+    expect(wrong.error).toMatchObject({ status: 401, code: "INVALID_EMAIL_OR_PASSWORD", message: "Invalid email or password" });
+
+    const short = await client.signUp.email({ name: "Short", email: uniqueEmail("short"), password: "short" });
+    expect(short.error).toMatchObject({ status: 400, code: "PASSWORD_TOO_SHORT", message: "Password too short" });
+  });
+
+  it("lists and revokes sessions", async () => {
+    const email = uniqueEmail("ba-sessions");
+    const laptop = browserClient();
+    await laptop.signUp.email({ name: "Two Devices", email, password: PASSWORD });
+    const phone = browserClient();
+    await phone.signIn.email({ email, password: PASSWORD });
+
+    const listed = await laptop.listSessions();
+    expect(listed.error).toBeNull();
+    expect(listed.data).toHaveLength(2);
+
+    expect((await laptop.revokeOtherSessions()).data).toEqual({ status: true });
+    expect((await phone.getSession()).data).toBeNull();
+    expect((await laptop.getSession()).data?.user.email).toBe(email);
+  });
+
+  it("changes the password, and resets it through the e-mailed link", async () => {
+    const client = browserClient();
+    const email = uniqueEmail("ba-password");
+    await client.signUp.email({ name: "Password", email, password: PASSWORD });
+    const changed = await client.changePassword({ currentPassword: PASSWORD, newPassword: "second passphrase", revokeOtherSessions: true });
+    expect(changed.error).toBeNull();
+    expect(changed.data?.token).toEqual(expect.any(String));
+
+    const requested = await browserClient().requestPasswordReset({ email, redirectTo: "/reset-password" });
+    expect(requested.error).toBeNull();
+    expect(requested.data?.status).toBe(true);
+    const link = actionLink(await mailbox.waitFor(email, /Reset your password/));
+    const redirected = await new ApiClient(server.baseUrl).get(link);
+    const token = new URL(redirected.headers.get("location")!, server.baseUrl).searchParams.get("token")!;
+
+    const reset = await browserClient().resetPassword({ newPassword: "third passphrase", token });
+    expect(reset.error).toBeNull();
+    expect((await browserClient().signIn.email({ email, password: "third passphrase" })).error).toBeNull();
+  });
+
+  it("sends a verification e-mail and deletes the user", async () => {
+    const client = browserClient();
+    const email = uniqueEmail("ba-delete");
+    await client.signUp.email({ name: "Leaving", email, password: PASSWORD });
+    expect((await client.sendVerificationEmail({ email })).data).toEqual({ status: true });
+    const deleted = await client.deleteUser({ password: PASSWORD });
+    expect(deleted.data).toEqual({ success: true, message: "User deleted" });
+    expect((await browserClient().signIn.email({ email, password: PASSWORD })).error?.status).toBe(401);
+  });
+});
