@@ -1,7 +1,6 @@
 // Start-up configuration: an invalid value stops the server with a message naming the variable.
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { databaseKindUnderTest } from "../support/database";
 import { startServerExpectingFailure, TEST_SECRET } from "../support/server";
 
 // Never the development database, should a case unexpectedly start.
@@ -17,10 +16,7 @@ async function refuses(env: Record<string, string | undefined>) {
   return result.output;
 }
 
-// Start-up fails before any database is touched, so one run (the SQLite one) is enough.
-const onceOnly = databaseKindUnderTest() === "postgres";
-
-describe.skipIf(onceOnly)("invalid configuration stops start-up", () => {
+describe("invalid configuration stops start-up", () => {
   const cases: Array<[string, Record<string, string>]> = [
     ["PORT", { PORT: "abc" }],
     ["PORT", { PORT: "70000" }],
@@ -51,7 +47,7 @@ describe.skipIf(onceOnly)("invalid configuration stops start-up", () => {
   });
 });
 
-describe.skipIf(onceOnly)("AUTH_SECRET", () => {
+describe("AUTH_SECRET", () => {
   it("is required when BASE_URL is not a localhost URL", async () => {
     const output = await refuses({ AUTH_SECRET: undefined, BASE_URL: "https://auth.example.com" });
     expect(output).toContain("AUTH_SECRET");
