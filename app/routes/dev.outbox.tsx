@@ -6,8 +6,11 @@ import { localOutbox } from "~/email/mailer.server";
 
 export const meta: MetaFunction = () => [{ title: "Outbox · Latchkey" }];
 
-export async function loader(_: LoaderFunctionArgs) {
-  if (!env.localOutbox) throw new Response("Not found", { status: 404 });
+/** The outbox holds live reset and verification links: only the machine itself may read it. */
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
+
+export async function loader({ context }: LoaderFunctionArgs) {
+  if (!env.localOutbox || !LOOPBACK.test(context.clientIp ?? "")) throw new Response("Not found", { status: 404 });
   return {
     messages: localOutbox().map((m) => ({ to: m.to, subject: m.subject, text: m.text, sentAt: m.sentAt.toISOString() })),
   };

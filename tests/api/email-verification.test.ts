@@ -440,6 +440,18 @@ describe("without SMTP_URL", () => {
     expect(await emailVerified(logOnly, user.id)).toBe(true);
   });
 
+  it("shows the outbox only to the machine itself, never to another address", async () => {
+    const behindProxy = await startServer({ env: { TRUST_PROXY: "1" } });
+    try {
+      const fromLan = await new ApiClient(behindProxy.baseUrl).get("/dev/outbox", { "x-forwarded-for": "192.0.2.44" });
+      expect(fromLan.status).toBe(404);
+      const fromLoopback = await new ApiClient(behindProxy.baseUrl).get("/dev/outbox", { "x-forwarded-for": "127.0.0.1" });
+      expect(fromLoopback.status).toBe(200);
+    } finally {
+      await behindProxy.stop();
+    }
+  });
+
   it("has no outbox page when mail goes out by SMTP", async () => {
     expect((await new ApiClient(server.baseUrl).get("/dev/outbox")).status).toBe(404);
   });
