@@ -1,28 +1,22 @@
 // The hand-written session read must return exactly what Prisma returns, on SQLite and PostgreSQL alike; this
 // also fails when a column is added to session or user but not to the query.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDatabase } from "../support/database";
+import { openDomain, type DomainHandle } from "../support/domain";
 
-let database: TestDatabase;
-let dbModule: typeof import("~/db.server");
+let domain: DomainHandle;
 let store: typeof import("~/auth/session-store.server");
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  process.env.DATABASE_URL = database.url;
-  process.env.AUTH_SECRET ??= "session-store-test-secret-0123456789-abcdef";
-  process.env.BASE_URL = "http://localhost:3000"; // Vitest puts Vite's own BASE_URL ("/") in process.env
-  dbModule = await import("~/db.server");
+  domain = await openDomain();
   store = await import("~/auth/session-store.server");
 });
 afterAll(async () => {
-  await dbModule?.db.$disconnect();
-  await database?.drop();
+  await domain?.close();
 });
 
 describe("findSessionWithUser", () => {
   it("equals Prisma's findUnique with include, field for field and type for type", async () => {
-    const { db } = dbModule;
+    const { db } = domain;
     const user = await db.user.create({
       data: { name: "Store", email: `store-${Date.now()}@example.com`, emailVerified: true, image: "https://img.example/a.png", username: "store", displayUsername: "Store", twoFactorEnabled: true },
     });

@@ -1,24 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDatabase } from "../support/database";
+import { openDomain, type DomainHandle } from "../support/domain";
 
-let database: TestDatabase;
+let domain: DomainHandle;
 let housekeeping: typeof import("~/auth/housekeeping.server");
-let dbModule: typeof import("~/db.server");
 
 beforeAll(async () => {
-  database = await createTestDatabase("sqlite");
-  process.env.DATABASE_URL = database.url;
-  dbModule = await import("~/db.server");
+  domain = await openDomain("sqlite");
   housekeeping = await import("~/auth/housekeeping.server");
 });
 afterAll(async () => {
-  await dbModule?.db.$disconnect();
-  await database?.drop();
+  await domain?.close();
 });
 
 describe("housekeeping", () => {
   it("deletes expired sessions, tokens and stale rate-limit rows and keeps live ones", async () => {
-    const { db } = dbModule;
+    const { db } = domain;
     const past = new Date(Date.now() - 60_000);
     const future = new Date(Date.now() + 60_000);
     const user = await db.user.create({ data: { name: "H", email: "housekeeping@example.com" } });
