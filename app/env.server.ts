@@ -1,6 +1,6 @@
 // The environment, parsed and validated once when the server starts. Everything else imports `env` and never
 // reads process.env itself, so an invalid value stops start-up with a message naming the variable.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { z } from "zod";
@@ -75,17 +75,24 @@ function isLocalhost(url: string) {
 }
 
 /** Without AUTH_SECRET a local start keeps a generated secret in data/; anywhere else that would be unsafe. */
-function developmentSecret(baseUrl: string): string {
+function developmentSecret(baseUrl: string, databaseUrl: string | undefined): string {
   if (!isLocalhost(baseUrl)) {
     throw new ConfigurationError(
       `AUTH_SECRET is not set. It is required when BASE_URL (${baseUrl}) is not a localhost URL: ` +
         `set it to a random value of at least 32 characters, e.g. \`openssl rand -base64 32\`.`,
     );
   }
-  const file = path.join(process.cwd(), "data", "auth-secret");
-  if (!existsSync(file)) {
-    mkdirSync(path.dirname(file), { recursive: true });
+  // Beside the SQLite file (it belongs to that data), or in data/ for a PostgreSQL database.
+  const directory = databaseUrl?.startsWith("file:")
+    ? path.dirname(path.resolve(process.cwd(), databaseUrl.slice("file:".length).split("?")[0]))
+    : path.join(process.cwd(), "data");
+  const file = path.join(directory, "auth-secret");
+  mkdirSync(directory, { recursive: true });
+  try {
     writeFileSync(file, randomBytes(32).toString("base64url"), { mode: 0o600, flag: "wx" });
+  } catch (error) {
+    // Already there (kept from an earlier start, or written a moment ago by a second process).
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
   }
   console.warn(`[latchkey] AUTH_SECRET is not set; using the development secret kept in ${file}.`);
   return readFileSync(file, "utf8").trim();
@@ -101,7 +108,7 @@ export function parseEnv(source: NodeJS.ProcessEnv): Env {
   const baseUrl = new URL(parsed.BASE_URL);
   return {
     ...parsed,
-    AUTH_SECRET: parsed.AUTH_SECRET ?? developmentSecret(parsed.BASE_URL),
+    AUTH_SECRET: parsed.AUTH_SECRET ?? developmentSecret(parsed.BASE_URL, parsed.DATABASE_URL),
     baseOrigin: baseUrl.origin,
     secureCookies: baseUrl.protocol === "https:",
     localOutbox: !parsed.SMTP_URL && isLocalhost(parsed.BASE_URL),

@@ -1,7 +1,11 @@
 // Start-up configuration: an invalid value stops the server with a message naming the variable.
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { startServerExpectingFailure, TEST_SECRET } from "../support/server";
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { migrate } from "../../scripts/lib/migrate.mjs";
+import { ApiClient, signUp } from "../support/client";
+import { startServer, startServerExpectingFailure, TEST_SECRET } from "../support/server";
 
 // Never the development database, should a case unexpectedly start.
 const DATABASE_URL = `file:${path.join(import.meta.dirname, "..", ".tmp", "config-test-never-created.db")}`;
@@ -52,6 +56,33 @@ describe("AUTH_SECRET", () => {
     const output = await refuses({ AUTH_SECRET: undefined, BASE_URL: "https://auth.example.com" });
     expect(output).toContain("AUTH_SECRET");
     expect(output).toContain("https://auth.example.com");
+  });
+
+  it("on a localhost BASE_URL is generated once beside the SQLite file, with a warning, and kept across restarts", async () => {
+    const folder = mkdtempSync(path.join(tmpdir(), "latchkey-dev-secret-"));
+    const database = { kind: "sqlite" as const, url: `file:${path.join(folder, "app.db")}`, drop: async () => rmSync(folder, { recursive: true, force: true }) };
+    await migrate(database.url);
+    const first = await startServer({ env: { AUTH_SECRET: "" }, database });
+    let second: Awaited<ReturnType<typeof startServer>> | undefined;
+    try {
+      expect(first.output()).toMatch(/AUTH_SECRET is not set; using the development secret kept in .*auth-secret/);
+      const secretFile = path.join(folder, "auth-secret");
+      expect(statSync(secretFile).mode & 0o777).toBe(0o600);
+      expect(readFileSync(secretFile, "utf8").length).toBeGreaterThanOrEqual(32);
+
+      const client = new ApiClient(first.baseUrl);
+      await signUp(client);
+      await first.stop();
+      second = await startServer({ env: { AUTH_SECRET: "" }, database });
+      const again = new ApiClient(second.baseUrl);
+      for (const [name, value] of client.cookies) again.cookies.set(name, value);
+      // Signed with the same kept secret, the cookie still works after the restart.
+      expect((await again.get("/api/auth/get-session")).body?.user).toBeTruthy();
+    } finally {
+      await first.stop();
+      await second?.stop();
+      await database.drop();
+    }
   });
 
   it("is also required for an address that merely starts like localhost", async () => {
