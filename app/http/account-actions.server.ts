@@ -11,6 +11,7 @@ import { isAuthError, type AuthError } from "~/auth/errors";
 import { changePassword, setPassword } from "~/auth/password-flows.server";
 import { passwordBounds } from "~/auth/password.server";
 import { requestContext, type RequestContext } from "~/auth/request-context.server";
+import { readForm } from "~/http/page.server";
 import {
   changeEmailSchema,
   changePasswordSchema,
@@ -131,7 +132,7 @@ function reply(intent: AccountIntent | null, status: number, body: Omit<AccountA
 }
 
 export async function runAccountAction(request: Request, loadContext: AppLoadContext): Promise<AccountOutcome> {
-  const formData = await request.formData();
+  const formData = await readForm(request);
   const intent = String(formData.get("intent") ?? "") as AccountIntent;
   try {
     if (intent === "sign-out") {

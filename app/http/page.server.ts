@@ -9,6 +9,24 @@ import { getSession, type SessionWithUser } from "~/auth/session.server";
 
 export { requestContext };
 
+/** Page forms are small; anything much larger is not one of ours. */
+const MAX_FORM_BYTES = 64 * 1024;
+
+/**
+ * The submitted form, or a 400/413 error page: a body that is not a form (JSON, broken multipart) must not
+ * surface as a 500 from `request.formData()`.
+ */
+export async function readForm(request: Request): Promise<FormData> {
+  if (Number(request.headers.get("content-length") ?? 0) > MAX_FORM_BYTES) {
+    throw new Response("The form is too large.", { status: 413 });
+  }
+  try {
+    return await request.formData();
+  } catch {
+    throw new Response("The form could not be read.", { status: 400 });
+  }
+}
+
 /** The signed-in user for a page, or a redirect to /sign-in that comes back here afterwards. */
 export async function requirePageSession(request: Request, loadContext: AppLoadContext): Promise<[SessionWithUser, RequestContext]> {
   const ctx = await requestContext(request, loadContext, null);

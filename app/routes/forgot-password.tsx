@@ -6,12 +6,12 @@ import { Form, Link, useActionData } from "@remix-run/react";
 import { requestPasswordReset } from "~/auth/password-flows.server";
 import { forgotPasswordSchema } from "~/auth/schemas";
 import { ErrorList, Field, SubmitButton, useZodForm } from "~/components/forms";
-import { formAction, requestContext } from "~/http/page.server";
+import { formAction, readForm, requestContext } from "~/http/page.server";
 
 export const meta: MetaFunction = () => [{ title: "Forgot password · Latchkey" }];
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const submission = parseWithZod(await request.formData(), { schema: forgotPasswordSchema });
+  const submission = parseWithZod(await readForm(request), { schema: forgotPasswordSchema });
   if (submission.status !== "success") return data({ result: submission.reply(), sent: false }, { status: 400 });
   const outcome = await formAction(submission.reply, async () => {
     await requestContext(request, context, "/request-password-reset");

@@ -9,7 +9,7 @@ import { isResetTokenUsable, resetPassword } from "~/auth/password-flows.server"
 import { passwordBounds } from "~/auth/password.server";
 import { resetPasswordFormSchema } from "~/auth/schemas";
 import { ErrorList, Field, SubmitButton, useZodForm } from "~/components/forms";
-import { formAction, requestContext } from "~/http/page.server";
+import { formAction, readForm, requestContext } from "~/http/page.server";
 
 export const meta: MetaFunction = () => [{ title: "Choose a new password · Latchkey" }];
 
@@ -19,7 +19,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const submission = parseWithZod(await request.formData(), { schema: resetPasswordFormSchema(passwordBounds()) });
+  const submission = parseWithZod(await readForm(request), { schema: resetPasswordFormSchema(passwordBounds()) });
   if (submission.status !== "success") return data({ result: submission.reply({ hideFields: ["newPassword"] }) }, { status: 400 });
   const outcome = await formAction(
     (options) => submission.reply({ ...options, hideFields: ["newPassword"] }),

@@ -8,12 +8,12 @@ import { ERRORS } from "~/auth/errors";
 import { safeRedirectPath } from "~/auth/origin.server";
 import { signInFormSchema } from "~/auth/schemas";
 import { CheckboxField, ErrorList, Field, SubmitButton, useZodForm } from "~/components/forms";
-import { formAction, requestContext } from "~/http/page.server";
+import { formAction, readForm, requestContext } from "~/http/page.server";
 
 export const meta: MetaFunction = () => [{ title: "Sign in · Latchkey" }];
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const submission = parseWithZod(await request.formData(), { schema: signInFormSchema });
+  const submission = parseWithZod(await readForm(request), { schema: signInFormSchema });
   if (submission.status !== "success") {
     return data({ result: submission.reply({ hideFields: ["password"] }) }, { status: 400 });
   }

@@ -9,7 +9,7 @@ import { safeRedirectPath } from "~/auth/origin.server";
 import { signUpFormSchema } from "~/auth/schemas";
 import { ErrorList, Field, SubmitButton, useZodForm } from "~/components/forms";
 import { passwordBounds } from "~/auth/password.server";
-import { formAction, requestContext } from "~/http/page.server";
+import { formAction, readForm, requestContext } from "~/http/page.server";
 
 export const meta: MetaFunction = () => [{ title: "Sign up · Latchkey" }];
 
@@ -18,7 +18,7 @@ export async function loader(_: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const submission = parseWithZod(await request.formData(), { schema: signUpFormSchema(passwordBounds()) });
+  const submission = parseWithZod(await readForm(request), { schema: signUpFormSchema(passwordBounds()) });
   if (submission.status !== "success") {
     return data({ result: submission.reply({ hideFields: ["password"] }) }, { status: 400 });
   }

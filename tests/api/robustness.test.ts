@@ -35,6 +35,11 @@ const HOSTILE_BODIES: Array<[string, string, string]> = [
   ["xml", "<a/>", "application/xml"],
 ];
 
+/** The pages: "_index.tsx" → "/", "dev.outbox.tsx" → "/dev/outbox". */
+const PAGES = readdirSync(routesDir)
+  .filter((file) => file.endsWith(".tsx"))
+  .map((file) => (file === "_index.tsx" ? "/?index" : "/" + file.replace(/\.tsx$/, "").split(".").join("/")));
+
 let server: TestServer;
 let signedIn: ApiClient;
 beforeAll(async () => {
@@ -78,6 +83,26 @@ describe("no input reaches a 500", () => {
       const response = await client.request("POST", "/api/auth/delete-user", { rawBody: body, headers: { "content-type": type } });
       expectClientError(response, `POST /api/auth/delete-user (${name})`);
       expect((await client.get("/api/auth/get-session")).body?.user, name).toBeTruthy();
+    }
+  });
+});
+
+describe("no form submission reaches a 500 on a page", () => {
+  it.each(PAGES)("%s", async (page) => {
+    for (const client of [new ApiClient(server.baseUrl), signedIn]) {
+      const who = client === signedIn ? "signed in" : "signed out";
+      for (const [name, body, type] of [
+        ...HOSTILE_BODIES,
+        ["broken multipart", "garbage", "multipart/form-data; boundary=x"],
+        ["unknown intent", "intent=launch-missiles&sessionId=%00", "application/x-www-form-urlencoded"],
+        ["huge form", `email=${"a".repeat(100_000)}`, "application/x-www-form-urlencoded"],
+      ] as Array<[string, string, string]>) {
+        const response = await client.request("POST", page, { rawBody: body, headers: { "content-type": type } });
+        expect(response.status, `POST ${page} (${name}, ${who}) → ${response.status}`).toBeLessThan(500);
+        expect(response.text, `POST ${page} (${name}, ${who})`).not.toMatch(/\n\s+at .+:\d+:\d+/);
+      }
+      const weird = await client.get(`${page}${page.includes("?") ? "&" : "?"}token=%E0%A4%A&error=${"x".repeat(3000)}&redirectTo=//evil.test`);
+      expect(weird.status, `GET ${page} (${who})`).toBeLessThan(500);
     }
   });
 });
