@@ -83,3 +83,32 @@ test("revoking another session updates the list in place", async ({ page, openCo
   await phone.page.goto("/account");
   await expect(phone.page).toHaveURL("/sign-in?redirectTo=%2Faccount");
 });
+
+test("the account page's sections validate in the browser and show server errors in the right section", async ({ page, user }) => {
+  await signIn(page, user);
+  await waitForHydration(page);
+
+  // Client-side: a too-short new password is refused before any request is sent.
+  let posted = false;
+  page.on("request", (request) => {
+    if (request.method() === "POST") posted = true;
+  });
+  await page.getByLabel("Current password").fill(user.password);
+  await page.getByLabel("New password").fill("short");
+  await page.getByRole("button", { name: "Change password" }).click();
+  await expectFieldError(page, "New password", "Password too short");
+  expect(posted).toBe(false);
+
+  // Server-side: a wrong current password comes back next to that field, and only in that section.
+  await page.getByLabel("Current password").fill("not my password");
+  await page.getByLabel("New password").fill("a long enough passphrase");
+  await page.getByRole("button", { name: "Change password" }).click();
+  await expectFieldError(page, "Current password", "Invalid password");
+  await expect(page.getByLabel("New e-mail")).not.toHaveAttribute("aria-invalid", "true");
+
+  // A profile change is confirmed in its own section and shows at once.
+  await page.getByLabel("Name").fill("Ada King");
+  await page.getByRole("button", { name: "Save profile" }).click();
+  await expect(page.getByRole("status")).toHaveText("Profile saved.");
+  await expect(page.getByTestId("account-name")).toHaveText("Ada King");
+});
