@@ -7,6 +7,7 @@ import { z } from "zod";
 import { AuthError, isAuthError } from "~/auth/errors";
 import { assertSafeCallbacks } from "~/auth/origin.server";
 import { requestContext, type RequestContext } from "~/auth/request-context.server";
+import { BodyTooLargeError, readCappedText } from "~/http/body.server";
 
 export const API_BASE_PATH = "/api/auth";
 
@@ -27,14 +28,15 @@ function describeIssues(where: "body" | "query", error: z.ZodError): string {
   return error.issues.map((issue) => `[${[where, ...issue.path].join(".")}] ${issue.message}`).join("; ");
 }
 
-/** Auth bodies are small (the largest, a passkey attestation, is a few KB); refuse anything far bigger unread. */
-export const MAX_BODY_BYTES = 64 * 1024;
-
 async function readBody(request: Request): Promise<unknown> {
   const type = request.headers.get("content-type")?.split(";")[0].trim().toLowerCase() ?? "";
-  if (Number(request.headers.get("content-length") ?? 0) > MAX_BODY_BYTES) throw new AuthError("PAYLOAD_TOO_LARGE");
-  const text = await request.text();
-  if (Buffer.byteLength(text) > MAX_BODY_BYTES) throw new AuthError("PAYLOAD_TOO_LARGE");
+  let text: string;
+  try {
+    text = await readCappedText(request);
+  } catch (error) {
+    if (error instanceof BodyTooLargeError) throw new AuthError("PAYLOAD_TOO_LARGE");
+    throw error;
+  }
   if (text.trim() === "") return {};
   if (type === "application/json" || type === "") {
     try {

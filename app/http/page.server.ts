@@ -6,22 +6,24 @@ import type { SubmissionResult } from "@conform-to/react";
 import { isAuthError, type AuthError } from "~/auth/errors";
 import { requestContext, type RequestContext } from "~/auth/request-context.server";
 import { getSession, type SessionWithUser } from "~/auth/session.server";
+import { BodyTooLargeError, readCappedText } from "~/http/body.server";
 
 export { requestContext };
 
-/** Page forms are small; anything much larger is not one of ours. */
-const MAX_FORM_BYTES = 64 * 1024;
-
 /**
  * The submitted form, or a 400/413 error page: a body that is not a form (JSON, broken multipart) must not
- * surface as a 500 from `request.formData()`.
+ * surface as a 500 from `request.formData()`, and an endless one must not be read to the end.
  */
 export async function readForm(request: Request): Promise<FormData> {
-  if (Number(request.headers.get("content-length") ?? 0) > MAX_FORM_BYTES) {
-    throw new Response("The form is too large.", { status: 413 });
+  let text: string;
+  try {
+    text = await readCappedText(request);
+  } catch (error) {
+    if (error instanceof BodyTooLargeError) throw new Response("The form is too large.", { status: 413 });
+    throw error;
   }
   try {
-    return await request.formData();
+    return await new Response(text, { headers: { "Content-Type": request.headers.get("content-type") ?? "" } }).formData();
   } catch {
     throw new Response("The form could not be read.", { status: 400 });
   }

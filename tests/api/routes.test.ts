@@ -41,6 +41,33 @@ describe("HEAD and oversized bodies", () => {
   });
 });
 
+describe("chunked uploads without Content-Length", () => {
+  /** 100 KiB sent as a stream, so the request carries Transfer-Encoding: chunked and no length. */
+  const chunked = (path: string, contentType: string) =>
+    fetch(`${server.baseUrl}${path}`, {
+      method: "POST",
+      headers: { "content-type": contentType, origin: server.baseUrl },
+      body: new ReadableStream({
+        start(controller) {
+          for (let i = 0; i < 100; i++) controller.enqueue(new TextEncoder().encode("a".repeat(1024)));
+          controller.close();
+        },
+      }),
+      duplex: "half",
+    } as RequestInit);
+
+  it("are cut off at 64 KiB on the API with 413", async () => {
+    const response = await chunked("/api/auth/sign-in/email", "application/json");
+    expect(response.status).toBe(413);
+    expect(await response.json()).toEqual({ code: "PAYLOAD_TOO_LARGE", message: "Payload too large" });
+  });
+
+  it("are cut off at 64 KiB on a page action with 413", async () => {
+    const response = await chunked("/sign-in", "application/x-www-form-urlencoded");
+    expect(response.status).toBe(413);
+  });
+});
+
 describe("GET /api/auth/error", () => {
   it("shows the error code from ?error= and a Return to Application link", async () => {
     const response = await client.get("/api/auth/error?error=state_not_found");

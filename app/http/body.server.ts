@@ -1,0 +1,35 @@
+// Reading request bodies with a size cap. Content-Length can be absent (chunked uploads) or wrong, so the cap
+// is enforced on the bytes as they arrive, and reading stops the moment it is passed.
+
+/** Auth bodies and page forms are small (the largest, a passkey attestation, is a few KB). */
+export const MAX_BODY_BYTES = 64 * 1024;
+
+export class BodyTooLargeError extends Error {
+  override name = "BodyTooLargeError";
+}
+
+/**
+ * Past the cap, the rest is read and thrown away (nothing is kept) so the client, still sending, receives a
+ * clean 413 rather than a reset connection; only beyond this much more is the connection cut.
+ */
+const DISCARD_LIMIT_BYTES = 16 * MAX_BODY_BYTES;
+
+export async function readCappedText(request: Request, maxBytes = MAX_BODY_BYTES): Promise<string> {
+  if (Number(request.headers.get("content-length") ?? 0) > maxBytes) throw new BodyTooLargeError();
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > DISCARD_LIMIT_BYTES) {
+      await reader.cancel().catch(() => {});
+      break;
+    }
+    if (size <= maxBytes) chunks.push(value);
+  }
+  if (size > maxBytes) throw new BodyTooLargeError();
+  return Buffer.concat(chunks).toString("utf8");
+}
