@@ -10,16 +10,13 @@
 // Each measurement runs for a bounded time after a short warm-up; the whole script stops itself and removes
 // its database and server whatever happens. Absolute figures vary by machine and run; the ratios are the point.
 import autocannon from "autocannon";
-import { spawn } from "node:child_process";
 import { randomBytes, scrypt } from "node:crypto";
-import { mkdirSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import os from "node:os";
-import path from "node:path";
 import { parseArgs } from "node:util";
 import { ensureBuilt } from "./lib/build.mjs";
 import { projectRoot } from "./lib/database-url.mjs";
-import { migrate } from "./lib/migrate.mjs";
+import { createScratchDatabase } from "./lib/scratch-database.mjs";
+import { spawnServer } from "./lib/spawn-server.mjs";
 
 const { values: args } = parseArgs({
   options: {
@@ -41,7 +38,6 @@ const SCRYPT_CONCURRENCY = 2;
 const SCRYPT = { N: 16384, r: 16, p: 1, maxmem: 64 * 1024 * 1024 };
 const KEY_LENGTH = 64;
 const SECRET = "bench-secret-that-is-long-enough-for-hmac-0123456789";
-const POSTGRES_ADMIN_URL = process.env.BENCH_POSTGRES_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 
 // ---------------------------------------------------------------------------------------------------------
 // Clean-up that runs however the script ends: normally, on an error, on Ctrl-C, or when the time limit hits.
@@ -78,92 +74,26 @@ setTimeout(() => {
 // Database and server.
 
 async function createDatabase() {
-  const name = `latchkey_bench_${Date.now().toString(36)}_${randomBytes(4).toString("hex")}`;
-  if (!args.postgres) {
-    const file = path.join(projectRoot, "tests", ".tmp", `${name}.db`);
-    mkdirSync(path.dirname(file), { recursive: true });
-    cleanups.push(() => {
-      for (const suffix of ["", "-wal", "-shm", "-journal"]) rmSync(file + suffix, { force: true });
-    });
-    const url = `file:${file}`;
-    await migrate(url);
-    return { kind: "SQLite", url };
-  }
-  const { default: pg } = await import("pg");
-  const admin = new pg.Client({ connectionString: POSTGRES_ADMIN_URL, connectionTimeoutMillis: 3000 });
+  const kind = args.postgres ? "postgres" : "sqlite";
+  let database;
   try {
-    await admin.connect();
+    database = await createScratchDatabase(kind, "latchkey_bench");
   } catch (error) {
-    throw new Error(`PostgreSQL is not reachable at ${POSTGRES_ADMIN_URL} (${error.message}); set BENCH_POSTGRES_URL or drop --postgres.`);
+    throw new Error(`${error.message}; set TEST_POSTGRES_URL or drop --postgres.`);
   }
-  await admin.query(`CREATE DATABASE "${name}"`);
-  await admin.end();
-  cleanups.push(async () => {
-    const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
-    await client.connect();
-    await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-    await client.end();
-  });
-  const url = new URL(POSTGRES_ADMIN_URL);
-  url.pathname = `/${name}`;
-  await migrate(url.toString());
-  return { kind: "PostgreSQL", url: url.toString() };
+  cleanups.push(database.drop);
+  return { ...database, kind: args.postgres ? "PostgreSQL" : "SQLite" };
 }
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-    server.on("error", reject);
-  });
-}
-
+/** The built server on a free port; its own environment only, so nothing in the caller's shell skews it. */
 async function startServer(databaseUrl, extraEnv = {}) {
-  const port = await freePort();
-  const baseUrl = `http://127.0.0.1:${port}`;
-  let output = "";
-  const child = spawn(process.execPath, ["server.mjs"], {
-    cwd: projectRoot,
-    // Only what the server needs: nothing from the caller's shell changes what is measured.
-    env: {
-      PATH: process.env.PATH,
-      NODE_ENV: "production",
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      BASE_URL: baseUrl,
-      AUTH_SECRET: SECRET,
-      DATABASE_URL: databaseUrl,
-      AUTH_RATE_LIMIT: "off",
-      ...extraEnv,
-    },
-    stdio: ["ignore", "pipe", "pipe"],
+  const server = await spawnServer({
+    host: "127.0.0.1",
+    env: { AUTH_SECRET: SECRET, DATABASE_URL: databaseUrl, AUTH_RATE_LIMIT: "off", ...extraEnv },
   });
-  child.stdout.on("data", (chunk) => (output += chunk));
-  child.stderr.on("data", (chunk) => (output += chunk));
-  const exited = new Promise((resolve) => child.on("exit", resolve));
-  const stop = async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    child.kill("SIGTERM");
-    const timer = setTimeout(() => child.kill("SIGKILL"), 3000);
-    await exited;
-    clearTimeout(timer);
-  };
+  const stop = () => server.stop("SIGTERM");
   cleanups.push(stop);
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the server exited during start-up:\n${output}`);
-    try {
-      if ((await fetch(`${baseUrl}/api/auth/ok`)).ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`the server did not start within 20 s:\n${output}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return { baseUrl, stop, output: () => output };
+  return { baseUrl: server.baseUrl, stop, output: server.output };
 }
 
 // ---------------------------------------------------------------------------------------------------------

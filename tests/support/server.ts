@@ -1,22 +1,11 @@
 // Starts the built app (server.mjs) as a real HTTP server on a free port, against a test database.
-import { spawn, type ChildProcess } from "node:child_process";
-import { createServer } from "node:net";
+import { spawn } from "node:child_process";
 import path from "node:path";
+import { freePort, spawnServer } from "../../scripts/lib/spawn-server.mjs";
 import { createTestDatabase, type TestDatabase } from "./database";
 
 const projectRoot = path.join(import.meta.dirname, "..", "..");
 export const TEST_SECRET = "test-secret-that-is-long-enough-for-hmac-0123456789";
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on("error", reject);
-  });
-}
 
 export interface TestServer {
   baseUrl: string;
@@ -34,50 +23,16 @@ export interface StartOptions {
 
 export async function startServer(options: StartOptions = {}): Promise<TestServer> {
   const database = options.database ?? (await createTestDatabase());
-  const port = await freePort();
-  const baseUrl = `http://localhost:${port}`;
-  let output = "";
-  const child: ChildProcess = spawn(process.execPath, ["server.mjs"], {
-    cwd: projectRoot,
-    env: {
-      PATH: process.env.PATH,
-      NODE_ENV: "production",
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      BASE_URL: baseUrl,
-      AUTH_SECRET: TEST_SECRET,
-      DATABASE_URL: database.url,
-      AUTH_RATE_LIMIT: "off",
-      ...options.env,
-    },
-    stdio: ["ignore", "pipe", "pipe"],
+  const server = await spawnServer({
+    env: { AUTH_SECRET: TEST_SECRET, DATABASE_URL: database.url, AUTH_RATE_LIMIT: "off", ...options.env },
   });
-  child.stdout!.on("data", (chunk) => (output += chunk));
-  child.stderr!.on("data", (chunk) => (output += chunk));
-  const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited during start:\n${output}`);
-    try {
-      const response = await fetch(`${baseUrl}/api/auth/ok`);
-      if (response.ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) {
-      child.kill("SIGKILL");
-      throw new Error(`server did not start:\n${output}`);
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
   return {
-    baseUrl,
-    origin: baseUrl,
+    baseUrl: server.baseUrl,
+    origin: server.baseUrl,
     database,
-    output: () => output,
+    output: server.output,
     async stop() {
-      child.kill("SIGKILL");
-      await exited;
+      await server.stop();
       if (!options.database) await database.drop();
     },
   };

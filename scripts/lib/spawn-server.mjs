@@ -1,0 +1,60 @@
+// Starts the built app (server.mjs) as its own process on a free port, with only the environment it is given,
+// and resolves once GET /api/auth/ok answers. Used by the API tests and the benchmark.
+import { spawn } from "node:child_process";
+import { createServer } from "node:net";
+import { projectRoot } from "./database-url.mjs";
+
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = /** @type {{ port: number }} */ (server.address());
+      server.close(() => resolve(port));
+    });
+    server.on("error", reject);
+  });
+}
+
+/**
+ * @param {{ env: Record<string, string | undefined>, host?: string, timeoutMs?: number }} options
+ *   `env` comes on top of PATH, NODE_ENV=production, PORT, HOST and BASE_URL (which it may override);
+ *   nothing else from the caller's environment reaches the server.
+ * @returns {Promise<{ baseUrl: string, output: () => string, stop: (signal?: NodeJS.Signals) => Promise<void> }>}
+ */
+export async function spawnServer({ env, host = "localhost", timeoutMs = 20_000 }) {
+  const port = await freePort();
+  const baseUrl = `http://${host}:${port}`;
+  let output = "";
+  const child = spawn(process.execPath, ["server.mjs"], {
+    cwd: projectRoot,
+    env: { PATH: process.env.PATH, NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", BASE_URL: baseUrl, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  child.stdout.on("data", (chunk) => (output += chunk));
+  child.stderr.on("data", (chunk) => (output += chunk));
+  const exited = new Promise((resolve) => child.on("exit", resolve));
+  /** SIGKILL by default: tests do not need remix's graceful keep-alive wait. */
+  const stop = async (signal = "SIGKILL") => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill(signal);
+      const timer = setTimeout(() => child.kill("SIGKILL"), 3000);
+      await exited;
+      clearTimeout(timer);
+    }
+  };
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the server exited during start-up:\n${output}`);
+    try {
+      if ((await fetch(`${baseUrl}/api/auth/ok`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`the server did not start within ${timeoutMs / 1000} s:\n${output}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return { baseUrl, output: () => output, stop };
+}
