@@ -86,11 +86,21 @@ export async function verifyEmailToken(ctx: RequestContext, token: string) {
     if (!(error instanceof AuthError && error.code === "INVALID_TOKEN" && user.emailVerified)) throw error;
     repeat = true;
   }
-  const verified = user.emailVerified ? user : await db.user.update({ where: { id: user.id }, data: { emailVerified: true } });
+  const verified = user.emailVerified ? user : await markVerified(user, payload.email);
   if (current) refreshCookieCache(ctx, { session: current.session, user: verified });
   // Only the first use signs in: a used link must not stay a way into the account until its JWT expires.
   else if (env.AUTH_AUTO_SIGN_IN_AFTER_VERIFICATION === "on" && !repeat) await startSession(ctx, verified);
   return { status: true, user: publicUser(verified) };
+}
+
+/**
+ * Marks the address verified only if it is still the account's address: a change of address between reading
+ * the user and this write must not let the old address's link verify the new one.
+ */
+async function markVerified(user: User, email: string): Promise<User> {
+  const { count } = await db.user.updateMany({ where: { id: user.id, email }, data: { emailVerified: true } });
+  if (count === 0) throw new AuthError("USER_NOT_FOUND");
+  return db.user.findUniqueOrThrow({ where: { id: user.id } });
 }
 
 async function applyEmailChange(
@@ -101,13 +111,18 @@ async function applyEmailChange(
   token: string,
 ) {
   await consumeToken("change-email", token, { signed: true });
-  let updated: User;
   try {
-    updated = await db.user.update({ where: { id: user.id }, data: { email: payload.newEmail, emailVerified: false } });
+    // Conditional on the address the link confirmed: of two change links followed at once, one applies.
+    const { count } = await db.user.updateMany({
+      where: { id: user.id, email: payload.email },
+      data: { email: payload.newEmail, emailVerified: false },
+    });
+    if (count === 0) throw new AuthError("USER_NOT_FOUND");
   } catch (error) {
     if (isUniqueViolation(error)) throw new AuthError("COULDNT_UPDATE_YOUR_EMAIL");
     throw error;
   }
+  const updated = await db.user.findUniqueOrThrow({ where: { id: user.id } });
   if (current) refreshCookieCache(ctx, { session: current.session, user: updated });
   if (emailVerificationEnabled()) sendVerificationInBackground(updated);
   return { status: true, user: publicUser(updated) };

@@ -177,6 +177,24 @@ describe("POST /change-email: a verified address", () => {
     await nextMail(mailbox, newEmail, VERIFY, 0);
   });
 
+  // Real concurrency needs PostgreSQL's connection pool (without the conditional update this fails there every
+  // time); on SQLite the two requests mostly serialize, and the test then checks the sequential outcome.
+  it("applies exactly one of two confirmed changes followed at once", async () => {
+    const { client, email, link: toFirst, newEmail: first } = await pendingChange();
+    const second = uniqueEmail("second");
+    const seen = mailCount(mailbox, email, CONFIRM);
+    expect((await client.post(CHANGE, { newEmail: second })).status).toBe(200);
+    const toSecond = actionLink(await nextMail(mailbox, email, CONFIRM, seen));
+
+    const outcomes = await Promise.all([toFirst, toSecond].map((link) => new ApiClient(server.baseUrl).get(link)));
+    const locations = outcomes.map((response) => response.headers.get("location"));
+    expect(locations.filter((location) => location === "/email-verified")).toHaveLength(1);
+    expect(locations.filter((location) => location === "/email-verified?error=user_not_found")).toHaveLength(1);
+    const now = (await currentUser(client)).email;
+    expect([first, second]).toContain(now);
+    expect(await count(server.database, "user", `"email" IN (?, ?)`, [first, second])).toBe(1);
+  });
+
   it("rejects a tampered link and changes nothing", async () => {
     const { email, client, link } = await pendingChange("/settings");
     const token = new URL(link).searchParams.get("token")!;
