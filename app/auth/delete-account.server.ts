@@ -30,7 +30,9 @@ async function deleteUserNow(ctx: RequestContext, userId: string) {
   await db.$transaction(async (tx) => {
     // Sessions, accounts, passkeys, memberships, two-factor and sent invitations go by cascade.
     await tx.verification.deleteMany({ where: { value: { contains: `"userId":${JSON.stringify(userId)}` } } });
-    await tx.user.delete({ where: { id: userId } });
+    // deleteMany: a second request racing this one (a double-clicked button) finds nothing left to delete,
+    // which is the outcome both asked for, not an error.
+    await tx.user.deleteMany({ where: { id: userId } });
   });
   clearSessionCookies(ctx);
   return { success: true, message: USER_DELETED };

@@ -123,6 +123,14 @@ describe("AUTH_DELETE_ACCOUNT=on (the default)", () => {
     expect(response.status).toBe(401);
     expect(response.body).toMatchObject({ code: "UNAUTHORIZED" });
   });
+
+  it("answers both of two deletions sent at once (a double-clicked button) without a 500", async () => {
+    const { client, email } = await signedIn();
+    const responses = await Promise.all([0, 1, 2].map(() => client.post("/api/auth/delete-user", { password: PASSWORD })));
+    for (const response of responses) expect(response.status, response.text).toBeLessThan(500);
+    expect(responses.filter((r) => r.status === 200).length).toBeGreaterThanOrEqual(1);
+    expect(await count(server.database, "user", `"email" = ?`, [email])).toBe(0);
+  });
 });
 
 describe("AUTH_DELETE_ACCOUNT=off", () => {
