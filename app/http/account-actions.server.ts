@@ -7,7 +7,8 @@ import { z } from "zod";
 import { changeEmail } from "~/auth/change-email.server";
 import { deleteUser, USER_DELETED } from "~/auth/delete-account.server";
 import { requestVerificationEmail } from "~/auth/email-verification.server";
-import { isAuthError, type AuthError } from "~/auth/errors";
+import type { AuthError } from "~/auth/errors";
+import { knownError } from "~/http/known-error.server";
 import { changePassword, setPassword } from "~/auth/password-flows.server";
 import { passwordBounds } from "~/auth/password.server";
 import { requestContext, type RequestContext } from "~/auth/request-context.server";
@@ -159,8 +160,9 @@ export async function runAccountAction(request: Request, loadContext: AppLoadCon
       const outcome = await spec.run(ctx, current, submission.value);
       if (outcome.redirect) return { kind: "redirect", location: outcome.redirect, headers: ctx.responseHeaders };
       return reply(intent, 200, { result: submission.reply({ resetForm: true }), message: outcome.message }, ctx.responseHeaders);
-    } catch (error) {
-      if (!isAuthError(error)) throw error;
+    } catch (thrown) {
+      const error = knownError(thrown);
+      if (!error) throw thrown;
       const field = spec.fieldFor?.(error);
       const result = submission.reply({
         hideFields,
@@ -168,9 +170,10 @@ export async function runAccountAction(request: Request, loadContext: AppLoadCon
       });
       return reply(intent, error.status, { result }, mergeHeaders(ctx.responseHeaders, error.headers));
     }
-  } catch (error) {
+  } catch (thrown) {
     // Origin check or rate limit, before any form was read into a submission.
-    if (!isAuthError(error)) throw error;
+    const error = knownError(thrown);
+    if (!error) throw thrown;
     return reply(intent || null, error.status, { error: error.message }, new Headers(error.headers));
   }
 }

@@ -4,10 +4,11 @@
 // stack trace. Route files stay a few lines long.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { AuthError, isAuthError } from "~/auth/errors";
+import { AuthError } from "~/auth/errors";
 import { assertSafeCallbacks } from "~/auth/origin.server";
 import { requestContext, type RequestContext } from "~/auth/request-context.server";
 import { BodyTooLargeError, readCappedText } from "~/http/body.server";
+import { knownError } from "~/http/known-error.server";
 
 export const API_BASE_PATH = "/api/auth";
 
@@ -80,11 +81,11 @@ export function json(data: unknown, init: { status?: number; headers?: Headers }
 /** Any thrown value as a response: catalogue errors as themselves, everything else as a logged 500. */
 export function errorResponse(error: unknown, responseHeaders?: Headers): Response {
   if (error instanceof Response) return error;
-  if (!isAuthError(error)) {
+  let authError = knownError(error);
+  if (!authError) {
     console.error("[latchkey] unexpected error:", error);
-    error = new AuthError("INTERNAL_SERVER_ERROR");
+    authError = new AuthError("INTERNAL_SERVER_ERROR");
   }
-  const authError = error as AuthError;
   const headers = new Headers(responseHeaders);
   for (const [name, value] of Object.entries(authError.headers)) headers.set(name, value);
   return json(authError.toJSON(), { status: authError.status, headers });

@@ -3,7 +3,8 @@
 import type { AppLoadContext } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import type { SubmissionResult } from "@conform-to/react";
-import { isAuthError, type AuthError } from "~/auth/errors";
+import type { AuthError } from "~/auth/errors";
+import { knownError } from "~/http/known-error.server";
 import { requestContext, type RequestContext } from "~/auth/request-context.server";
 import { getSession, type SessionWithUser } from "~/auth/session.server";
 import { BodyTooLargeError, readCappedText } from "~/http/body.server";
@@ -51,8 +52,9 @@ export async function formAction<T>(
 ): Promise<{ ok: true; value: T } | { ok: false; result: SubmissionResult<string[]>; init: ResponseInit }> {
   try {
     return { ok: true, value: await work() };
-  } catch (error) {
-    if (!isAuthError(error)) throw error;
+  } catch (thrown) {
+    const error = knownError(thrown);
+    if (!error) throw thrown;
     const field = fieldFor?.(error);
     const result = field ? reply({ fieldErrors: { [field]: [error.message] } }) : reply({ formErrors: [error.message] });
     return { ok: false, result, init: { status: error.status, headers: error.headers } };

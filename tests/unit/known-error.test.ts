@@ -1,0 +1,35 @@
+// Which thrown values become answers: catalogue errors as themselves, a write whose row vanished (a concurrent
+// deletion) as "User not found", anything else as a fault.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDomain, type DomainHandle } from "../support/domain";
+
+let domain: DomainHandle;
+let knownError: typeof import("~/http/known-error.server").knownError;
+let AuthError: typeof import("~/auth/errors").AuthError;
+
+beforeAll(async () => {
+  domain = await openDomain("sqlite");
+  ({ knownError } = await import("~/http/known-error.server"));
+  ({ AuthError } = await import("~/auth/errors"));
+});
+afterAll(async () => {
+  await domain?.close();
+});
+
+describe("knownError", () => {
+  it("passes catalogue errors through unchanged", () => {
+    const error = new AuthError("INVALID_PASSWORD");
+    expect(knownError(error)).toBe(error);
+  });
+
+  it("answers a real Prisma 'record not found' from a write as USER_NOT_FOUND", async () => {
+    const thrown = await domain.db.user.update({ where: { id: "deleted-a-moment-ago" }, data: { name: "x" } }).catch((e) => e);
+    expect(knownError(thrown)?.toJSON()).toEqual({ code: "USER_NOT_FOUND", message: "User not found" });
+    expect(knownError(thrown)?.status).toBe(404);
+  });
+
+  it("leaves every other failure to be logged as a fault", () => {
+    expect(knownError(new TypeError("boom"))).toBeNull();
+    expect(knownError("a string")).toBeNull();
+  });
+});
