@@ -33,9 +33,17 @@ export interface PublicSessionWithUser {
   user: PublicUser;
 }
 
+/** Parsed once per request: a session read consults the token, cache and remember-me cookies. */
+const parsedCookies = new WeakMap<Request, Record<string, string | undefined>>();
+
 function cookiesOf(request: Request): Record<string, string | undefined> {
-  const header = request.headers.get("cookie");
-  return header ? parse(header) : {};
+  let cookies = parsedCookies.get(request);
+  if (!cookies) {
+    const header = request.headers.get("cookie");
+    cookies = header ? parse(header) : {};
+    parsedCookies.set(request, cookies);
+  }
+  return cookies;
 }
 
 function setCookie(ctx: RequestContext, name: string, value: string, maxAgeSeconds?: number) {
