@@ -36,6 +36,11 @@ export function isUniqueViolation(error: unknown): boolean {
   return typeof error === "object" && error !== null && (error as { code?: string }).code === "P2002";
 }
 
+/** True when a write refers to a row that is gone (e.g. a user deleted by a concurrent request). */
+export function isForeignKeyViolation(error: unknown): boolean {
+  return typeof error === "object" && error !== null && (error as { code?: string }).code === "P2003";
+}
+
 /** True when an update/delete found no row (e.g. a token consumed a moment earlier by a concurrent request). */
 export function isRecordNotFound(error: unknown): boolean {
   return typeof error === "object" && error !== null && (error as { code?: string }).code === "P2025";

@@ -7,9 +7,8 @@ import { assertPasswordLength, hashPassword, verifyPassword } from "~/auth/passw
 import { publicUser } from "~/auth/presenters.server";
 import type { RequestContext } from "~/auth/request-context.server";
 import { startSession, type SessionWithUser } from "~/auth/session.server";
-import { consumeToken, issueToken, peekToken, revokeTokens } from "~/auth/verification.server";
+import { consumeToken, mailToken, peekToken, revokeTokens } from "~/auth/verification.server";
 import { db, isUniqueViolation } from "~/db.server";
-import { sendMailInBackground } from "~/email/mailer.server";
 import { emails } from "~/email/templates.server";
 import { env } from "~/env.server";
 
@@ -30,13 +29,11 @@ export async function requestPasswordReset(input: { email: string; redirectTo?: 
   const user = await db.user.findUnique({ where: { email }, select: { id: true, email: true } });
   if (user) {
     const ttl = env.AUTH_RESET_TOKEN_TTL;
-    issueToken<ResetPayload>("reset-password", { userId: user.id }, { ttlSeconds: ttl, length: RESET_TOKEN_LENGTH })
-      .then((token) => {
-        const query = new URLSearchParams({ callbackURL: input.redirectTo || PAGES.resetPassword });
-        const url = absoluteUrl(`/api/auth/reset-password/${token}?${query}`);
-        sendMailInBackground(emails.resetPassword(user.email, url, ttl));
-      })
-      .catch((error) => console.error("[latchkey] could not issue a reset token:", error.message));
+    const query = new URLSearchParams({ callbackURL: input.redirectTo || PAGES.resetPassword });
+    // Not awaited, so the answer does not wait on SMTP only for real accounts; a failure is logged by the mailer.
+    mailToken<ResetPayload>("reset-password", { userId: user.id }, { ttlSeconds: ttl, length: RESET_TOKEN_LENGTH }, (token) =>
+      emails.resetPassword(user.email, absoluteUrl(`/api/auth/reset-password/${token}?${query}`), ttl),
+    ).catch(() => {});
   }
   return { status: true, message: RESET_REQUESTED_MESSAGE };
 }

@@ -51,13 +51,3 @@ export async function sendMail(message: MailMessage): Promise<void> {
     throw new AuthError("FAILED_TO_SEND_EMAIL");
   }
 }
-
-/**
- * Sends without making the caller wait: for answers that must look the same whether or not an account exists
- * (waiting on SMTP only for real accounts would reveal them by timing). Failures are logged.
- */
-export function sendMailInBackground(message: MailMessage): void {
-  sendMail(message).catch(() => {
-    // already logged by sendMail
-  });
-}

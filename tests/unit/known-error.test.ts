@@ -28,6 +28,13 @@ describe("knownError", () => {
     expect(knownError(thrown)?.status).toBe(404);
   });
 
+  it("answers a real Prisma foreign-key failure (a row written for a deleted user) as USER_NOT_FOUND", async () => {
+    const thrown = await domain.db.session
+      .create({ data: { userId: "deleted-a-moment-ago", token: "orphan", expiresAt: new Date(Date.now() + 60_000) } })
+      .catch((e) => e);
+    expect(knownError(thrown)?.code).toBe("USER_NOT_FOUND");
+  });
+
   it("leaves every other failure to be logged as a fault", () => {
     expect(knownError(new TypeError("boom"))).toBeNull();
     expect(knownError("a string")).toBeNull();
