@@ -7,6 +7,7 @@ import { z } from "zod";
 
 const DAY_SECONDS = 24 * 60 * 60;
 const MAX_COOKIE_AGE_SECONDS = 400 * DAY_SECONDS; // browsers cap cookies at 400 days (spec §9: 34560000 s)
+const COOKIE_CACHE_FALLBACK_SECONDS = 60; // spec §9: session cookie cache fallback max age
 
 const seconds = (fallback: number) => z.coerce.number().int().min(1).default(fallback);
 const onOff = (fallback: "on" | "off") => z.enum(["on", "off"]).default(fallback);
@@ -38,7 +39,13 @@ const schema = z
     /** A session younger than this may delete the account without the password; 0 turns the check off. */
     AUTH_SESSION_FRESH_AGE: z.coerce.number().int().min(0).default(DAY_SECONDS),
     /** Seconds a signed copy of the session may be trusted without the database; 0 turns the cache off. */
-    AUTH_COOKIE_CACHE_MAX_AGE: z.coerce.number().int().min(0).max(MAX_COOKIE_AGE_SECONDS).default(0),
+    /** "on" uses the specification's fallback of 60 seconds; "off" (or 0) is the default. */
+    AUTH_COOKIE_CACHE_MAX_AGE: z
+      .preprocess(
+        (value) => (value === "on" ? COOKIE_CACHE_FALLBACK_SECONDS : value === "off" ? 0 : value),
+        z.coerce.number().int().min(0).max(MAX_COOKIE_AGE_SECONDS),
+      )
+      .default(0),
     // E-mail
     SMTP_URL: z.string().regex(/^smtps?:\/\//, "must start with smtp:// or smtps://").optional(),
     MAIL_FROM: z.string().min(3).default("Latchkey <no-reply@localhost>"),
