@@ -1,6 +1,6 @@
 import { defineConfig } from "@playwright/test";
 
-export const E2E_PORT = 3210;
+import { E2E_PORT, E2E_SMTP_PORT } from "./tests/e2e/ports";
 
 export default defineConfig({
   testDir: "tests/e2e",
@@ -26,7 +26,7 @@ export default defineConfig({
     env: {
       E2E_PORT: String(E2E_PORT),
       // Mail goes to the SMTP server of tests/e2e/global-setup.ts; deletion asks for the e-mailed confirmation.
-      E2E_EXTRA_ENV: JSON.stringify({ SMTP_URL: "smtp://127.0.0.1:3211", AUTH_DELETE_ACCOUNT: "email" }),
+      E2E_EXTRA_ENV: JSON.stringify({ SMTP_URL: `smtp://127.0.0.1:${E2E_SMTP_PORT}`, AUTH_DELETE_ACCOUNT: "email" }),
     },
   },
 });

@@ -2,9 +2,7 @@
 // endpoint through which the specs, which run in worker processes, read what arrived.
 import { createServer } from "node:http";
 import { Mailbox } from "../support/mailbox";
-
-export const E2E_SMTP_PORT = 3211;
-export const E2E_MAIL_API_PORT = 3212;
+import { E2E_MAIL_API_PORT, E2E_SMTP_PORT } from "./ports";
 
 export default async function globalSetup() {
   const mailbox = await new Mailbox().start(E2E_SMTP_PORT);

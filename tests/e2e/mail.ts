@@ -1,8 +1,9 @@
 // Reading the mail the app sent during a browser test (see global-setup.ts).
 import type { ReceivedMail } from "../support/mailbox";
 import { actionLink } from "../support/mailbox";
+import { E2E_MAIL_API_PORT } from "./ports";
 
-const MAIL_API = "http://127.0.0.1:3212/";
+const MAIL_API = `http://127.0.0.1:${E2E_MAIL_API_PORT}/`;
 
 /** The newest message to `address` whose subject matches, once it has arrived. */
 export async function waitForMail(address: string, subject: RegExp, options: { after?: number } = {}): Promise<ReceivedMail> {
