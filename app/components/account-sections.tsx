@@ -85,7 +85,7 @@ export function VerifyEmailBanner({ email, last }: { email: string; last?: Secti
         Your e-mail address <strong>{email}</strong> is not verified yet.
       </p>
       <Outcome intent="resend-verification" last={last} />
-      <Form method="post" action="/account">
+      <Form method="post" action="/account?index">
         <SubmitButton name="intent" value="resend-verification">
           Resend verification e-mail
         </SubmitButton>
