@@ -33,22 +33,36 @@ export function isTrustedOrigin(origin: string): boolean {
 }
 
 /**
- * A same-site path: "/x", never "//host" or "/\host", which browsers treat as another site, nor their
- * percent-encoded forms ("/%2F…", "/%5C…"), which a decoding redirect further along would turn into one.
+ * Paths a later hop could read as another host: "//host", "/\\host", and their percent-encoded spellings, which
+ * a decoding redirect further along would turn into one.
  */
-export function isRelativePath(value: string): boolean {
-  return /^\/(?![/\\]|%2f|%5c)/i.test(value) && !/[\u0000-\u001f\\]/.test(value);
+const AMBIGUOUS_PATH = /^\/(?:[/\\]|%2f|%5c)/i;
+
+/**
+ * Judges a redirect target the way a browser will read it: resolved against BASE_URL first (so "/..//host",
+ * "/.//host", "/%2e%2e//host" and "/\\host" are seen for what they become), then the result must be http(s), carry
+ * no credentials, have an unambiguous path and sit on a trusted origin (with `sameOrigin`, on BASE_URL's own).
+ * Only a path starting with "/" or an absolute http(s) URL is considered at all. Returns the resolved URL, which
+ * is what the server must send on (docs/decisions/009-redirect-targets.md), or null.
+ */
+export function resolveRedirectTarget(value: string, options: { sameOrigin?: boolean } = {}): URL | null {
+  // Backslashes are read as slashes by browsers but not by every parser along the way: never ambiguous, refused.
+  if (value.length > 2048 || /[\u0000-\u001f\u007f\\]/.test(value)) return null;
+  if (!value.startsWith("/") && !/^https?:\/\//i.test(value)) return null;
+  let url: URL;
+  try {
+    url = new URL(value, env.BASE_URL);
+  } catch {
+    return null;
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") return null;
+  if (url.username !== "" || url.password !== "" || AMBIGUOUS_PATH.test(url.pathname)) return null;
+  const trusted = options.sameOrigin ? url.origin === env.baseOrigin : isTrustedOrigin(url.origin);
+  return trusted ? url : null;
 }
 
-/** True for a same-site path or an absolute http(s) URL on a trusted origin. */
 export function isSafeRedirectTarget(value: string): boolean {
-  if (isRelativePath(value)) return true;
-  try {
-    const url = new URL(value);
-    return (url.protocol === "https:" || url.protocol === "http:") && isTrustedOrigin(url.origin);
-  } catch {
-    return false;
-  }
+  return resolveRedirectTarget(value) !== null;
 }
 
 /**
@@ -88,7 +102,11 @@ export function assertSafeCallbacks(input: unknown): void {
   }
 }
 
-/** For page redirects after sign-in: only same-site paths, anything else becomes `fallback`. */
-export function safeRedirectPath(value: FormDataEntryValue | string | null | undefined, fallback = "/account"): string {
-  return typeof value === "string" && isRelativePath(value) ? value : fallback;
+/**
+ * For page redirects (after sign-in, sign-up…): a target on this site, as the absolute URL it resolves to;
+ * anything else becomes `fallback`.
+ */
+export function safeRedirectTarget(value: FormDataEntryValue | string | null | undefined, fallback = "/account"): string {
+  const url = typeof value === "string" && value !== "" ? resolveRedirectTarget(value, { sameOrigin: true }) : null;
+  return (url ?? new URL(fallback, env.BASE_URL)).href;
 }

@@ -5,6 +5,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { AuthError } from "~/auth/errors";
+import { withQuery } from "~/auth/links.server";
 import { assertSafeCallbacks } from "~/auth/origin.server";
 import { requestContext, type RequestContext } from "~/auth/request-context.server";
 import { BodyTooLargeError, readCappedText } from "~/http/body.server";
@@ -91,9 +92,12 @@ export function errorResponse(error: unknown, responseHeaders?: Headers): Respon
   return json(authError.toJSON(), { status: authError.status, headers });
 }
 
-/** A 302; the endpoint adds the cookies the operation set. */
-export function found(location: string): Response {
-  return new Response(null, { status: 302, headers: { Location: location } });
+/**
+ * A 302 to a redirect target, sent as the absolute URL it resolves to, and only if that is safe (the one place
+ * every API redirect passes through); the endpoint adds the cookies the operation set.
+ */
+export function found(target: string): Response {
+  return new Response(null, { status: 302, headers: { Location: withQuery(target, {}) } });
 }
 
 export function endpoint<Body extends z.ZodType = z.ZodUnknown, Query extends z.ZodType = z.ZodUnknown>(

@@ -5,7 +5,7 @@ import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useSearchParams } from "@remix-run/react";
 import { signInWithEmail } from "~/auth/credentials.server";
 import { ERRORS } from "~/auth/errors";
-import { safeRedirectPath } from "~/auth/origin.server";
+import { safeRedirectTarget } from "~/auth/origin.server";
 import { signInFormSchema } from "~/auth/schemas";
 import { CheckboxField, ErrorList, Field, SubmitButton, useZodForm } from "~/components/forms";
 import { formAction, readForm, requestContext } from "~/http/page.server";
@@ -26,7 +26,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     },
   );
   if (!outcome.ok) return data({ result: outcome.result }, outcome.init);
-  throw redirect(safeRedirectPath(submission.value.redirectTo), { headers: outcome.value.responseHeaders });
+  throw redirect(safeRedirectTarget(submission.value.redirectTo), { headers: outcome.value.responseHeaders });
 }
 
 export default function SignIn() {

@@ -5,7 +5,7 @@ import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { useMemo } from "react";
 import { signUpWithEmail } from "~/auth/credentials.server";
-import { safeRedirectPath } from "~/auth/origin.server";
+import { safeRedirectTarget } from "~/auth/origin.server";
 import { signUpFormSchema } from "~/auth/schemas";
 import { ErrorList, Field, SubmitButton, useZodForm } from "~/components/forms";
 import { passwordBounds } from "~/auth/password.server";
@@ -35,7 +35,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const { ctx, signedIn } = outcome.value;
   // With required verification there is no session yet: say where the link went.
   if (!signedIn) throw redirect("/sign-in?verify=1", { headers: ctx.responseHeaders });
-  throw redirect(safeRedirectPath(submission.value.redirectTo), { headers: ctx.responseHeaders });
+  throw redirect(safeRedirectTarget(submission.value.redirectTo), { headers: ctx.responseHeaders });
 }
 
 export default function SignUp() {

@@ -123,7 +123,7 @@ describe("POST /change-email: an unverified address", () => {
 
     const followed = await new ApiClient(server.baseUrl).get(link);
     expect(followed.status).toBe(302);
-    expect(followed.headers.get("location")).toBe("/profile");
+    expect(followed.headers.get("location")).toBe(`${server.baseUrl}/profile`);
     expect(await currentUser(client)).toMatchObject({ email: newEmail, emailVerified: true });
     expect(await signInStatus(newEmail)).toBe(200);
     expect(await signInStatus(email)).toBe(401);
@@ -147,7 +147,7 @@ describe("POST /change-email: a verified address", () => {
     const { email, newEmail, client, link, user: created } = await pendingChange("/settings");
     const confirmed = await client.get(link);
     expect(confirmed.status).toBe(302);
-    expect(confirmed.headers.get("location")).toBe("/settings");
+    expect(confirmed.headers.get("location")).toBe(`${server.baseUrl}/settings`);
     expect(await currentUser(client)).toMatchObject({ id: created.id, email: newEmail, emailVerified: false });
     expect(await signInStatus(email)).toBe(401);
     expect(await signInStatus(newEmail)).toBe(200);
@@ -172,7 +172,7 @@ describe("POST /change-email: a verified address", () => {
     const browser = new ApiClient(server.baseUrl);
     const response = await browser.get(link);
     expect(response.status).toBe(302);
-    expect(response.headers.get("location")).toBe("/email-verified");
+    expect(response.headers.get("location")).toBe(`${server.baseUrl}/email-verified`);
     expect((await currentUser(client)).email).toBe(newEmail);
     await nextMail(mailbox, newEmail, VERIFY, 0);
   });
@@ -188,8 +188,8 @@ describe("POST /change-email: a verified address", () => {
 
     const outcomes = await Promise.all([toFirst, toSecond].map((link) => new ApiClient(server.baseUrl).get(link)));
     const locations = outcomes.map((response) => response.headers.get("location"));
-    expect(locations.filter((location) => location === "/email-verified")).toHaveLength(1);
-    expect(locations.filter((location) => location === "/email-verified?error=user_not_found")).toHaveLength(1);
+    expect(locations.filter((location) => location === `${server.baseUrl}/email-verified`)).toHaveLength(1);
+    expect(locations.filter((location) => location === `${server.baseUrl}/email-verified?error=user_not_found`)).toHaveLength(1);
     const now = (await currentUser(client)).email;
     expect([first, second]).toContain(now);
     expect(await count(server.database, "user", `"email" IN (?, ?)`, [first, second])).toBe(1);
@@ -204,7 +204,7 @@ describe("POST /change-email: a verified address", () => {
     for (const bad of [hijack, tamperSignature(token)]) {
       const response = await client.get(withParam(link, "token", bad));
       expect(response.status).toBe(302);
-      expect(response.headers.get("location")).toBe("/settings?error=invalid_token");
+      expect(response.headers.get("location")).toBe(`${server.baseUrl}/settings?error=invalid_token`);
     }
     expect(await currentUser(client)).toMatchObject({ email, emailVerified: true });
     expect(mailbox.to("attacker@evil.example")).toEqual([]);
@@ -214,19 +214,19 @@ describe("POST /change-email: a verified address", () => {
     const { email, newEmail, client, link } = await pendingChange("/settings");
     const someoneElse = await user();
     const response = await someoneElse.client.get(link);
-    expect(response.headers.get("location")).toBe("/settings?error=unauthorized");
+    expect(response.headers.get("location")).toBe(`${server.baseUrl}/settings?error=unauthorized`);
     expect((await currentUser(client)).email).toBe(email);
     expect((await currentUser(someoneElse.client)).email).toBe(someoneElse.email);
-    expect((await client.get(link)).headers.get("location")).toBe("/settings");
+    expect((await client.get(link)).headers.get("location")).toBe(`${server.baseUrl}/settings`);
     expect((await currentUser(client)).email).toBe(newEmail);
   });
 
   it("cannot be followed twice", async () => {
     const { newEmail, client, link } = await pendingChange("/settings");
-    expect((await client.get(link)).headers.get("location")).toBe("/settings");
+    expect((await client.get(link)).headers.get("location")).toBe(`${server.baseUrl}/settings`);
     const again = await client.get(link);
     expect(again.status).toBe(302);
-    expect(again.headers.get("location")).toMatch(/^\/settings\?error=/);
+    expect(again.headers.get("location")).toMatch(/^http:\/\/localhost:\d+\/settings\?error=/);
     expect(await currentUser(client)).toMatchObject({ email: newEmail, emailVerified: false });
   });
 
@@ -235,7 +235,7 @@ describe("POST /change-email: a verified address", () => {
     await signUp(new ApiClient(server.baseUrl), { email: newEmail });
     await mailbox.waitFor(newEmail, VERIFY);
     const response = await client.get(link);
-    expect(response.headers.get("location")).toMatch(/^\/settings\?error=/);
+    expect(response.headers.get("location")).toMatch(/^http:\/\/localhost:\d+\/settings\?error=/);
     expect(await currentUser(client)).toMatchObject({ email, emailVerified: true });
   });
 

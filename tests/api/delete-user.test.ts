@@ -204,7 +204,7 @@ describe("AUTH_DELETE_ACCOUNT=email", () => {
 
     const owner = await account.client.get(link);
     expect(owner.status).toBe(302);
-    expect(owner.headers.get("location")).toBe("/goodbye");
+    expect(owner.headers.get("location")).toBe(`${byEmail.baseUrl}/goodbye`);
     expect(clears(owner, COOKIE.sessionToken)).toBe(true);
     expect(await rowsOf(byEmail, account.id)).toEqual(NOTHING);
     expect(await signInStatus(byEmail, account.email)).toBe(401);

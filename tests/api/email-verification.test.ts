@@ -70,7 +70,7 @@ describe("the mail sent on sign-up (optional mode, the default)", () => {
     const browser = new ApiClient(server.baseUrl);
     const response = await browser.get(link);
     expect(response.status).toBe(302);
-    expect(response.headers.get("location")).toBe("/email-verified");
+    expect(response.headers.get("location")).toBe(`${server.baseUrl}/email-verified`);
     // Auto sign-in after verification is on by default: the browser that followed the link is signed in.
     expect(setCookie(response, COOKIE.sessionToken)?.value).toBeTruthy();
     const browserSession = await browser.get("/api/auth/get-session");
@@ -84,7 +84,7 @@ describe("the mail sent on sign-up (optional mode, the default)", () => {
     expect(await count(server.database, "session", `"userId" = ?`, [user.id])).toBe(1);
     const response = await client.get(link);
     expect(response.status).toBe(302);
-    expect(response.headers.get("location")).toBe("/email-verified");
+    expect(response.headers.get("location")).toBe(`${server.baseUrl}/email-verified`);
     expect(await count(server.database, "session", `"userId" = ?`, [user.id])).toBe(1);
     expect((await client.get("/api/auth/get-session")).body.user.emailVerified).toBe(true);
   });
@@ -115,7 +115,7 @@ describe("POST /send-verification-email, signed out", () => {
     expect(mailbox.to(unknown)).toEqual([]);
 
     // The new link works like the sign-up one.
-    expect((await new ApiClient(server.baseUrl).get(link)).headers.get("location")).toBe("/email-verified");
+    expect((await new ApiClient(server.baseUrl).get(link)).headers.get("location")).toBe(`${server.baseUrl}/email-verified`);
     expect(await emailVerified(server, unverified.user.id)).toBe(true);
   });
 
@@ -134,7 +134,7 @@ describe("POST /send-verification-email, signed out", () => {
     expect(new URL(link).searchParams.get("callbackURL")).toBe("/welcome?from=mail");
     const response = await new ApiClient(server.baseUrl).get(link);
     expect(response.status).toBe(302);
-    expect(response.headers.get("location")).toBe("/welcome?from=mail");
+    expect(response.headers.get("location")).toBe(`${server.baseUrl}/welcome?from=mail`);
     expect(await emailVerified(server, user.id)).toBe(true);
   });
 
@@ -216,13 +216,13 @@ describe("GET /verify-email", () => {
     for (const bad of [tamperSignature(token), forged, "garbage", `${token}x`, "", "a.b.c"]) {
       const response = await new ApiClient(server.baseUrl).get(withParam(withParam(link, "token", bad), "callbackURL", "/welcome"));
       expect(response.status, bad).toBe(302);
-      expect(response.headers.get("location"), bad).toBe("/welcome?error=invalid_token");
+      expect(response.headers.get("location"), bad).toBe(`${server.baseUrl}/welcome?error=invalid_token`);
       expect(setCookie(response, COOKIE.sessionToken)).toBeUndefined();
     }
     expect(await emailVerified(server, user.id)).toBe(false);
     expect(await emailVerified(server, other.user.id)).toBe(false);
     // The genuine link still works afterwards.
-    expect((await new ApiClient(server.baseUrl).get(link)).headers.get("location")).toBe("/email-verified");
+    expect((await new ApiClient(server.baseUrl).get(link)).headers.get("location")).toBe(`${server.baseUrl}/email-verified`);
   });
 
   it("answers 401 INVALID_TOKEN as JSON for a bad token without callbackURL", async () => {
@@ -238,7 +238,7 @@ describe("GET /verify-email", () => {
   it("appends the error to a callbackURL that already has a query", async () => {
     const response = await new ApiClient(server.baseUrl).get(`/api/auth/verify-email?token=nope&callbackURL=${encodeURIComponent("/welcome?tab=2")}`);
     expect(response.status).toBe(302);
-    expect(response.headers.get("location")).toBe("/welcome?tab=2&error=invalid_token");
+    expect(response.headers.get("location")).toBe(`${server.baseUrl}/welcome?tab=2&error=invalid_token`);
   });
 
   it("refuses a callbackURL on another site with 403", async () => {
@@ -255,7 +255,7 @@ describe("GET /verify-email", () => {
     expect((await client.post("/api/auth/change-email", { newEmail })).status).toBe(200);
     const response = await new ApiClient(server.baseUrl).get(link);
     expect(response.status).toBe(302);
-    expect(response.headers.get("location")).toBe("/email-verified?error=user_not_found");
+    expect(response.headers.get("location")).toBe(`${server.baseUrl}/email-verified?error=user_not_found`);
     expect(await emailVerified(server, user.id)).toBe(false);
     const json = await new ApiClient(server.baseUrl).get(withParam(link, "callbackURL", null));
     expect(json.status).toBe(401);
@@ -266,7 +266,7 @@ describe("GET /verify-email", () => {
     const { client, link } = await signUpWithMail(server);
     expect((await client.post("/api/auth/delete-user", { password: PASSWORD })).body).toEqual({ success: true, message: "User deleted" });
     const response = await new ApiClient(server.baseUrl).get(link);
-    expect(response.headers.get("location")).toBe("/email-verified?error=user_not_found");
+    expect(response.headers.get("location")).toBe(`${server.baseUrl}/email-verified?error=user_not_found`);
   });
 
   it("redirects with error=unauthorized when followed while signed in as someone else, without using the link up", async () => {
@@ -274,25 +274,25 @@ describe("GET /verify-email", () => {
     const someoneElse = await signUpWithMail(server);
     const response = await someoneElse.client.get(link);
     expect(response.status).toBe(302);
-    expect(response.headers.get("location")).toBe("/email-verified?error=unauthorized");
+    expect(response.headers.get("location")).toBe(`${server.baseUrl}/email-verified?error=unauthorized`);
     expect(await emailVerified(server, user.id)).toBe(false);
     expect((await someoneElse.client.get("/api/auth/get-session")).body.user.id).toBe(someoneElse.user.id);
     // The owner can still use it.
     const owner = await new ApiClient(server.baseUrl).get(link);
-    expect(owner.headers.get("location")).toBe("/email-verified");
+    expect(owner.headers.get("location")).toBe(`${server.baseUrl}/email-verified`);
     expect(await emailVerified(server, user.id)).toBe(true);
   });
 
   it("treats a second click after success as success, but a used token cannot verify an unverified address again", async () => {
     const { link, user } = await signUpWithMail(server);
     const first = await new ApiClient(server.baseUrl).get(link);
-    expect(first.headers.get("location")).toBe("/email-verified");
+    expect(first.headers.get("location")).toBe(`${server.baseUrl}/email-verified`);
     // The repeat (a mail scanner, a second click) succeeds, but only the first use signs a browser in.
     const sessions = await count(server.database, "session", `"userId" = ?`, [user.id]);
     const secondBrowser = new ApiClient(server.baseUrl);
     const second = await secondBrowser.get(link);
     expect(second.status).toBe(302);
-    expect(second.headers.get("location")).toBe("/email-verified");
+    expect(second.headers.get("location")).toBe(`${server.baseUrl}/email-verified`);
     expect(setCookie(second, COOKIE.sessionToken)).toBeUndefined();
     expect((await secondBrowser.get("/api/auth/get-session")).body).toBeNull();
     expect(await count(server.database, "session", `"userId" = ?`, [user.id])).toBe(sessions);
@@ -302,7 +302,7 @@ describe("GET /verify-email", () => {
     await query(server.database, `UPDATE "user" SET "emailVerified" = ? WHERE "id" = ?`, [0, user.id]);
     const reuse = await new ApiClient(server.baseUrl).get(link);
     expect(reuse.status).toBe(302);
-    expect(reuse.headers.get("location")).toBe("/email-verified?error=invalid_token");
+    expect(reuse.headers.get("location")).toBe(`${server.baseUrl}/email-verified?error=invalid_token`);
     expect(setCookie(reuse, COOKIE.sessionToken)).toBeUndefined();
     expect(await emailVerified(server, user.id)).toBe(false);
   });
@@ -321,7 +321,7 @@ describe("GET /verify-email", () => {
     await sleep(1_200);
     const response = await new ApiClient(shortTtl.baseUrl).get(link);
     expect(response.status).toBe(302);
-    expect(response.headers.get("location")).toBe("/email-verified?error=token_expired");
+    expect(response.headers.get("location")).toBe(`${shortTtl.baseUrl}/email-verified?error=token_expired`);
     expect(setCookie(response, COOKIE.sessionToken)).toBeUndefined();
     const json = await new ApiClient(shortTtl.baseUrl).get(withParam(link, "callbackURL", null));
     expect(json.status).toBe(401);
@@ -334,7 +334,7 @@ describe("GET /verify-email", () => {
     const browser = new ApiClient(noAutoSignIn.baseUrl);
     const response = await browser.get(link);
     expect(response.status).toBe(302);
-    expect(response.headers.get("location")).toBe("/email-verified");
+    expect(response.headers.get("location")).toBe(`${noAutoSignIn.baseUrl}/email-verified`);
     expect(setCookie(response, COOKIE.sessionToken)).toBeUndefined();
     expect((await browser.get("/api/auth/get-session")).body).toBeNull();
     expect(await count(noAutoSignIn.database, "session", `"userId" = ?`, [user.id])).toBe(1); // only the sign-up one
@@ -370,7 +370,7 @@ describe("AUTH_EMAIL_VERIFICATION=required", () => {
 
     const verified = await new ApiClient(required.baseUrl).get(fresh);
     expect(verified.status).toBe(302);
-    expect(verified.headers.get("location")).toBe("/email-verified");
+    expect(verified.headers.get("location")).toBe(`${required.baseUrl}/email-verified`);
     const signIn = await client.post("/api/auth/sign-in/email", { email, password: PASSWORD });
     expect(signIn.status).toBe(200);
     expect(signIn.body.token).toMatch(/^[A-Za-z0-9]{32}$/);
@@ -436,7 +436,7 @@ describe("without SMTP_URL", () => {
     expect(outbox.text).toContain("Verify your e-mail address");
     expect(outbox.text).toContain(tokenOf(link!));
 
-    expect((await new ApiClient(logOnly.baseUrl).get(link!)).headers.get("location")).toBe("/email-verified");
+    expect((await new ApiClient(logOnly.baseUrl).get(link!)).headers.get("location")).toBe(`${logOnly.baseUrl}/email-verified`);
     expect(await emailVerified(logOnly, user.id)).toBe(true);
   });
 

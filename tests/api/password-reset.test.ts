@@ -107,7 +107,7 @@ describe("GET /reset-password/{token}", () => {
     for (let i = 0; i < 2; i++) {
       const response = await new ApiClient(server.baseUrl).get(link);
       expect(response.status).toBe(302);
-      expect(response.headers.get("location")).toBe(`/choose-password?token=${token}`);
+      expect(response.headers.get("location")).toBe(`${server.baseUrl}/choose-password?token=${token}`);
     }
     expect((await resetPassword(server, { newPassword: NEW_PASSWORD, token })).body).toEqual({ status: true });
   });
@@ -117,7 +117,7 @@ describe("GET /reset-password/{token}", () => {
     const { link, token } = await requestReset(server, email);
     expect(new URL(link).searchParams.get("callbackURL")).toBe("/reset-password");
     const response = await new ApiClient(server.baseUrl).get(link);
-    expect(response.headers.get("location")).toBe(`/reset-password?token=${token}`);
+    expect(response.headers.get("location")).toBe(`${server.baseUrl}/reset-password?token=${token}`);
   });
 
   it("redirects with error=INVALID_TOKEN for an unknown or tampered token", async () => {
@@ -127,10 +127,10 @@ describe("GET /reset-password/{token}", () => {
     for (const bad of [tampered, "x".repeat(24), "short"]) {
       const response = await new ApiClient(server.baseUrl).get(`/api/auth/reset-password/${bad}?callbackURL=/choose-password`);
       expect(response.status, bad).toBe(302);
-      expect(response.headers.get("location"), bad).toBe("/choose-password?error=INVALID_TOKEN");
+      expect(response.headers.get("location"), bad).toBe(`${server.baseUrl}/choose-password?error=INVALID_TOKEN`);
     }
     const fallback = await new ApiClient(server.baseUrl).get("/api/auth/reset-password/nope");
-    expect(fallback.headers.get("location")).toBe("/reset-password?error=INVALID_TOKEN");
+    expect(fallback.headers.get("location")).toBe(`${server.baseUrl}/reset-password?error=INVALID_TOKEN`);
   });
 
   it("refuses a callbackURL on another site with 403", async () => {
@@ -173,7 +173,7 @@ describe("POST /reset-password", () => {
     expect(again.status).toBe(400);
     expect(again.body).toEqual({ code: "INVALID_TOKEN", message: "invalid token" });
     expect((await signIn(server, email, NEW_PASSWORD)).status).toBe(200);
-    expect((await new ApiClient(server.baseUrl).get(link)).headers.get("location")).toBe("/reset-password?error=INVALID_TOKEN");
+    expect((await new ApiClient(server.baseUrl).get(link)).headers.get("location")).toBe(`${server.baseUrl}/reset-password?error=INVALID_TOKEN`);
   });
 
   it("answers 400 INVALID_TOKEN for a missing, unknown or tampered token", async () => {
@@ -246,7 +246,7 @@ describe("POST /reset-password", () => {
     const stale = await resetPassword(server, { newPassword: "an older link's password", token: older.token });
     expect(stale.status).toBe(400);
     expect(stale.body).toEqual({ code: "INVALID_TOKEN", message: "invalid token" });
-    expect((await new ApiClient(server.baseUrl).get(older.link)).headers.get("location")).toBe("/reset-password?error=INVALID_TOKEN");
+    expect((await new ApiClient(server.baseUrl).get(older.link)).headers.get("location")).toBe(`${server.baseUrl}/reset-password?error=INVALID_TOKEN`);
     expect(await count(server.database, "verification", `"identifier" LIKE 'reset-password:%' AND "value" LIKE ?`, [`%${user.id}%`])).toBe(0);
     expect((await signIn(server, email, NEW_PASSWORD)).status).toBe(200);
   });
@@ -264,7 +264,7 @@ describe("AUTH_RESET_TOKEN_TTL", () => {
     const { mail, link, token } = await requestReset(shortTtl, email);
     checkMail(mail, shortTtl.baseUrl, "1 second");
     await sleep(1_200);
-    expect((await new ApiClient(shortTtl.baseUrl).get(link)).headers.get("location")).toBe("/reset-password?error=INVALID_TOKEN");
+    expect((await new ApiClient(shortTtl.baseUrl).get(link)).headers.get("location")).toBe(`${shortTtl.baseUrl}/reset-password?error=INVALID_TOKEN`);
     const response = await resetPassword(shortTtl, { newPassword: NEW_PASSWORD, token });
     expect(response.status).toBe(400);
     expect(response.body).toEqual({ code: "INVALID_TOKEN", message: "invalid token" });
