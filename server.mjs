@@ -21,6 +21,44 @@ try {
 
 const app = express();
 app.disable("x-powered-by");
+
+/** What the Fetch API (and so Remix) can carry; TRACE, CONNECT and the rest would make it throw a 500. */
+const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
+const API_PREFIX = "/api/auth/";
+
+app.use((req, res, next) => {
+  // A response that goes out before its request body was read to the end (a 413, a refused origin, a POST to a
+  // GET route…) closes the connection: the unread rest would otherwise be parsed as the next request on a
+  // keep-alive socket, and that innocent request would hang and be reset.
+  const writeHead = res.writeHead;
+  res.writeHead = function (...args) {
+    if (!req.complete && !res.headersSent) res.setHeader("Connection", "close");
+    return writeHead.apply(this, args);
+  };
+  if (!METHODS.has(req.method)) {
+    res.status(405).set({ Allow: [...METHODS].join(", "), "Content-Type": "text/plain; charset=utf-8" }).end("Method not allowed");
+    return;
+  }
+  // Pages: a form posted from another site (or from an opaque "null" origin) is refused here with a plain 403,
+  // before Remix's own same-host check turns it into a 500. The app's origin rules then judge the rest.
+  if (req.method !== "GET" && req.method !== "HEAD" && !req.path.startsWith(API_PREFIX) && req.headers.origin !== undefined) {
+    if (!sameHost(req.headers.origin, req.headers["x-forwarded-host"] ?? req.headers.host)) {
+      res.status(403).set({ "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" }).end("This form was sent from another site, so it was refused.");
+      return;
+    }
+  }
+  next();
+});
+
+/** Whether an Origin header names the host the request was sent to (as Remix compares them). */
+function sameHost(origin, hostHeader) {
+  const host = String(hostHeader ?? "").split(",")[0].trim();
+  try {
+    return origin !== "null" && host !== "" && new URL(origin).host === host;
+  } catch {
+    return false;
+  }
+}
 // TRUST_PROXY: "true" trusts every X-Forwarded-For entry (the left-most, client-chosen one wins); a number N
 // trusts exactly N proxies, so the address the outermost of them saw is used.
 const trustProxy = process.env.TRUST_PROXY ?? "false";

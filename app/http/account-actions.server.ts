@@ -11,8 +11,9 @@ import type { AuthError } from "~/auth/errors";
 import { knownError } from "~/http/known-error.server";
 import { changePassword, setPassword } from "~/auth/password-flows.server";
 import { passwordBounds } from "~/auth/password.server";
-import { requestContext, type RequestContext } from "~/auth/request-context.server";
-import { readForm } from "~/http/page.server";
+import type { RequestContext } from "~/auth/request-context.server";
+import { enforceRateLimit } from "~/auth/rate-limit.server";
+import { pageRequestContext, readForm } from "~/http/page.server";
 import {
   changeEmailSchema,
   changePasswordSchema,
@@ -50,7 +51,7 @@ export type AccountOutcome =
   | { kind: "reply"; status: number; body: AccountActionResult; headers: Headers }
   | { kind: "redirect"; location: string; headers: Headers };
 
-interface IntentSpec<S extends z.ZodType> {
+interface IntentSpec<S extends z.ZodObject> {
   schema: () => S;
   /** The API path whose rate-limit bucket this action shares. */
   rateLimitAs: string | null;
@@ -60,7 +61,7 @@ interface IntentSpec<S extends z.ZodType> {
   run: (ctx: RequestContext, current: SessionWithUser, value: z.infer<S>) => Promise<{ message?: string; redirect?: string }>;
 }
 
-const define = <S extends z.ZodType>(spec: IntentSpec<S>) => spec;
+const define = <S extends z.ZodObject>(spec: IntentSpec<S>) => spec;
 
 const INTENTS = {
   "update-profile": define({
@@ -126,32 +127,36 @@ const INTENTS = {
       return { message: `Verification e-mail sent to ${current.user.email}.` };
     },
   }),
-} satisfies Partial<Record<AccountIntent, IntentSpec<z.ZodType>>>;
+} satisfies Partial<Record<AccountIntent, IntentSpec<z.ZodObject>>>;
 
 function reply(intent: AccountIntent | null, status: number, body: Omit<AccountActionResult, "intent">, headers: Headers): AccountOutcome {
   return { kind: "reply", status, body: { intent, ...body }, headers };
 }
 
 export async function runAccountAction(request: Request, loadContext: AppLoadContext): Promise<AccountOutcome> {
-  const formData = await readForm(request);
-  const intent = String(formData.get("intent") ?? "") as AccountIntent;
+  // Origin first (a refused one is a 403 page), then the bounded read; the rate limit's bucket depends on the
+  // intent, so it is counted once that one field is known and before the intent's schema parses anything.
+  const ctx = await pageRequestContext(request, loadContext);
+  const form = await readForm(request);
+  const intent = (form.get("intent") ?? "") as AccountIntent;
   try {
     if (intent === "sign-out") {
-      const ctx = await requestContext(request, loadContext, "/sign-out");
+      await enforceRateLimit(ctx.clientIp, "/sign-out");
       await signOut(ctx);
       return { kind: "redirect", location: "/", headers: ctx.responseHeaders };
     }
-    const spec = INTENTS[intent as keyof typeof INTENTS] as IntentSpec<z.ZodType> | undefined;
-    const ctx = await requestContext(request, loadContext, spec?.rateLimitAs ?? "/revoke-session");
+    const spec = INTENTS[intent as keyof typeof INTENTS] as IntentSpec<z.ZodObject> | undefined;
+    await enforceRateLimit(ctx.clientIp, spec?.rateLimitAs ?? "/revoke-session");
     const current = await getSession(ctx);
     if (!current) return { kind: "redirect", location: "/sign-in?redirectTo=%2Faccount", headers: ctx.responseHeaders };
     if (intent === "revoke-session") {
-      await revokeSessionById(ctx, current, String(formData.get("sessionId") ?? ""));
+      await revokeSessionById(ctx, current, form.get("sessionId") ?? "");
       return { kind: "redirect", location: "/account", headers: ctx.responseHeaders };
     }
     if (!spec) return reply(null, 400, { error: "Unknown action" }, ctx.responseHeaders);
 
-    const submission = parseWithZod(formData, { schema: spec.schema() });
+    const schema = spec.schema();
+    const submission = parseWithZod(form.pick(schema), { schema });
     const hideFields = spec.hidePasswords ? ["password", "currentPassword", "newPassword"] : undefined;
     if (submission.status !== "success") {
       return reply(intent, 400, { result: submission.reply({ hideFields }) }, ctx.responseHeaders);
@@ -171,10 +176,10 @@ export async function runAccountAction(request: Request, loadContext: AppLoadCon
       return reply(intent, error.status, { result }, mergeHeaders(ctx.responseHeaders, error.headers));
     }
   } catch (thrown) {
-    // Origin check or rate limit, before any form was read into a submission.
+    // The rate limit, before any form was read into a submission.
     const error = knownError(thrown);
     if (!error) throw thrown;
-    return reply(intent || null, error.status, { error: error.message }, new Headers(error.headers));
+    return reply(intent || null, error.status, { error: error.message }, mergeHeaders(ctx.responseHeaders, error.headers));
   }
 }
 

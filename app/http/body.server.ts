@@ -1,5 +1,5 @@
 // Reading request bodies with a size cap. Content-Length can be absent (chunked uploads) or wrong, so the cap
-// is enforced on the bytes as they arrive, and reading stops the moment it is passed.
+// is enforced on the bytes as they arrive. See docs/decisions/010-body-and-form-limits.md.
 
 /** Auth bodies and page forms are small (the largest, a passkey attestation, is a few KB). */
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -9,13 +9,14 @@ export class BodyTooLargeError extends Error {
 }
 
 /**
- * Past the cap, the rest is read and thrown away (nothing is kept) so the client, still sending, receives a
- * clean 413 rather than a reset connection; only beyond this much more is the connection cut.
+ * Past the cap, the rest is read and thrown away (nothing is kept) up to this much, so the client, still
+ * sending, receives a clean 413 and its keep-alive connection stays usable. Beyond it, reading stops and the
+ * response closes the connection (server.mjs).
  */
 const DISCARD_LIMIT_BYTES = 16 * MAX_BODY_BYTES;
 
 export async function readCappedText(request: Request, maxBytes = MAX_BODY_BYTES): Promise<string> {
-  if (Number(request.headers.get("content-length") ?? 0) > maxBytes) throw new BodyTooLargeError();
+  if (Number(request.headers.get("content-length") ?? 0) > DISCARD_LIMIT_BYTES) throw new BodyTooLargeError();
   if (!request.body) return "";
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];

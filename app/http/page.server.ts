@@ -1,9 +1,13 @@
-// Helpers for page loaders and actions: the same request context as the JSON API, and domain errors turned
-// into form errors (or a 403/429 page) instead of exceptions.
+// Helpers for page loaders and actions: the same request context as the JSON API, forms read with bounds, and
+// domain errors turned into form errors (or a 403 page) instead of exceptions. See
+// docs/decisions/010-body-and-form-limits.md for the order of the checks and the limits.
 import type { AppLoadContext } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import type { SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { z } from "zod";
 import type { AuthError } from "~/auth/errors";
+import { enforceRateLimit } from "~/auth/rate-limit.server";
 import { knownError } from "~/http/known-error.server";
 import { requestContext, type RequestContext } from "~/auth/request-context.server";
 import { getSession, type SessionWithUser } from "~/auth/session.server";
@@ -11,22 +15,124 @@ import { BodyTooLargeError, readCappedText } from "~/http/body.server";
 
 export { requestContext };
 
+/** No page form has more than a handful of fields; a few hundred entries is already abuse. */
+export const MAX_FORM_ENTRIES = 256;
+
 /**
- * The submitted form, or a 400/413 error page: a body that is not a form (JSON, broken multipart) must not
- * surface as a 500 from `request.formData()`, and an endless one must not be read to the end.
+ * A submitted form, read once within the body cap into flat name/value pairs. Names are never interpreted
+ * (no "a[9]" arrays, no "a.b" nesting): only `pick` hands fields on, and only the ones a schema names.
  */
-export async function readForm(request: Request): Promise<FormData> {
+export class SubmittedForm {
+  constructor(private readonly entries: ReadonlyArray<readonly [string, string]>) {}
+
+  get(name: string): string | null {
+    return this.entries.find(([key]) => key === name)?.[1] ?? null;
+  }
+
+  /** A FormData of the fields `schema` names, in their submitted order; everything else is dropped. */
+  pick(schema: z.ZodObject): FormData {
+    const wanted = new Set(Object.keys(schema.shape));
+    const picked = new FormData();
+    for (const [name, value] of this.entries) if (wanted.has(name)) picked.append(name, value);
+    return picked;
+  }
+}
+
+function refuse(status: number, message: string): Response {
+  return new Response(message, { status, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });
+}
+
+/**
+ * Reads a page form: a 413 past the body cap, a 400 for anything but a form (JSON, broken multipart, too many
+ * fields). File parts are dropped: no page takes uploads.
+ */
+export async function readForm(request: Request): Promise<SubmittedForm> {
   let text: string;
   try {
     text = await readCappedText(request);
   } catch (error) {
-    if (error instanceof BodyTooLargeError) throw new Response("The form is too large.", { status: 413 });
+    if (error instanceof BodyTooLargeError) throw refuse(413, "The form is too large.");
     throw error;
   }
+  const type = request.headers.get("content-type") ?? "";
+  let entries: Array<[string, string]>;
+  if (/^application\/x-www-form-urlencoded\b/i.test(type) || (type === "" && text === "")) {
+    entries = [...new URLSearchParams(text)];
+  } else if (/^multipart\/form-data\b/i.test(type)) {
+    try {
+      const data = await new Response(text, { headers: { "Content-Type": type } }).formData();
+      entries = [...data].filter((entry): entry is [string, string] => typeof entry[1] === "string");
+    } catch {
+      throw refuse(400, "The form could not be read.");
+    }
+  } else {
+    throw refuse(400, "The form could not be read.");
+  }
+  if (entries.length > MAX_FORM_ENTRIES) throw refuse(400, "The form has too many fields.");
+  return new SubmittedForm(entries);
+}
+
+/** The origin check for a page action: a refused origin is a plain 403 page, not a form error. */
+export async function pageRequestContext(request: Request, loadContext: AppLoadContext): Promise<RequestContext> {
   try {
-    return await new Response(text, { headers: { "Content-Type": request.headers.get("content-type") ?? "" } }).formData();
-  } catch {
-    throw new Response("The form could not be read.", { status: 400 });
+    return await requestContext(request, loadContext, null);
+  } catch (thrown) {
+    const error = knownError(thrown);
+    if (error) throw refuse(error.status, error.message);
+    throw thrown;
+  }
+}
+
+/** A form-level error with no submission behind it (the form was not read, e.g. when rate-limited). */
+export function formErrorResult(message: string): SubmissionResult<string[]> {
+  return { status: "error", error: { "": [message] } };
+}
+
+export type FormOutcome<T> =
+  | { ok: true; value: T; ctx: RequestContext; reply: (options?: { resetForm?: boolean }) => SubmissionResult<string[]> }
+  | { ok: false; result: SubmissionResult<string[]>; init: ResponseInit };
+
+/**
+ * A page action, in the order that keeps hostile input cheap: origin check, rate limit (counted before the body
+ * is read), the bounded read, the schema's own fields parsed, then the domain work. An AuthError from the work
+ * becomes an error next to `fieldFor`'s field, or a form-level one, with the catalogue's status.
+ */
+export async function handleForm<S extends z.ZodObject, T>(options: {
+  request: Request;
+  context: AppLoadContext;
+  /** The API path whose rate-limit bucket this action shares (a page and its JSON twin count together). */
+  rateLimitAs: string;
+  schema: S;
+  hideFields?: string[];
+  fieldFor?: (error: AuthError) => string | undefined;
+  run: (value: z.output<S>, ctx: RequestContext) => Promise<T>;
+}): Promise<FormOutcome<T>> {
+  const ctx = await pageRequestContext(options.request, options.context);
+  try {
+    await enforceRateLimit(ctx.clientIp, options.rateLimitAs);
+  } catch (thrown) {
+    const error = knownError(thrown);
+    if (!error) throw thrown;
+    return { ok: false, result: formErrorResult(error.message), init: { status: error.status, headers: error.headers } };
+  }
+  const form = await readForm(options.request);
+  const submission = parseWithZod(form.pick(options.schema), { schema: options.schema });
+  if (submission.status !== "success") {
+    return { ok: false, result: submission.reply({ hideFields: options.hideFields }), init: { status: 400, headers: ctx.responseHeaders } };
+  }
+  try {
+    return { ok: true, value: await options.run(submission.value as z.output<S>, ctx), ctx, reply: (replyOptions) => submission.reply(replyOptions) };
+  } catch (thrown) {
+    const error = knownError(thrown);
+    if (!error) throw thrown;
+    const field = options.fieldFor?.(error);
+    const result = submission.reply({
+      hideFields: options.hideFields,
+      ...(field ? { fieldErrors: { [field]: [error.message] } } : { formErrors: [error.message] }),
+    });
+    const headers = new Headers(ctx.responseHeaders);
+    for (const [name, value] of Object.entries(error.headers)) headers.set(name, value);
+    return { ok: false, result, init: { status: error.status, headers } };
   }
 }
 
@@ -39,24 +145,4 @@ export async function requirePageSession(request: Request, loadContext: AppLoadC
     throw redirect(`/sign-in?redirectTo=${encodeURIComponent(url.pathname + url.search)}`, { headers: ctx.responseHeaders });
   }
   return [session, ctx];
-}
-
-/**
- * Runs a page action's domain work; an AuthError becomes a form-level error on the submission (status from
- * the catalogue), anything else propagates to the error boundary.
- */
-export async function formAction<T>(
-  reply: (options: { formErrors?: string[]; fieldErrors?: Record<string, string[]> }) => SubmissionResult<string[]>,
-  work: () => Promise<T>,
-  fieldFor?: (error: AuthError) => string | undefined,
-): Promise<{ ok: true; value: T } | { ok: false; result: SubmissionResult<string[]>; init: ResponseInit }> {
-  try {
-    return { ok: true, value: await work() };
-  } catch (thrown) {
-    const error = knownError(thrown);
-    if (!error) throw thrown;
-    const field = fieldFor?.(error);
-    const result = field ? reply({ fieldErrors: { [field]: [error.message] } }) : reply({ formErrors: [error.message] });
-    return { ok: false, result, init: { status: error.status, headers: error.headers } };
-  }
 }

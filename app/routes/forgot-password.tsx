@@ -1,24 +1,24 @@
 import { getFormProps } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Form, Link, useActionData } from "@remix-run/react";
 import { requestPasswordReset } from "~/auth/password-flows.server";
 import { forgotPasswordSchema } from "~/auth/schemas";
 import { ErrorList, Field, SubmitButton, useZodForm } from "~/components/forms";
-import { formAction, readForm, requestContext } from "~/http/page.server";
+import { handleForm } from "~/http/page.server";
 
 export const meta: MetaFunction = () => [{ title: "Forgot password · Latchkey" }];
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const submission = parseWithZod(await readForm(request), { schema: forgotPasswordSchema });
-  if (submission.status !== "success") return data({ result: submission.reply(), sent: false }, { status: 400 });
-  const outcome = await formAction(submission.reply, async () => {
-    await requestContext(request, context, "/request-password-reset");
-    return requestPasswordReset({ email: submission.value.email });
+  const outcome = await handleForm({
+    request,
+    context,
+    rateLimitAs: "/request-password-reset",
+    schema: forgotPasswordSchema,
+    run: (value) => requestPasswordReset({ email: value.email }),
   });
   if (!outcome.ok) return data({ result: outcome.result, sent: false }, outcome.init);
-  return { result: submission.reply({ resetForm: true }), sent: true };
+  return { result: outcome.reply({ resetForm: true }), sent: true };
 }
 
 export default function ForgotPassword() {

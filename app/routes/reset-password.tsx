@@ -1,6 +1,5 @@
 // Reached from the e-mailed link (via GET /api/auth/reset-password/{token}, which adds ?token= or ?error=).
 import { getFormProps } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
@@ -9,7 +8,7 @@ import { isResetTokenUsable, resetPassword } from "~/auth/password-flows.server"
 import { passwordBounds } from "~/auth/password.server";
 import { resetPasswordFormSchema } from "~/auth/schemas";
 import { ErrorList, Field, SubmitButton, useZodForm } from "~/components/forms";
-import { formAction, readForm, requestContext } from "~/http/page.server";
+import { handleForm } from "~/http/page.server";
 
 export const meta: MetaFunction = () => [{ title: "Choose a new password · Latchkey" }];
 
@@ -19,16 +18,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const submission = parseWithZod(await readForm(request), { schema: resetPasswordFormSchema(passwordBounds()) });
-  if (submission.status !== "success") return data({ result: submission.reply({ hideFields: ["newPassword"] }) }, { status: 400 });
-  const outcome = await formAction(
-    (options) => submission.reply({ ...options, hideFields: ["newPassword"] }),
-    async () => {
-      await requestContext(request, context, "/reset-password");
-      return resetPassword(submission.value);
-    },
-    (error) => (error.code.startsWith("PASSWORD") ? "newPassword" : undefined),
-  );
+  const outcome = await handleForm({
+    request,
+    context,
+    rateLimitAs: "/reset-password",
+    schema: resetPasswordFormSchema(passwordBounds()),
+    hideFields: ["newPassword"],
+    fieldFor: (error) => (error.code.startsWith("PASSWORD") ? "newPassword" : undefined),
+    run: (value) => resetPassword(value),
+  });
   if (!outcome.ok) return data({ result: outcome.result }, outcome.init);
   throw redirect("/sign-in?reset=1");
 }

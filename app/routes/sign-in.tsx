@@ -1,5 +1,4 @@
 import { getFormProps } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useSearchParams } from "@remix-run/react";
@@ -8,25 +7,24 @@ import { ERRORS } from "~/auth/errors";
 import { safeRedirectTarget } from "~/auth/origin.server";
 import { signInFormSchema } from "~/auth/schemas";
 import { CheckboxField, ErrorList, Field, SubmitButton, useZodForm } from "~/components/forms";
-import { formAction, readForm, requestContext } from "~/http/page.server";
+import { handleForm } from "~/http/page.server";
 
 export const meta: MetaFunction = () => [{ title: "Sign in · Latchkey" }];
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const submission = parseWithZod(await readForm(request), { schema: signInFormSchema });
-  if (submission.status !== "success") {
-    return data({ result: submission.reply({ hideFields: ["password"] }) }, { status: 400 });
-  }
-  const outcome = await formAction(
-    (options) => submission.reply({ ...options, hideFields: ["password"] }),
-    async () => {
-      const ctx = await requestContext(request, context, "/sign-in/email");
-      await signInWithEmail(ctx, { ...submission.value, rememberMe: submission.value.rememberMe === true });
-      return ctx;
+  const outcome = await handleForm({
+    request,
+    context,
+    rateLimitAs: "/sign-in/email",
+    schema: signInFormSchema,
+    hideFields: ["password"],
+    run: async (value, ctx) => {
+      await signInWithEmail(ctx, { ...value, rememberMe: value.rememberMe === true });
+      return value.redirectTo;
     },
-  );
+  });
   if (!outcome.ok) return data({ result: outcome.result }, outcome.init);
-  throw redirect(safeRedirectTarget(submission.value.redirectTo), { headers: outcome.value.responseHeaders });
+  throw redirect(safeRedirectTarget(outcome.value), { headers: outcome.ctx.responseHeaders });
 }
 
 export default function SignIn() {

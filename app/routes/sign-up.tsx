@@ -1,5 +1,4 @@
 import { getFormProps } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
@@ -9,7 +8,7 @@ import { safeRedirectTarget } from "~/auth/origin.server";
 import { signUpFormSchema } from "~/auth/schemas";
 import { ErrorList, Field, SubmitButton, useZodForm } from "~/components/forms";
 import { passwordBounds } from "~/auth/password.server";
-import { formAction, readForm, requestContext } from "~/http/page.server";
+import { handleForm } from "~/http/page.server";
 
 export const meta: MetaFunction = () => [{ title: "Sign up · Latchkey" }];
 
@@ -18,24 +17,23 @@ export async function loader(_: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const submission = parseWithZod(await readForm(request), { schema: signUpFormSchema(passwordBounds()) });
-  if (submission.status !== "success") {
-    return data({ result: submission.reply({ hideFields: ["password"] }) }, { status: 400 });
-  }
-  const outcome = await formAction(
-    (options) => submission.reply({ ...options, hideFields: ["password"] }),
-    async () => {
-      const ctx = await requestContext(request, context, "/sign-up/email");
-      const { token } = await signUpWithEmail(ctx, submission.value);
-      return { ctx, signedIn: token !== null };
+  const outcome = await handleForm({
+    request,
+    context,
+    rateLimitAs: "/sign-up/email",
+    schema: signUpFormSchema(passwordBounds()),
+    hideFields: ["password"],
+    fieldFor: (error) => (error.code === "USER_ALREADY_EXISTS" || error.code === "INVALID_EMAIL" ? "email" : error.code.startsWith("PASSWORD") ? "password" : undefined),
+    run: async (value, ctx) => {
+      const { token } = await signUpWithEmail(ctx, value);
+      return { signedIn: token !== null, redirectTo: value.redirectTo };
     },
-    (error) => (error.code === "USER_ALREADY_EXISTS" || error.code === "INVALID_EMAIL" ? "email" : error.code.startsWith("PASSWORD") ? "password" : undefined),
-  );
+  });
   if (!outcome.ok) return data({ result: outcome.result }, outcome.init);
-  const { ctx, signedIn } = outcome.value;
+  const { ctx, value } = outcome;
   // With required verification there is no session yet: say where the link went.
-  if (!signedIn) throw redirect("/sign-in?verify=1", { headers: ctx.responseHeaders });
-  throw redirect(safeRedirectTarget(submission.value.redirectTo), { headers: ctx.responseHeaders });
+  if (!value.signedIn) throw redirect("/sign-in?verify=1", { headers: ctx.responseHeaders });
+  throw redirect(safeRedirectTarget(value.redirectTo), { headers: ctx.responseHeaders });
 }
 
 export default function SignUp() {

@@ -35,10 +35,36 @@ const HOSTILE_BODIES: Array<[string, string, string]> = [
   ["xml", "<a/>", "application/xml"],
 ];
 
-/** The pages: "_index.tsx" → "/", "dev.outbox.tsx" → "/dev/outbox". */
+/**
+ * The pages: "_index.tsx" → "/?index", "dev.outbox.tsx" → "/dev/outbox", "account._index.tsx" →
+ * "/account?index", "organizations.$slug.tsx" → "/organizations/x"; layouts without a page of their own are
+ * reached through their index.
+ */
 const PAGES = readdirSync(routesDir)
   .filter((file) => file.endsWith(".tsx"))
-  .map((file) => (file === "_index.tsx" ? "/?index" : "/" + file.replace(/\.tsx$/, "").split(".").join("/")));
+  .map((file) => {
+    const segments = file.replace(/\.tsx$/, "").split(".").map((segment) => segment.replace(/_$/, ""));
+    const index = segments.at(-1) === "_index";
+    const path = segments
+      .filter((segment) => segment !== "_index" && !segment.startsWith("_"))
+      .map((segment) => (segment.startsWith("$") ? "x" : segment))
+      .join("/");
+    return `/${path}${index ? "?index" : ""}`;
+  });
+
+/** Form encodings that make naive parsers build huge arrays, deep objects or prototype pollution. */
+const HOSTILE_FORMS: Array<[string, string]> = [
+  ["sparse index", "a[99999999]=1"],
+  ["large index", "email[15000000]=x&password[15000000]=y"],
+  ["index on a real field", "email[0]=a@example.com&email[1]=b@example.com"],
+  ["deep nesting", `${"a" + "[b]".repeat(5000)}=1`],
+  ["dotted nesting", `${"a" + ".b".repeat(5000)}=1`],
+  ["many fields", Array.from({ length: 2000 }, (_, i) => `f${i}=1`).join("&")],
+  ["repeated field", Array.from({ length: 300 }, () => "email=a@example.com").join("&")],
+  ["prototype keys", "__proto__[admin]=1&constructor[prototype][admin]=1&email=a@example.com"],
+  ["conform intent", "__intent__=%7B%22type%22%3A%22insert%22%2C%22payload%22%3A%7B%22name%22%3A%22a%5B99999999%5D%22%7D%7D"],
+  ["broken escapes", "email=%E0%A4%A&%ZZ=1"],
+];
 
 let server: TestServer;
 let signedIn: ApiClient;
@@ -96,13 +122,67 @@ describe("no form submission reaches a 500 on a page", () => {
         ["broken multipart", "garbage", "multipart/form-data; boundary=x"],
         ["unknown intent", "intent=launch-missiles&sessionId=%00", "application/x-www-form-urlencoded"],
         ["huge form", `email=${"a".repeat(100_000)}`, "application/x-www-form-urlencoded"],
+        ...HOSTILE_FORMS.map(([name, form]) => [name, form, "application/x-www-form-urlencoded"]),
+        ...HOSTILE_FORMS.slice(0, 4).map(([name, form]) => {
+          const [field, value] = form.split("=");
+          return [`multipart ${name}`, `--x\r\nContent-Disposition: form-data; name="${decodeURIComponent(field)}"\r\n\r\n${value}\r\n--x--\r\n`, "multipart/form-data; boundary=x"];
+        }),
       ] as Array<[string, string, string]>) {
         const response = await client.request("POST", page, { rawBody: body, headers: { "content-type": type } });
         expect(response.status, `POST ${page} (${name}, ${who}) → ${response.status}`).toBeLessThan(500);
         expect(response.text, `POST ${page} (${name}, ${who})`).not.toMatch(/\n\s+at .+:\d+:\d+/);
       }
+      expect((await client.get("/api/auth/ok")).status, `the server still answers after ${page}`).toBe(200);
       const weird = await client.get(`${page}${page.includes("?") ? "&" : "?"}token=%E0%A4%A&error=${"x".repeat(3000)}&redirectTo=//evil.test`);
       expect(weird.status, `GET ${page} (${who})`).toBeLessThan(500);
+    }
+  });
+});
+
+describe("page actions read only the fields their schema names", () => {
+  const post = (path: string, form: string, origin: string | null = server.baseUrl) =>
+    fetch(new URL(path, server.baseUrl), {
+      method: "POST",
+      redirect: "manual",
+      headers: { "content-type": "application/x-www-form-urlencoded", ...(origin ? { origin } : {}) },
+      body: form,
+    });
+
+  it("a 13-byte sparse-array post is a 400 that echoes nothing back", async () => {
+    const response = await post("/forgot-password", "a[99999999]=1");
+    expect(response.status).toBe(400);
+    const text = await response.text();
+    expect(text).not.toContain("99999999");
+    expect(text.length).toBeLessThan(200_000);
+  });
+
+  it("fields outside the schema never reach the answer", async () => {
+    const response = await post("/sign-in", `email=not-an-email&password=x&injected=${"<marker>".repeat(10)}`);
+    expect(response.status).toBe(400);
+    expect(await response.text()).not.toContain("<marker>");
+  });
+
+  it("a form from another site, or from an opaque origin, is our 403, not a 500", async () => {
+    for (const origin of ["https://evil.example", "null", "not a url"]) {
+      const response = await post("/sign-in", "email=a%40example.com&password=x", origin);
+      expect(response.status, origin).toBe(403);
+      expect(await response.text(), origin).not.toMatch(/\n\s+at .+:\d+:\d+/);
+    }
+  });
+
+  it("TRACE and other methods Fetch cannot carry are 405, not 500", async () => {
+    const { request } = await import("node:http");
+    for (const method of ["TRACE", "PROPFIND", "MKCOL"]) {
+      const status = await new Promise<number>((resolve, reject) => {
+        const url = new URL("/sign-in", server.baseUrl);
+        const req = request({ host: "127.0.0.1", port: url.port, path: url.pathname, method, headers: { host: url.host } }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        });
+        req.on("error", reject);
+        req.end();
+      });
+      expect(status, method).toBe(405);
     }
   });
 });
