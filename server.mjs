@@ -74,7 +74,7 @@ app.all(
   createRequestHandler({
     build,
     mode: process.env.NODE_ENV === "development" ? "development" : "production",
-    getLoadContext: (req) => ({ clientIp: req.ip ?? req.socket.remoteAddress ?? "unknown" }),
+    getLoadContext: (req) => ({ clientIp: req.ip ?? req.socket.remoteAddress ?? "unknown", peerAddress: req.socket.remoteAddress ?? "" }),
   }),
 );
 

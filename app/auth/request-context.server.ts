@@ -17,6 +17,8 @@ declare module "@remix-run/node" {
   interface AppLoadContext {
     /** Set by server.mjs from the socket, or from X-Forwarded-For when TRUST_PROXY=true. */
     clientIp?: string;
+    /** The TCP peer itself, whatever any forwarding header claims. */
+    peerAddress?: string;
   }
 }
 

@@ -25,6 +25,21 @@ function smtp(): Transporter {
   return transport;
 }
 
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
+const FORWARDING_HEADERS = ["forwarded", "x-forwarded-for", "x-forwarded-host", "x-forwarded-proto", "x-real-ip", "via"];
+
+/**
+ * The outbox holds live reset and verification links, so only a developer on the machine itself may read it:
+ * outbox mode (localhost BASE_URL, no SMTP), a loopback TCP peer, the Host that BASE_URL names, and no
+ * forwarding header at all — a local tunnel or reverse proxy also connects from 127.0.0.1, and a spoofed
+ * X-Forwarded-For must not matter.
+ */
+export function mayReadLocalOutbox(request: Request, peerAddress: string | undefined): boolean {
+  if (!env.localOutbox || !LOOPBACK.test(peerAddress ?? "")) return false;
+  if (request.headers.get("host") !== new URL(env.BASE_URL).host) return false;
+  return FORWARDING_HEADERS.every((name) => !request.headers.has(name));
+}
+
 /** Messages sent without an SMTP server, newest first (the /dev/outbox page). */
 export function localOutbox(): readonly OutboxEntry[] {
   return outbox;

@@ -1,16 +1,12 @@
 // Development outbox: the messages sent while no SMTP server is configured and BASE_URL is a localhost URL.
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { env } from "~/env.server";
-import { localOutbox } from "~/email/mailer.server";
+import { localOutbox, mayReadLocalOutbox } from "~/email/mailer.server";
 
 export const meta: MetaFunction = () => [{ title: "Outbox · Latchkey" }];
 
-/** The outbox holds live reset and verification links: only the machine itself may read it. */
-const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
-
-export async function loader({ context }: LoaderFunctionArgs) {
-  if (!env.localOutbox || !LOOPBACK.test(context.clientIp ?? "")) throw new Response("Not found", { status: 404 });
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  if (!mayReadLocalOutbox(request, context.peerAddress)) throw new Response("Not found", { status: 404 });
   return {
     messages: localOutbox().map((m) => ({ to: m.to, subject: m.subject, text: m.text, sentAt: m.sentAt.toISOString() })),
   };

@@ -440,13 +440,35 @@ describe("without SMTP_URL", () => {
     expect(await emailVerified(logOnly, user.id)).toBe(true);
   });
 
-  it("shows the outbox only to the machine itself, never to another address", async () => {
+  it("shows the outbox only to the machine itself: never through a proxy or tunnel, whatever it claims", async () => {
     const behindProxy = await startServer({ env: { TRUST_PROXY: "1" } });
     try {
-      const fromLan = await new ApiClient(behindProxy.baseUrl).get("/dev/outbox", { "x-forwarded-for": "192.0.2.44" });
-      expect(fromLan.status).toBe(404);
-      const fromLoopback = await new ApiClient(behindProxy.baseUrl).get("/dev/outbox", { "x-forwarded-for": "127.0.0.1" });
-      expect(fromLoopback.status).toBe(200);
+      const direct = new ApiClient(behindProxy.baseUrl);
+      expect((await direct.get("/dev/outbox")).status).toBe(200);
+      // A reverse proxy or tunnel on this machine connects from 127.0.0.1 too: any forwarding header closes it,
+      // including a spoofed "I am loopback".
+      for (const [name, value] of [
+        ["x-forwarded-for", "192.0.2.44"],
+        ["x-forwarded-for", "127.0.0.1"],
+        ["forwarded", "for=127.0.0.1"],
+        ["x-forwarded-host", "localhost"],
+        ["x-real-ip", "127.0.0.1"],
+        ["via", "1.1 tunnel"],
+      ]) {
+        expect((await direct.get("/dev/outbox", { [name]: value })).status, `${name}: ${value}`).toBe(404);
+      }
+      // A tunnel that forwards the public host name (fetch cannot set Host, so node:http does).
+      const { request } = await import("node:http");
+      const url = new URL("/dev/outbox", behindProxy.baseUrl);
+      const tunnelled = await new Promise<number>((resolve, reject) => {
+        request({ host: "127.0.0.1", port: url.port, path: url.pathname, headers: { host: "abc.tunnel.example" } }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        })
+          .on("error", reject)
+          .end();
+      });
+      expect(tunnelled).toBe(404);
     } finally {
       await behindProxy.stop();
     }
