@@ -26,7 +26,14 @@ app.disable("x-powered-by");
 const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 const API_PREFIX = "/api/auth/";
 
+const strictTransport = /^https:/i.test(process.env.BASE_URL ?? "");
+
 app.use((req, res, next) => {
+  // Headers for every answer, pages, API and files alike: tokens in URLs never leak to other sites through the
+  // Referer, nothing is sniffed into another type, and on https browsers stay on https.
+  res.setHeader("Referrer-Policy", "same-origin");
+  res.setHeader("X-Content-Type-Options", "nosniff");
+  if (strictTransport) res.setHeader("Strict-Transport-Security", "max-age=63072000");
   // A response that goes out before its request body was read to the end (a 413, a refused origin, a POST to a
   // GET route…) closes the connection: the unread rest would otherwise be parsed as the next request on a
   // keep-alive socket, and that innocent request would hang and be reset.

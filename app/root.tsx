@@ -1,11 +1,13 @@
 import type { LinksFunction, MetaFunction } from "@remix-run/node";
 import { Link, Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useRouteError } from "@remix-run/react";
+import { useNonce } from "~/components/nonce";
 import stylesUrl from "~/styles.css";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: stylesUrl }];
 export const meta: MetaFunction = () => [{ title: "Latchkey" }];
 
 export function Layout({ children }: { children: React.ReactNode }) {
+  const nonce = useNonce();
   return (
     <html lang="en">
       <head>
@@ -21,8 +23,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
           </Link>
         </header>
         <main>{children}</main>
-        <ScrollRestoration />
-        <Scripts />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
       </body>
     </html>
   );

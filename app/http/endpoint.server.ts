@@ -75,7 +75,6 @@ export function json(data: unknown, init: { status?: number; headers?: Headers }
   const headers = new Headers(init.headers);
   headers.set("Content-Type", "application/json; charset=utf-8");
   headers.set("Cache-Control", "no-store");
-  headers.set("X-Content-Type-Options", "nosniff");
   return new Response(JSON.stringify(data ?? null), { status: init.status ?? 200, headers });
 }
 
