@@ -11,7 +11,7 @@ import { db, isRecordNotFound } from "~/db.server";
 import { sendMail, type MailMessage } from "~/email/mailer.server";
 import { env } from "~/env.server";
 
-export type TokenPurpose = "email-verification" | "change-email" | "reset-password" | "delete-account";
+export type TokenPurpose = "email-verification" | "change-email" | "reset-password" | "delete-account" | "invitation";
 
 /** Every token names its user, so a user's outstanding tokens can be revoked together. */
 export interface TokenPayload {
@@ -121,6 +121,13 @@ export async function peekToken<P extends TokenPayload>(purpose: TokenPurpose, t
 export async function revokeTokens(purpose: TokenPurpose, userId: string): Promise<void> {
   await db.verification.deleteMany({
     where: { identifier: { startsWith: `${purpose}:` }, value: { contains: `"userId":${JSON.stringify(userId)}` } },
+  });
+}
+
+/** Revokes every outstanding token of one purpose whose payload has `field` equal to `value`. */
+export async function revokeTokensWhere(purpose: TokenPurpose, field: string, value: string): Promise<void> {
+  await db.verification.deleteMany({
+    where: { identifier: { startsWith: `${purpose}:` }, value: { contains: `${JSON.stringify(field)}:${JSON.stringify(value)}` } },
   });
 }
 

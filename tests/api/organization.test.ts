@@ -2,6 +2,8 @@
 // members, roles, the permission table, leaving and removing — every rule and message, on both databases.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiClient, signUp, uniqueEmail } from "../support/client";
+import { checkMail, expectNoNewMail, mailCount, nextMail } from "../support/mail";
+import { Mailbox } from "../support/mailbox";
 import { startServer, type TestServer } from "../support/server";
 import { count, query } from "../support/sql";
 
@@ -9,18 +11,22 @@ const ORG = "/api/auth/organization";
 
 let server: TestServer;
 let noCreation: TestServer; // AUTH_ORGANIZATION_CREATION=off
-let limited: TestServer; // AUTH_ORGANIZATION_LIMIT=1, AUTH_ORGANIZATION_MEMBERSHIP_LIMIT=2
+let limited: TestServer; // AUTH_ORGANIZATION_LIMIT=1, AUTH_ORGANIZATION_MEMBERSHIP_LIMIT=2, AUTH_INVITATION_REQUIRE_VERIFIED_EMAIL=off
+let mailbox: Mailbox;
 
 beforeAll(async () => {
-  const base = { AUTH_EMAIL_VERIFICATION: "off" };
+  mailbox = await new Mailbox().start();
+  // No verification mail on sign-up: the only mail here is invitations. Users start unverified.
+  const base = { AUTH_EMAIL_VERIFICATION: "off", SMTP_URL: mailbox.url };
   [server, noCreation, limited] = await Promise.all([
     startServer({ env: base }),
     startServer({ env: { ...base, AUTH_ORGANIZATION_CREATION: "off" } }),
-    startServer({ env: { ...base, AUTH_ORGANIZATION_LIMIT: "1", AUTH_ORGANIZATION_MEMBERSHIP_LIMIT: "2" } }),
+    startServer({ env: { ...base, AUTH_ORGANIZATION_LIMIT: "1", AUTH_ORGANIZATION_MEMBERSHIP_LIMIT: "2", AUTH_INVITATION_REQUIRE_VERIFIED_EMAIL: "off" } }),
   ]);
 });
 afterAll(async () => {
   await Promise.all([server, noCreation, limited].map((s) => s?.stop()));
+  await mailbox?.stop();
 });
 
 export interface Person {
@@ -344,10 +350,218 @@ describe("races on one organization (exactly one winner)", () => {
   });
 });
 
-describe("the membership limit", () => {
-  it("counts members when an organization grows", async () => {
+const verify = (target: TestServer, p: Person) => query(target.database, `UPDATE "user" SET "emailVerified" = ? WHERE "id" = ?`, [target.database.kind === "sqlite" ? 1 : true, p.id]);
+const INVITE = /Join /;
+
+async function invite(inviter: Person, organizationId: string, email: string, role = "member", extra: Record<string, unknown> = {}) {
+  const seen = mailCount(mailbox, email, INVITE);
+  const response = await inviter.client.post(`${ORG}/invite-member`, { email, role, organizationId, ...extra });
+  expect(response.status, response.text).toBe(200);
+  const mail = await nextMail(mailbox, email, INVITE, seen);
+  return { invitation: response.body, mail, link: mail.links[0] };
+}
+
+describe("invitations", () => {
+  it("invites by e-mail with a link of its own, and the invitee joins", async () => {
+    const t = await team();
+    const invitee = await person();
+    await verify(server, invitee);
+    const before = Date.now();
+    const { invitation, mail, link } = await invite(t.admin, t.org.id, invitee.email.toUpperCase(), "admin");
+    expect(invitation).toMatchObject({ organizationId: t.org.id, email: invitee.email, role: "admin", status: "pending", inviterId: t.admin.id });
+    expect(invitation.id).toMatch(/^[A-Za-z0-9]{32}$/); // ≈190 random bits, not time-ordered
+    expect(new Date(invitation.expiresAt).getTime() - before).toBeGreaterThanOrEqual(172_800_000 - 5_000);
+    expect(new Date(invitation.expiresAt).getTime() - before).toBeLessThanOrEqual(172_800_000 + 5_000);
+    expect(checkMail(mail, server.baseUrl, "48 hours")).toBe(link);
+    expect(mail.text).toContain(`Team ${t.org.slug}`);
+    expect(mail.text).toContain("as admin");
+    const url = new URL(link);
+    expect(url.pathname).toBe(`/invitations/${invitation.id}`);
+    const token = url.searchParams.get("token")!;
+    expect(token.length).toBeGreaterThanOrEqual(22);
+    // The secret is stored hashed only, and no answer carries it.
+    const rows = await query<{ identifier: string }>(server.database, `SELECT "identifier" FROM "verification" WHERE "identifier" LIKE 'invitation:%'`);
+    expect(rows.some((r) => r.identifier.includes(token))).toBe(false);
+    const listed = await t.owner.client.get(`${ORG}/list-invitations?organizationId=${t.org.id}`);
+    expect(listed.body).toEqual([expect.objectContaining({ id: invitation.id, status: "pending" })]);
+    expect(listed.text).not.toContain(token);
+
+    const seen = await invitee.client.get(`${ORG}/get-invitation?id=${invitation.id}`);
+    expect(seen.body).toMatchObject({ id: invitation.id, organizationName: `Team ${t.org.slug}`, organizationSlug: t.org.slug, inviterEmail: t.admin.email });
+    expect((await invitee.client.get(`${ORG}/list-user-invitations`)).body).toEqual([expect.objectContaining({ id: invitation.id, organizationName: `Team ${t.org.slug}` })]);
+
+    const accepted = await invitee.client.post(`${ORG}/accept-invitation`, { invitationId: invitation.id });
+    expect(accepted.status).toBe(200);
+    expect(accepted.body.invitation).toMatchObject({ id: invitation.id, status: "accepted" });
+    expect(accepted.body.member).toMatchObject({ organizationId: t.org.id, userId: invitee.id, role: "admin" });
+    expect((await session(invitee)).activeOrganizationId).toBe(t.org.id);
+    const again = await invitee.client.post(`${ORG}/accept-invitation`, { invitationId: invitation.id });
+    expect(again.body).toEqual({ code: "INVITATION_NOT_FOUND", message: "Invitation not found" });
+    expect(await count(server.database, "verification", `"identifier" LIKE 'invitation:%' AND "value" LIKE ?`, [`%${invitation.id}%`])).toBe(0);
+  });
+
+  it("keeps invitations to the rules of who may invite whom", async () => {
+    const t = await team();
+    const address = uniqueEmail("invitee");
+    const byMember = await t.member.client.post(`${ORG}/invite-member`, { email: address, role: "member", organizationId: t.org.id });
+    expect(byMember.status).toBe(403);
+    expect(byMember.body.code).toBe("YOU_ARE_NOT_ALLOWED_TO_INVITE_USERS_TO_THIS_ORGANIZATION");
+    const adminInvitesOwner = await t.admin.client.post(`${ORG}/invite-member`, { email: address, role: "owner", organizationId: t.org.id });
+    expect(adminInvitesOwner.status).toBe(403);
+    expect(adminInvitesOwner.body).toEqual({ code: "YOU_ARE_NOT_ALLOWED_TO_INVITE_A_USER_WITH_THIS_ROLE", message: "You are not allowed to invite a user with this role" });
+    const byOutsider = await t.outsider.client.post(`${ORG}/invite-member`, { email: address, role: "member", organizationId: t.org.id });
+    expect(byOutsider.body.code).toBe("USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION");
+    expect((await t.owner.client.post(`${ORG}/invite-member`, { email: address, role: "boss", organizationId: t.org.id })).body.code).toBe("ROLE_NOT_FOUND");
+    expect((await t.owner.client.post(`${ORG}/invite-member`, { email: "not-an-email", role: "member", organizationId: t.org.id })).body.code).toBe("VALIDATION_ERROR");
+    expect((await t.owner.client.post(`${ORG}/invite-member`, { email: t.member.email, role: "member", organizationId: t.org.id })).body.code).toBe(
+      "USER_IS_ALREADY_A_MEMBER_OF_THIS_ORGANIZATION",
+    );
+    await expectNoNewMail(mailbox, address, 0, 100);
+    await invite(t.owner, t.org.id, address, "owner");
+  });
+
+  it("refuses a second invitation of one address unless resent, which renews the secret", async () => {
+    const t = await team();
+    const address = uniqueEmail("twice");
+    const first = await invite(t.owner, t.org.id, address);
+    const twice = await t.owner.client.post(`${ORG}/invite-member`, { email: address, role: "member", organizationId: t.org.id });
+    expect(twice.body).toEqual({ code: "USER_IS_ALREADY_INVITED_TO_THIS_ORGANIZATION", message: "User is already invited to this organization" });
+    const resent = await invite(t.owner, t.org.id, address, "member", { resend: true });
+    expect(resent.invitation.id).toBe(first.invitation.id);
+    expect(new URL(resent.link).searchParams.get("token")).not.toBe(new URL(first.link).searchParams.get("token"));
+    // The old link's secret no longer proves anything; the new one does.
+    const invitee = await person(server);
+    await query(server.database, `UPDATE "user" SET "email" = ? WHERE "id" = ?`, [address, invitee.id]);
+    const oldToken = new URL(first.link).searchParams.get("token");
+    const stale = await invitee.client.post(`${ORG}/accept-invitation`, { invitationId: first.invitation.id, token: oldToken });
+    expect(stale.body.code).toBe("EMAIL_VERIFICATION_REQUIRED_BEFORE_ACCEPTING_OR_REJECTING_INVITATION");
+    const fresh = await invitee.client.post(`${ORG}/accept-invitation`, { invitationId: first.invitation.id, token: new URL(resent.link).searchParams.get("token") });
+    expect(fresh.status).toBe(200);
+    // The secret proved the inbox: the address is now verified.
+    expect((await invitee.client.get("/api/auth/get-session")).body.user.emailVerified).toBe(true);
+  });
+
+  it("needs the invited, verified address to read, accept or reject", async () => {
+    const t = await team();
+    const invitee = await person();
+    const { invitation } = await invite(t.owner, t.org.id, invitee.email);
+    const stranger = t.outsider;
+    await verify(server, stranger);
+    for (const [method, path] of [
+      ["GET", `${ORG}/get-invitation?id=${invitation.id}`],
+      ["POST", `${ORG}/accept-invitation`],
+      ["POST", `${ORG}/reject-invitation`],
+    ] as const) {
+      const response = method === "GET" ? await stranger.client.get(path) : await stranger.client.post(path, { invitationId: invitation.id });
+      expect(response.status, path).toBe(403);
+      expect(response.body.code).toBe("YOU_ARE_NOT_THE_RECIPIENT_OF_THE_INVITATION");
+    }
+    expect((await stranger.client.get(`${ORG}/list-user-invitations`)).body).toEqual([]);
+    // Unverified: the invitation is neither listed nor answerable without the link's secret.
+    expect((await invitee.client.get(`${ORG}/list-user-invitations`)).body).toEqual([]);
+    const unverified = await invitee.client.post(`${ORG}/accept-invitation`, { invitationId: invitation.id });
+    expect(unverified.status).toBe(403);
+    expect(unverified.body.code).toBe("EMAIL_VERIFICATION_REQUIRED_BEFORE_ACCEPTING_OR_REJECTING_INVITATION");
+    const wrongToken = await invitee.client.post(`${ORG}/accept-invitation`, { invitationId: invitation.id, token: "x".repeat(43) });
+    expect(wrongToken.body.code).toBe("EMAIL_VERIFICATION_REQUIRED_BEFORE_ACCEPTING_OR_REJECTING_INVITATION");
+    await verify(server, invitee);
+    const rejected = await invitee.client.post(`${ORG}/reject-invitation`, { invitationId: invitation.id });
+    expect(rejected.body).toMatchObject({ invitation: { status: "rejected" }, member: null });
+    expect((await invitee.client.post(`${ORG}/accept-invitation`, { invitationId: invitation.id })).body.code).toBe("INVITATION_NOT_FOUND");
+    expect(await count(server.database, "member", `"organizationId" = ? AND "userId" = ?`, [t.org.id, invitee.id])).toBe(0);
+  });
+
+  it("accepts an unverified address when AUTH_INVITATION_REQUIRE_VERIFIED_EMAIL=off", async () => {
     const owner = await person(limited);
     const org = await createOrg(owner);
-    expect(await count(limited.database, "member", `"organizationId" = ?`, [org.id])).toBe(1);
+    const invitee = await person(limited);
+    const response = await owner.client.post(`${ORG}/invite-member`, { email: invitee.email, role: "member", organizationId: org.id });
+    expect(response.status).toBe(200);
+    expect((await invitee.client.get(`${ORG}/list-user-invitations`)).body).toHaveLength(1);
+    expect((await invitee.client.post(`${ORG}/accept-invitation`, { invitationId: response.body.id })).status).toBe(200);
+    // The membership limit (2) is now reached.
+    const third = await person(limited);
+    const refused = await owner.client.post(`${ORG}/invite-member`, { email: third.email, role: "member", organizationId: org.id });
+    expect(refused.status).toBe(403);
+    expect(refused.body.code).toBe("ORGANIZATION_MEMBERSHIP_LIMIT_REACHED");
+  });
+
+  it("does not move expired or canceled invitations, and cancelling needs the permission", async () => {
+    const t = await team();
+    const invitee = await person();
+    await verify(server, invitee);
+    const { invitation } = await invite(t.owner, t.org.id, invitee.email);
+    const byMember = await t.member.client.post(`${ORG}/cancel-invitation`, { invitationId: invitation.id });
+    expect(byMember.status).toBe(403);
+    expect(byMember.body.code).toBe("YOU_ARE_NOT_ALLOWED_TO_CANCEL_THIS_INVITATION");
+    expect((await t.outsider.client.post(`${ORG}/cancel-invitation`, { invitationId: invitation.id })).body.code).toBe("USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION");
+    expect((await t.owner.client.post(`${ORG}/cancel-invitation`, { invitationId: "unknown" })).body.code).toBe("INVITATION_NOT_FOUND");
+    const canceled = await t.admin.client.post(`${ORG}/cancel-invitation`, { invitationId: invitation.id });
+    expect(canceled.body).toMatchObject({ id: invitation.id, status: "canceled" });
+    expect((await invitee.client.post(`${ORG}/accept-invitation`, { invitationId: invitation.id })).body.code).toBe("INVITATION_NOT_FOUND");
+    expect((await invitee.client.get(`${ORG}/get-invitation?id=${invitation.id}`)).body.code).toBe("INVITATION_NOT_FOUND");
+
+    const second = await invite(t.owner, t.org.id, invitee.email);
+    const past = server.database.kind === "sqlite" ? Date.now() - 1000 : new Date(Date.now() - 1000);
+    await query(server.database, `UPDATE "invitation" SET "expiresAt" = ? WHERE "id" = ?`, [past, second.invitation.id]);
+    expect((await invitee.client.post(`${ORG}/accept-invitation`, { invitationId: second.invitation.id })).body.code).toBe("INVITATION_NOT_FOUND");
+    expect((await invitee.client.post(`${ORG}/reject-invitation`, { invitationId: second.invitation.id })).body.code).toBe("INVITATION_NOT_FOUND");
+    // An expired invitation does not block a new one.
+    await invite(t.owner, t.org.id, invitee.email);
+  });
+
+  it("refuses an invitation whose inviter has left", async () => {
+    const t = await team();
+    const invitee = await person();
+    await verify(server, invitee);
+    const { invitation } = await invite(t.admin, t.org.id, invitee.email);
+    expect((await t.admin.client.post(`${ORG}/leave`, { organizationId: t.org.id })).status).toBe(200);
+    const response = await invitee.client.post(`${ORG}/accept-invitation`, { invitationId: invitation.id });
+    expect(response.body).toEqual({ code: "INVITER_IS_NO_LONGER_A_MEMBER_OF_THE_ORGANIZATION", message: "Inviter is no longer a member of the organization" });
+    expect((await invitee.client.get(`${ORG}/get-invitation?id=${invitation.id}`)).body.code).toBe("INVITER_IS_NO_LONGER_A_MEMBER_OF_THE_ORGANIZATION");
+    expect(await count(server.database, "invitation", `"id" = ? AND "status" = 'pending'`, [invitation.id])).toBe(1);
+  });
+});
+
+describe("invitation races (exactly one winner)", () => {
+  it("ten parallel accepts make one member", async () => {
+    const t = await team();
+    const invitee = await person();
+    await verify(server, invitee);
+    const { invitation } = await invite(t.owner, t.org.id, invitee.email);
+    const results = await Promise.all(Array.from({ length: 10 }, () => invitee.client.post(`${ORG}/accept-invitation`, { invitationId: invitation.id })));
+    expect(results.filter((r) => r.status === 200)).toHaveLength(1);
+    for (const r of results.filter((r) => r.status !== 200)) expect(r.body.code).toBe("INVITATION_NOT_FOUND");
+    expect(await count(server.database, "member", `"organizationId" = ? AND "userId" = ?`, [t.org.id, invitee.id])).toBe(1);
+  });
+
+  it("two invites of one address make one pending invitation", async () => {
+    const t = await team();
+    const address = uniqueEmail("race");
+    const results = await Promise.all([t.owner, t.admin].map((p) => p.client.post(`${ORG}/invite-member`, { email: address, role: "member", organizationId: t.org.id })));
+    expect(results.map((r) => r.status).sort()).toEqual([200, 400]);
+    expect(results.find((r) => r.status === 400)!.body.code).toBe("USER_IS_ALREADY_INVITED_TO_THIS_ORGANIZATION");
+    expect(await count(server.database, "invitation", `"organizationId" = ? AND "email" = ? AND "status" = 'pending'`, [t.org.id, address])).toBe(1);
+  });
+});
+
+describe("deleting a user account", () => {
+  it("is refused while the user is the only owner of an organization with other members, naming it", async () => {
+    const t = await team();
+    const solo = await createOrg(t.owner);
+    const refused = await t.owner.client.post("/api/auth/delete-user", {});
+    expect(refused.status).toBe(400);
+    expect(refused.body.code).toBe("YOU_ARE_THE_ONLY_OWNER_OF_AN_ORGANIZATION_WITH_OTHER_MEMBERS");
+    expect(refused.body.message).toContain(`"Team ${t.org.slug}"`);
+    expect(refused.body.message).not.toContain(solo.slug);
+    expect(await count(server.database, "user", `"id" = ?`, [t.owner.id])).toBe(1);
+
+    // Another owner: the account may go; the organization stays, the one only they were in goes with them.
+    expect((await t.owner.client.post(`${ORG}/update-member-role`, { memberId: t.adminId, role: "owner", organizationId: t.org.id })).status).toBe(200);
+    const deleted = await t.owner.client.post("/api/auth/delete-user", {});
+    expect(deleted.body).toEqual({ success: true, message: "User deleted" });
+    expect(await count(server.database, "organization", `"id" = ?`, [t.org.id])).toBe(1);
+    expect(await count(server.database, "organization", `"id" = ?`, [solo.id])).toBe(0);
+    expect(await count(server.database, "member", `"organizationId" = ?`, [t.org.id])).toBe(2);
   });
 });

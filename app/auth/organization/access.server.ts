@@ -53,3 +53,35 @@ export async function unsetActiveOrganization(client: Client, userId: string, or
 export async function setActiveOrganizationId(sessionId: string, organizationId: string | null): Promise<void> {
   await db.session.updateMany({ where: { id: sessionId }, data: { activeOrganizationId: organizationId } });
 }
+
+const holdsOwner = (role: string) => role.split(",").map((r) => r.trim()).includes("owner");
+
+/**
+ * Before an account goes (issue 9): refused while the user is the only owner of an organization that has other
+ * members, naming those organizations. Returns the organizations where the user is the only member.
+ */
+export async function assertNoOrganizationLeftWithoutOwner(client: Client, userId: string): Promise<string[]> {
+  const memberships = await client.member.findMany({
+    where: { userId },
+    include: { organization: { include: { members: { select: { userId: true, role: true } } } } },
+  });
+  const blocking: string[] = [];
+  const alone: string[] = [];
+  for (const { organization, role } of memberships) {
+    const others = organization.members.filter((m) => m.userId !== userId);
+    if (others.length === 0) alone.push(organization.id);
+    else if (holdsOwner(role) && !others.some((m) => holdsOwner(m.role))) blocking.push(organization.name);
+  }
+  if (blocking.length) {
+    throw new AuthError("YOU_ARE_THE_ONLY_OWNER_OF_AN_ORGANIZATION_WITH_OTHER_MEMBERS", {
+      message: `You are the only owner of ${blocking.map((n) => `"${n}"`).join(", ")}, which ${blocking.length === 1 ? "has" : "have"} other members. Make another member an owner or delete ${blocking.length === 1 ? "the organization" : "them"} first.`,
+    });
+  }
+  return alone;
+}
+
+/** Inside the transaction that deletes the user: check again, and delete the organizations only they were in. */
+export async function settleOrganizationsOfDeletedUser(tx: Transaction, userId: string): Promise<void> {
+  const alone = await assertNoOrganizationLeftWithoutOwner(tx, userId);
+  if (alone.length) await tx.organization.deleteMany({ where: { id: { in: alone } } });
+}
