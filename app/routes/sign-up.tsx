@@ -42,7 +42,8 @@ export default function SignUp() {
   const [searchParams] = useSearchParams();
   const redirectTo = searchParams.get("redirectTo");
   const schema = useMemo(() => signUpFormSchema(passwordBounds), [passwordBounds]);
-  const [form, fields] = useZodForm("sign-up", schema, actionData?.result);
+  // ?email= fills in the address (an invitation's "Create an account to accept").
+  const [form, fields] = useZodForm("sign-up", schema, actionData?.result, { email: searchParams.get("email") ?? undefined });
   return (
     <Form method="post" className="card" {...getFormProps(form)}>
       <h1>Create an account</h1>

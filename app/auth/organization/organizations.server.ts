@@ -133,3 +133,15 @@ export async function listOrganizationsWithRole(userId: string) {
 export async function listOrganizations(userId: string) {
   return (await listOrganizationsWithRole(userId)).map(({ role: _role, ...organization }) => organization);
 }
+
+/** What the active-organization switcher shows: the user's organizations and the session's active one. */
+export async function switcherData(current: SessionWithUser | null) {
+  if (!current) return null;
+  const organizations = await db.member.findMany({
+    where: { userId: current.user.id },
+    select: { organization: { select: { id: true, name: true } } },
+    orderBy: { createdAt: "asc" },
+  });
+  return { organizations: organizations.map((m) => m.organization), activeId: current.session.activeOrganizationId };
+}
+export type SwitcherData = Awaited<ReturnType<typeof switcherData>>;

@@ -1,0 +1,118 @@
+// Organizations with JavaScript off (issue 9): create one, invite an address that has no account, join from the
+// e-mailed link by creating the account there, invite an existing user who signs in from the link, change a
+// role, remove a member, leave, delete.
+import type { Page } from "@playwright/test";
+import { expect, PASSWORD, signUp, test, uniqueEmail } from "./fixtures";
+import { linkFromMail } from "./mail";
+
+test.use({ javaScriptEnabled: false });
+
+const INVITE_MAIL = /Join /;
+
+const row = (page: Page, email: string) => page.getByRole("listitem", { name: email, exact: true });
+
+async function invite(page: Page, email: string, role: "member" | "admin" = "member") {
+  await page.getByLabel("Email", { exact: true }).fill(email);
+  await page.getByLabel("Role", { exact: true }).selectOption(role);
+  await page.getByRole("button", { name: "Send invitation" }).click();
+  await expect(page.getByRole("status")).toHaveText(`Invitation sent to ${email.toLowerCase()}.`);
+  await expect(row(page, email.toLowerCase())).toContainText(`as ${role}`);
+}
+
+test("an owner builds a team from e-mail invitations, manages it and deletes it", async ({ page, openContext, user: existing }) => {
+  const slug = `acme-${Date.now().toString(36)}`;
+  const owner = { name: "Olive Owner", email: uniqueEmail("owner"), password: PASSWORD };
+  await signUp(page, owner);
+  await expect(page).toHaveURL("/account");
+
+  // Create the organization from the account area.
+  await page.getByRole("link", { name: "Organizations" }).click();
+  await expect(page).toHaveURL("/organizations");
+  await expect(page.getByRole("heading", { level: 1, name: "Organizations" })).toBeVisible();
+  await page.getByLabel("Name").fill("Acme Corp");
+  await page.getByLabel("Slug").fill(slug);
+  await page.getByRole("button", { name: "Create organization" }).click();
+  await expect(page).toHaveURL(`/organizations/${slug}`);
+  await expect(page.getByRole("heading", { level: 1, name: "Acme Corp" })).toBeVisible();
+  await expect(row(page, owner.email)).toContainText("owner");
+  // It became the active organization.
+  await expect(page.getByRole("combobox", { name: "Active organization" }).locator("option:checked")).toHaveText("Acme Corp");
+
+  // Invite an address that has no account; the invitee creates one from the e-mailed link.
+  const newcomer = { name: "Nina Newcomer", email: uniqueEmail("newcomer"), password: PASSWORD };
+  await invite(page, newcomer.email);
+  const link = await linkFromMail(newcomer.email, INVITE_MAIL);
+  expect(new URL(link).pathname).toMatch(/^\/invitations\/[A-Za-z0-9]{32}$/);
+
+  const { page: nina } = await openContext();
+  await nina.goto(link);
+  await expect(nina.getByRole("heading", { level: 1, name: "Join Acme Corp" })).toBeVisible();
+  await expect(nina.getByText(`invited ${newcomer.email}`)).toBeVisible();
+  await nina.getByRole("link", { name: "Create an account to accept" }).click();
+  await expect(nina).toHaveURL(/\/sign-up\?/);
+  await expect(nina.getByLabel("Email")).toHaveValue(newcomer.email);
+  await nina.getByLabel("Name").fill(newcomer.name);
+  await nina.getByLabel("Password").fill(newcomer.password);
+  await nina.getByRole("button", { name: "Sign up" }).click();
+  await expect(nina).toHaveURL(link);
+  await nina.getByRole("button", { name: "Accept invitation" }).click();
+  await expect(nina).toHaveURL(`/organizations/${slug}`);
+  await expect(nina.getByText("your role: member")).toBeVisible();
+  // A plain member sees no controls they may not use.
+  await expect(nina.getByRole("button", { name: "Send invitation" })).toHaveCount(0);
+  await expect(nina.getByRole("button", { name: "Change role" })).toHaveCount(0);
+  await expect(nina.getByRole("button", { name: "Remove" })).toHaveCount(0);
+  await expect(nina.getByRole("button", { name: "Save" })).toHaveCount(0);
+  await expect(nina.getByRole("button", { name: "Delete organization" })).toHaveCount(0);
+  // Joining through the link proved the inbox: the address is verified.
+  await nina.goto("/account");
+  await expect(nina.getByText("· verified")).toBeVisible();
+
+  // Invite someone who already has an account; they sign in from the link.
+  await page.reload();
+  await invite(page, existing.email);
+  const secondLink = await linkFromMail(existing.email, INVITE_MAIL);
+  const { page: ed } = await openContext();
+  await ed.goto(secondLink);
+  await ed.getByRole("link", { name: "Sign in to accept" }).click();
+  await expect(ed.getByLabel("Email")).toHaveValue(existing.email);
+  await ed.getByLabel("Password").fill(existing.password);
+  await ed.getByRole("button", { name: "Sign in" }).click();
+  await expect(ed).toHaveURL(secondLink);
+  await ed.getByRole("button", { name: "Accept invitation" }).click();
+  await expect(ed).toHaveURL(`/organizations/${slug}`);
+
+  // The owner changes Nina's role and removes Ed.
+  await page.reload();
+  await row(page, newcomer.email).getByLabel(`Role of ${newcomer.email}`).selectOption("admin");
+  await row(page, newcomer.email).getByRole("button", { name: "Change role" }).click();
+  await expect(page.getByRole("status")).toHaveText("Role changed.");
+  await expect(row(page, newcomer.email).getByTestId("member-role")).toHaveText("admin");
+  await row(page, existing.email).getByRole("button", { name: `Remove ${existing.email}` }).click();
+  await expect(page).toHaveURL(`/organizations/${slug}`);
+  await expect(row(page, existing.email)).toHaveCount(0);
+  // Ed is no longer a member: the page is a 404 for him.
+  expect((await ed.request.get(`/organizations/${slug}`)).status()).toBe(404);
+
+  // Nina leaves.
+  await nina.goto(`/organizations/${slug}`);
+  await nina.getByRole("button", { name: "Leave organization" }).click();
+  await expect(nina).toHaveURL("/organizations");
+  await expect(nina.getByText("You are not a member of any organization yet.")).toBeVisible();
+
+  // Deleting needs the explicit confirmation.
+  await page.reload();
+  await page.getByRole("button", { name: "Delete organization" }).click();
+  await expect(page.getByText("Tick the box to confirm")).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: "Acme Corp" })).toBeVisible();
+  await page.getByLabel("Yes, delete Acme Corp").check();
+  await page.getByRole("button", { name: "Delete organization" }).click();
+  await expect(page).toHaveURL("/organizations");
+  await expect(page.getByText("You are not a member of any organization yet.")).toBeVisible();
+});
+
+test("an invitation link that is unknown says so clearly", async ({ page }) => {
+  const response = await page.request.get("/invitations/no-such-invitation");
+  expect(response.status()).toBe(404);
+  expect(await response.text()).toContain("Invitation not found");
+});
