@@ -24,6 +24,8 @@ export interface SignUpInput {
   image?: string | null;
   rememberMe?: boolean;
   callbackURL?: string;
+  /** Server-side only: the address was already proven (an invitation link's secret), so it starts verified. */
+  emailProven?: boolean;
 }
 
 export async function signUpWithEmail(ctx: RequestContext, input: SignUpInput) {
@@ -42,6 +44,7 @@ export async function signUpWithEmail(ctx: RequestContext, input: SignUpInput) {
         name,
         email,
         image: input.image || null,
+        emailVerified: input.emailProven === true,
         accounts: { create: { providerId: CREDENTIAL_PROVIDER, accountId: id, password: passwordHash } },
       },
     });
@@ -50,7 +53,7 @@ export async function signUpWithEmail(ctx: RequestContext, input: SignUpInput) {
     if (isUniqueViolation(error)) throw new AuthError("USER_ALREADY_EXISTS");
     throw error;
   }
-  if (emailVerificationRequired()) {
+  if (emailVerificationRequired() && !user.emailVerified) {
     // No session until the address is verified; without the mail the account could never be used, so a
     // failed send undoes the sign-up and says so.
     try {
@@ -61,7 +64,7 @@ export async function signUpWithEmail(ctx: RequestContext, input: SignUpInput) {
     }
     return { token: null, user: publicUser(user) };
   }
-  if (emailVerificationEnabled()) sendVerificationInBackground(user, input.callbackURL);
+  if (emailVerificationEnabled() && !user.emailVerified) sendVerificationInBackground(user, input.callbackURL);
   const { session } = await startSession(ctx, user, { rememberMe: input.rememberMe });
   return { token: session.token as string | null, user: publicUser(user) };
 }

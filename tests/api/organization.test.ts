@@ -565,3 +565,48 @@ describe("deleting a user account", () => {
     expect(await count(server.database, "member", `"organizationId" = ?`, [t.org.id])).toBe(2);
   });
 });
+
+describe("an account created from an invitation link (AUTH_EMAIL_VERIFICATION=required)", () => {
+  let strict: TestServer;
+  beforeAll(async () => {
+    strict = await startServer({ env: { AUTH_EMAIL_VERIFICATION: "required", SMTP_URL: mailbox.url } });
+  });
+  afterAll(async () => {
+    await strict?.stop();
+  });
+
+  const signUpForm = (client: ApiClient, fields: Record<string, string>) =>
+    client.request("POST", "/sign-up", { rawBody: new URLSearchParams(fields).toString(), headers: { "content-type": "application/x-www-form-urlencoded" } });
+
+  it("starts verified and signed in when the link's secret is valid for that address, and not otherwise", async () => {
+    const owner = new ApiClient(strict.baseUrl);
+    const ownerEmail = uniqueEmail("strict-owner");
+    await signUp(owner, { email: ownerEmail });
+    await query(strict.database, `UPDATE "user" SET "emailVerified" = ? WHERE "email" = ?`, [strict.database.kind === "sqlite" ? 1 : true, ownerEmail]);
+    expect((await owner.post("/api/auth/sign-in/email", { email: ownerEmail, password: "correct horse battery staple" })).status).toBe(200);
+    const org = (await owner.post(`${ORG}/create`, { name: "Strict", slug: uniqueSlug("strict") })).body;
+    const address = uniqueEmail("strict-new");
+    const seen = mailCount(mailbox, address, INVITE);
+    const invitation = (await owner.post(`${ORG}/invite-member`, { email: address, role: "member", organizationId: org.id })).body;
+    const link = new URL((await nextMail(mailbox, address, INVITE, seen)).links[0]);
+    const target = link.pathname + link.search;
+
+    // A wrong secret proves nothing: the usual "verify first" path.
+    const guesser = new ApiClient(strict.baseUrl);
+    const wrong = await signUpForm(guesser, { name: "Guess", email: address, password: "correct horse battery staple", redirectTo: `${link.pathname}?token=${"x".repeat(43)}` });
+    expect(wrong.status).toBe(302);
+    expect(wrong.headers.get("location")).toContain("/sign-in?verify=1");
+    await query(strict.database, `DELETE FROM "user" WHERE "email" = ?`, [address]);
+
+    const newcomer = new ApiClient(strict.baseUrl);
+    const before = mailCount(mailbox, address, /Verify/);
+    const created = await signUpForm(newcomer, { name: "New", email: address, password: "correct horse battery staple", redirectTo: target });
+    expect(created.status).toBe(302);
+    expect(new URL(created.headers.get("location")!, strict.baseUrl).pathname).toBe(link.pathname);
+    const me = (await newcomer.get("/api/auth/get-session")).body;
+    expect(me.user).toMatchObject({ email: address, emailVerified: true });
+    await expectNoNewMail(mailbox, address, mailCount(mailbox, address), 200);
+    expect(mailCount(mailbox, address, /Verify/)).toBe(before);
+    expect((await newcomer.post(`${ORG}/accept-invitation`, { invitationId: invitation.id })).status).toBe(200);
+  });
+});

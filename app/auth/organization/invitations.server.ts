@@ -35,6 +35,26 @@ export async function linkSecretMatches(invitationId: string, token: string | nu
   return payload?.invitationId === invitationId;
 }
 
+/**
+ * Whether a sign-up that will return to `redirectTo` was started from an invitation link whose secret is valid
+ * and whose invited address is `email`: then the mail reached that inbox and the new account starts verified.
+ */
+export async function invitationLinkProvesEmail(redirectTo: string | null | undefined, email: string): Promise<boolean> {
+  if (!redirectTo) return false;
+  let url: URL;
+  try {
+    url = new URL(redirectTo, "http://invitation.invalid");
+  } catch {
+    return false;
+  }
+  const match = /^\/invitations\/([A-Za-z0-9]{1,128})$/.exec(url.pathname);
+  const token = url.searchParams.get("token");
+  if (!match || !token || (url.origin !== "http://invitation.invalid" && url.origin !== new URL(absoluteUrl("/")).origin)) return false;
+  const invitation = await db.invitation.findUnique({ where: { id: match[1] } });
+  if (!invitation || !isLive(invitation) || invitation.email !== email.trim().toLowerCase()) return false;
+  return linkSecretMatches(invitation.id, token);
+}
+
 /** A fresh link secret for the invitation (older ones stop working) and the e-mail that carries it. */
 async function mailInvitation(invitation: Invitation, inviter: User, organizationName: string): Promise<void> {
   await revokeTokensWhere("invitation", "invitationId", invitation.id);
