@@ -34,27 +34,26 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   );
 }
 
-const INTENTS = {
-  create: intent({
-    schema: createOrganizationForm,
-    rateLimitAs: "/organization/create",
-    run: async (value, current) => {
-      const created = await createForSession(current!, value);
-      return { redirect: `/organizations/${created.slug}` };
-    },
-  }),
-  "set-active": intent({
-    schema: z.object({ organizationId: idField.optional(), redirectTo: z.string().max(2048).optional() }),
-    rateLimitAs: "/organization/set-active",
-    run: async (value, current) => {
-      await setActiveOrganization(current!, { organizationId: value.organizationId ?? null });
-      return { redirect: safeRedirectTarget(value.redirectTo, "/organizations") };
-    },
-  }),
-};
-
 export async function action({ request, context }: ActionFunctionArgs) {
-  const outcome = await runIntent(request, context, INTENTS);
+  // Built here, not at module level: the browser bundle drops server modules.
+  const outcome = await runIntent(request, context, {
+    create: intent({
+      schema: createOrganizationForm,
+      rateLimitAs: "/organization/create",
+      run: async (value, current) => {
+        const created = await createForSession(current!, value);
+        return { redirect: `/organizations/${created.slug}` };
+      },
+    }),
+    "set-active": intent({
+      schema: z.object({ organizationId: idField.optional(), redirectTo: z.string().max(2048).optional() }),
+      rateLimitAs: "/organization/set-active",
+      run: async (value, current) => {
+        await setActiveOrganization(current!, { organizationId: value.organizationId ?? null });
+        return { redirect: safeRedirectTarget(value.redirectTo, "/organizations") };
+      },
+    }),
+  });
   if (outcome.kind === "redirect") throw redirect(outcome.location, { headers: outcome.headers });
   return data(outcome.body, { status: outcome.status, headers: outcome.headers });
 }

@@ -2,7 +2,7 @@
 // e-mailed link by creating the account there, invite an existing user who signs in from the link, change a
 // role, remove a member, leave, delete.
 import type { Page } from "@playwright/test";
-import { expect, PASSWORD, signUp, test, uniqueEmail } from "./fixtures";
+import { expect, PASSWORD, signUp, test, uniqueEmail, waitForHydration } from "./fixtures";
 import { linkFromMail } from "./mail";
 
 test.use({ javaScriptEnabled: false });
@@ -115,4 +115,29 @@ test("an invitation link that is unknown says so clearly", async ({ page }) => {
   const response = await page.request.get("/invitations/no-such-invitation");
   expect(response.status()).toBe(404);
   expect(await response.text()).toContain("Invitation not found");
+});
+
+test.describe("with JavaScript on", () => {
+  test.use({ javaScriptEnabled: true });
+
+  test("the slug is suggested from the name, and the switcher changes the active organization", async ({ page }) => {
+    const owner = { name: "Sam Switcher", email: uniqueEmail("switcher"), password: PASSWORD };
+    await signUp(page, owner);
+    await expect(page).toHaveURL("/account");
+    await page.goto("/organizations");
+    await waitForHydration(page);
+    const suffix = Date.now().toString(36);
+    await page.getByLabel("Name").pressSequentially(`Blue Sky Labs ${suffix}`);
+    await expect(page.getByLabel("Slug")).toHaveValue(`blue-sky-labs-${suffix}`);
+    await page.getByRole("button", { name: "Create organization" }).click();
+    await expect(page).toHaveURL(`/organizations/blue-sky-labs-${suffix}`);
+
+    await page.goto("/account");
+    const switcher = page.getByRole("combobox", { name: "Active organization" });
+    await expect(switcher.locator("option:checked")).toHaveText(`Blue Sky Labs ${suffix}`);
+    await switcher.selectOption("");
+    await page.getByRole("button", { name: "Switch" }).click();
+    await expect(page).toHaveURL("/account");
+    await expect(switcher.locator("option:checked")).toHaveText("None");
+  });
 });
