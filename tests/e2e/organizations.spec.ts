@@ -1,6 +1,7 @@
 // Organizations with JavaScript off (issue 9): create one, invite an address that has no account, join from the
 // e-mailed link by creating the account there, invite an existing user who signs in from the link, change a
 // role, remove a member, leave, delete.
+import { createRequire } from "node:module";
 import type { Page } from "@playwright/test";
 import { expect, PASSWORD, signUp, test, uniqueEmail, waitForHydration } from "./fixtures";
 import { linkFromMail } from "./mail";
@@ -8,6 +9,18 @@ import { linkFromMail } from "./mail";
 test.use({ javaScriptEnabled: false });
 
 const INVITE_MAIL = /Join /;
+const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
+
+/** axe-core's serious and critical findings on the current page (JavaScript on). */
+async function accessibilityViolations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ path: AXE });
+  const violations = await page.evaluate(async () => {
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- axe is injected at run time
+    const result = await (window as any).axe.run(document);
+    return result.violations as Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }>;
+  });
+  return violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+}
 
 const row = (page: Page, email: string) => page.getByRole("listitem", { name: email, exact: true });
 
@@ -118,7 +131,8 @@ test("an invitation link that is unknown says so clearly", async ({ page }) => {
 });
 
 test.describe("with JavaScript on", () => {
-  test.use({ javaScriptEnabled: true });
+  // bypassCSP: axe-core is injected as a script the page's nonce-based policy would block.
+  test.use({ javaScriptEnabled: true, bypassCSP: true });
 
   test("the slug is suggested from the name, and the switcher changes the active organization", async ({ page }) => {
     const owner = { name: "Sam Switcher", email: uniqueEmail("switcher"), password: PASSWORD };
@@ -131,6 +145,10 @@ test.describe("with JavaScript on", () => {
     await expect(page.getByLabel("Slug")).toHaveValue(`blue-sky-labs-${suffix}`);
     await page.getByRole("button", { name: "Create organization" }).click();
     await expect(page).toHaveURL(`/organizations/blue-sky-labs-${suffix}`);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Blue Sky Labs ${suffix}`);
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await page.goto("/organizations");
+    expect(await accessibilityViolations(page)).toEqual([]);
 
     await page.goto("/account");
     const switcher = page.getByRole("combobox", { name: "Active organization" });
