@@ -57,6 +57,13 @@ test("an owner builds a team from e-mail invitations, manages it and deletes it"
   const link = await linkFromMail(newcomer.email, INVITE_MAIL);
   expect(new URL(link).pathname).toMatch(/^\/invitations\/[A-Za-z0-9]{32}$/);
 
+  // Someone else signed in (here the owner) is told the invitation is not theirs, and offered to sign out.
+  await page.goto(link);
+  await expect(page.getByText(`This invitation is for ${newcomer.email}, but you are signed in as ${owner.email}.`)).toBeVisible();
+  await expect(page.getByRole("button", { name: "Sign out" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Accept invitation" })).toHaveCount(0);
+  await page.goto(`/organizations/${slug}`);
+
   const { page: nina } = await openContext();
   await nina.goto(link);
   await expect(nina.getByRole("heading", { level: 1, name: "Join Acme Corp" })).toBeVisible();
@@ -107,6 +114,22 @@ test("an owner builds a team from e-mail invitations, manages it and deletes it"
   // Ed is no longer a member: the page is a 404 for him.
   expect((await ed.request.get(`/organizations/${slug}`)).status()).toBe(404);
 
+  // An invitation canceled from the page leaves its link with a clear page.
+  const withdrawn = uniqueEmail("withdrawn");
+  await invite(page, withdrawn);
+  const withdrawnLink = await linkFromMail(withdrawn, INVITE_MAIL);
+  await page.getByRole("button", { name: `Cancel the invitation of ${withdrawn}` }).click();
+  await expect(page.getByRole("status")).toHaveText("Invitation canceled.");
+  await expect(row(page, withdrawn)).toHaveCount(0);
+  await ed.goto(withdrawnLink);
+  await expect(ed.getByRole("heading", { level: 1, name: "This invitation was withdrawn" })).toBeVisible();
+
+  // Settings: the owner renames the organization.
+  await page.getByLabel("Name", { exact: true }).fill("Acme Inc");
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(page).toHaveURL(`/organizations/${slug}`);
+  await expect(page.getByRole("heading", { level: 1, name: "Acme Inc" })).toBeVisible();
+
   // Nina leaves.
   await nina.goto(`/organizations/${slug}`);
   await nina.getByRole("button", { name: "Leave organization" }).click();
@@ -117,8 +140,8 @@ test("an owner builds a team from e-mail invitations, manages it and deletes it"
   await page.reload();
   await page.getByRole("button", { name: "Delete organization" }).click();
   await expect(page.getByText("Tick the box to confirm")).toBeVisible();
-  await expect(page.getByRole("heading", { level: 1, name: "Acme Corp" })).toBeVisible();
-  await page.getByLabel("Yes, delete Acme Corp").check();
+  await expect(page.getByRole("heading", { level: 1, name: "Acme Inc" })).toBeVisible();
+  await page.getByLabel("Yes, delete Acme Inc").check();
   await page.getByRole("button", { name: "Delete organization" }).click();
   await expect(page).toHaveURL("/organizations");
   await expect(page.getByText("You are not a member of any organization yet.")).toBeVisible();
