@@ -82,6 +82,15 @@ export async function assertNoOrganizationLeftWithoutOwner(client: Client, userI
 
 /** Inside the transaction that deletes the user: check again, and delete the organizations only they were in. */
 export async function settleOrganizationsOfDeletedUser(tx: Transaction, userId: string): Promise<void> {
+  // Lock the user's organizations (in one order, so two deletions cannot deadlock): nobody joins, leaves or
+  // changes roles in them while this decides.
+  const memberships = await tx.member.findMany({ where: { userId }, select: { organizationId: true }, orderBy: { organizationId: "asc" } });
+  for (const { organizationId } of memberships) {
+    // An organization deleted a moment ago has nothing left to decide about.
+    await lockOrganization(tx, organizationId).catch((error) => {
+      if (!(error instanceof AuthError)) throw error;
+    });
+  }
   const alone = await assertNoOrganizationLeftWithoutOwner(tx, userId);
   if (alone.length) await tx.organization.deleteMany({ where: { id: { in: alone } } });
 }

@@ -3,6 +3,7 @@ import { AuthError } from "~/auth/errors";
 import type { SessionWithUser } from "~/auth/session.server";
 import { db, isUniqueViolation } from "~/db.server";
 import { env } from "~/env.server";
+import { revokeTokensWhere } from "~/auth/verification.server";
 import { requireMember, setActiveOrganizationId, targetOrganizationId, TX_OPTIONS } from "~/auth/organization/access.server";
 import { roleAllows } from "~/auth/organization/permissions";
 import { memberWithUser, publicInvitation, publicMember, publicOrganization } from "~/auth/organization/presenters.server";
@@ -85,8 +86,11 @@ export async function updateOrganization(
 export async function deleteOrganization(current: SessionWithUser, organizationId: string) {
   const member = await requireMember(db, organizationId, current.user.id);
   if (!roleAllows(member.role, { organization: ["delete"] })) throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_ORGANIZATION");
+  const invitations = await db.invitation.findMany({ where: { organizationId, status: "pending" }, select: { id: true } });
   const deleted = await db.organization.deleteMany({ where: { id: organizationId } });
   if (deleted.count === 0) throw new AuthError("ORGANIZATION_NOT_FOUND");
+  // Their links' secrets would expire anyway; they go now with the invitations they belonged to.
+  for (const { id } of invitations) await revokeTokensWhere("invitation", "invitationId", id);
   return { id: organizationId };
 }
 
