@@ -523,6 +523,18 @@ describe("invitations", () => {
   });
 });
 
+describe("deleting an organization with pending invitations", () => {
+  it("deletes the invitations and their link secrets", async () => {
+    const t = await team();
+    const { invitation } = await invite(t.owner, t.org.id, uniqueEmail("orphan"));
+    const secrets = () => count(server.database, "verification", `"identifier" LIKE 'invitation:%' AND "value" LIKE ?`, [`%${invitation.id}%`]);
+    expect(await secrets()).toBe(1);
+    expect((await t.owner.client.post(`${ORG}/delete`, { organizationId: t.org.id })).status).toBe(200);
+    expect(await count(server.database, "invitation", `"id" = ?`, [invitation.id])).toBe(0);
+    expect(await secrets()).toBe(0);
+  });
+});
+
 describe("invitation races (exactly one winner)", () => {
   it("ten parallel accepts make one member", async () => {
     const t = await team();
