@@ -30,7 +30,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export default function SignIn() {
   const actionData = useActionData<typeof action>();
   const [searchParams] = useSearchParams();
-  const [form, fields] = useZodForm("sign-in", signInFormSchema, actionData?.result, { rememberMe: "on" });
+  const [form, fields] = useZodForm("sign-in", signInFormSchema, actionData?.result, { rememberMe: "on", email: searchParams.get("email") ?? undefined });
   return (
     <Form method="post" className="card" {...getFormProps(form)}>
       <h1>Sign in</h1>

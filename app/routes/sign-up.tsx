@@ -4,6 +4,7 @@ import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { useMemo } from "react";
 import { signUpWithEmail } from "~/auth/credentials.server";
+import { invitationLinkProvesEmail } from "~/auth/organization/invitations.server";
 import { safeRedirectTarget } from "~/auth/origin.server";
 import { signUpFormSchema } from "~/auth/schemas";
 import { ErrorList, Field, SubmitButton, useZodForm } from "~/components/forms";
@@ -25,7 +26,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     hideFields: ["password"],
     fieldFor: (error) => (error.code === "USER_ALREADY_EXISTS" || error.code === "INVALID_EMAIL" ? "email" : error.code.startsWith("PASSWORD") ? "password" : undefined),
     run: async (value, ctx) => {
-      const { token } = await signUpWithEmail(ctx, value);
+      const { token } = await signUpWithEmail(ctx, { ...value, emailProven: await invitationLinkProvesEmail(value.redirectTo, value.email) });
       return { signedIn: token !== null, redirectTo: value.redirectTo };
     },
   });
@@ -42,7 +43,8 @@ export default function SignUp() {
   const [searchParams] = useSearchParams();
   const redirectTo = searchParams.get("redirectTo");
   const schema = useMemo(() => signUpFormSchema(passwordBounds), [passwordBounds]);
-  const [form, fields] = useZodForm("sign-up", schema, actionData?.result);
+  // ?email= fills in the address (an invitation's "Create an account to accept").
+  const [form, fields] = useZodForm("sign-up", schema, actionData?.result, { email: searchParams.get("email") ?? undefined });
   return (
     <Form method="post" className="card" {...getFormProps(form)}>
       <h1>Create an account</h1>
