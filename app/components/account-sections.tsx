@@ -12,6 +12,7 @@ import {
   setPasswordSchema,
 } from "~/auth/schemas";
 import { passwordLengthHint } from "~/auth/schemas";
+import { DevOutboxLink } from "~/components/dev-outbox-link";
 import { CheckboxField, ErrorSummary, Field, StatusMessage, SubmitButton, useZodForm } from "~/components/forms";
 
 export interface SectionResult {
@@ -87,11 +88,12 @@ function IntentForm({
   );
 }
 
-export function VerifyEmailBanner({ email, last }: { email: string; last?: SectionResult }) {
+export function VerifyEmailBanner({ email, last, outbox }: { email: string; last?: SectionResult; outbox?: boolean }) {
   return (
     <div className="banner" role="region" aria-label="Email verification">
       <p>
         Your email address <strong className="address">{email}</strong> is not verified yet.
+        <DevOutboxLink show={outbox} />
       </p>
       <Outcome intent="resend-verification" last={last} />
       <Form method="post" action="/account?index">

@@ -74,7 +74,7 @@ interface IntentSpec<S extends z.ZodObject> {
   /** Which field an error belongs next to; form-level when undefined. */
   fieldFor?: (error: AuthError) => string | undefined;
   /** The work; `message` is the confirmation shown after the redirect, `redirect` a page other than the poster. */
-  run: (ctx: RequestContext, current: SessionWithUser, value: z.infer<S>) => Promise<{ message: string; redirect?: string }>;
+  run: (ctx: RequestContext, current: SessionWithUser, value: z.infer<S>) => Promise<{ message?: string; redirect?: string }>;
 }
 
 const define = <S extends z.ZodObject>(spec: IntentSpec<S>) => spec;
@@ -132,7 +132,7 @@ const INTENTS = {
       // The typed address is the page's confirmation step (the JSON API has its own: password or e-mailed link).
       if (value.confirmEmail.trim().toLowerCase() !== current.user.email) throw new AuthError("EMAIL_MISMATCH");
       const outcome = await deleteUser(ctx, current, { password: value.password || undefined, callbackURL: "/account-deleted" });
-      if (outcome.message === USER_DELETED) return { message: "", redirect: "/account-deleted" };
+      if (outcome.message === USER_DELETED) return { redirect: "/account-deleted" };
       return { message: `We sent a confirmation link to ${current.user.email}. Your account is deleted when you follow it.` };
     },
   }),
@@ -191,7 +191,7 @@ export async function runAccountAction(request: Request, loadContext: AppLoadCon
     }
     try {
       const outcome = await spec.run(ctx, current, submission.value);
-      return back(outcome.message, outcome.redirect);
+      return back(outcome.message ?? "", outcome.redirect);
     } catch (thrown) {
       const error = knownError(thrown);
       if (!error) throw thrown;

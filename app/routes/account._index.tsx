@@ -7,6 +7,7 @@ import { FlashMessage, VerifyEmailBanner } from "~/components/account-sections";
 import { ACCOUNT_NAV } from "~/components/account-nav";
 import { SubmitButton } from "~/components/forms";
 import { pageTitle } from "~/components/page-title";
+import { mayReadLocalOutbox } from "~/email/mailer.server";
 import { env } from "~/env.server";
 import { accountAction } from "~/http/account-actions.server";
 import { loadAccountPage } from "~/http/account-page.server";
@@ -16,6 +17,7 @@ export const meta = pageTitle("Your account");
 export async function loader({ request, context }: LoaderFunctionArgs) {
   return loadAccountPage(request, context, ({ user }) => ({
     showVerifyBanner: !user.emailVerified && emailVerificationEnabled(),
+    outbox: mayReadLocalOutbox(request, context.peerAddress),
     deleteAccount: env.AUTH_DELETE_ACCOUNT !== "off",
   }));
 }
@@ -45,7 +47,7 @@ export default function AccountOverview() {
           </SubmitButton>
         </Form>
       </section>
-      {page.showVerifyBanner ? <VerifyEmailBanner email={user.email} last={last} /> : null}
+      {page.showVerifyBanner ? <VerifyEmailBanner email={user.email} last={last} outbox={page.outbox} /> : null}
       <section aria-labelledby="account-pages-heading">
         <h2 id="account-pages-heading">Manage your account</h2>
         <ul className="link-list">

@@ -48,6 +48,22 @@ describe("after sign-up, where the mail went", () => {
     expect(again.text).not.toContain("We sent a verification link");
   });
 
+  it("the account page links an unverified address to the outbox too", async () => {
+    const optional = await startServer({ env: { AUTH_EMAIL_VERIFICATION: "optional" } });
+    try {
+      const client = new ApiClient(optional.baseUrl);
+      const email = uniqueEmail("banner");
+      const posted = await client.request("POST", "/sign-up", { rawBody: form({ name: "Ada", email, password: PASSWORD }), headers: FORM });
+      expect(posted.status).toBe(302);
+      const account = await client.get("/account");
+      expect(account.text).toContain(`Welcome, Ada. We sent a verification link to ${email}.`);
+      expect(account.text).toContain("is not verified yet.");
+      expect(account.text).toContain('href="/dev/outbox"');
+    } finally {
+      await optional.stop();
+    }
+  });
+
   it("names the outbox at start-up", () => {
     expect(server.output()).toContain(`kept at ${server.baseUrl.replace("127.0.0.1", "localhost")}/dev/outbox`);
   });
