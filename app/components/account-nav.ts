@@ -5,9 +5,14 @@ export interface AccountNavEntry {
   label: string;
   /** Exact match only (the overview), so it is not marked current on every nested page. */
   end?: boolean;
+  /** One line on the overview, which links to every page: what the page is for. */
+  description?: string;
 }
 
 export const ACCOUNT_NAV: AccountNavEntry[] = [
   { to: "/account", label: "Overview", end: true },
+  { to: "/account/profile", label: "Profile", description: "Your name, picture and email address." },
+  { to: "/account/security", label: "Security", description: "Your password." },
+  { to: "/account/sessions", label: "Sessions", description: "Where you are signed in, and signing out other devices." },
   { to: "/organizations", label: "Organizations" },
 ];
