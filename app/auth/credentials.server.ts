@@ -13,6 +13,7 @@ import {
 } from "~/auth/email-verification.server";
 import { MAX_NAME_LENGTH } from "~/auth/schemas";
 import { startSession } from "~/auth/session.server";
+import { afterFirstFactor, type FirstFactorOutcome } from "~/auth/two-factor/gate.server";
 import { db, isUniqueViolation, type User } from "~/db.server";
 
 export const CREDENTIAL_PROVIDER = "credential";
@@ -94,6 +95,11 @@ export async function signInWithEmail(ctx: RequestContext, input: SignInInput) {
     sendVerificationInBackground(user, input.callbackURL);
     throw new AuthError("EMAIL_NOT_VERIFIED");
   }
-  const { session } = await startSession(ctx, user, { rememberMe: input.rememberMe });
-  return { redirect: Boolean(input.callbackURL), token: session.token, url: input.callbackURL, user: publicUser(user) };
+  return signInAnswer(await afterFirstFactor(ctx, user, { rememberMe: input.rememberMe }), input.callbackURL);
+}
+
+/** `/sign-in/*`'s answer: the session, or `{twoFactorRedirect: true}` when a second factor is due. */
+export function signInAnswer(outcome: FirstFactorOutcome, callbackURL: string | undefined) {
+  if (outcome.twoFactorRedirect) return { twoFactorRedirect: true as const };
+  return { redirect: Boolean(callbackURL), token: outcome.session.token, url: callbackURL, user: publicUser(outcome.user) };
 }

@@ -50,6 +50,15 @@ function setCookie(ctx: RequestContext, name: string, value: string, maxAgeSecon
   ctx.responseHeaders.append("Set-Cookie", serialize(name, value, { ...baseCookie, maxAge: maxAgeSeconds }));
 }
 
+/** Other signed auth cookies (two-factor attempt, trusted device) share the prefix and attributes. */
+export function authCookieName(suffix: string): string {
+  return `${prefix}.${suffix}`;
+}
+export const setAuthCookie = setCookie;
+export function readAuthCookie(request: Request, name: string): string | undefined {
+  return cookiesOf(request)[name];
+}
+
 export function clearSessionCookies(ctx: RequestContext): void {
   for (const name of Object.values(COOKIE_NAMES)) setCookie(ctx, name, "", 0);
 }

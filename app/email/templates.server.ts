@@ -39,6 +39,19 @@ function actionMail({ to, subject, intro, action, url, lifetimeSeconds, outro }:
 
 const IGNORE = "If you did not ask for this, you can ignore this message.";
 
+/** A one-time code to type in (no link: the code is only useful where it was asked for). */
+export function codeMail({ to, subject, intro, code, lifetimeSeconds, outro }: Omit<ActionMail, "action" | "url"> & { code: string }): MailMessage {
+  const lifetime = `This code expires in ${describeLifetime(lifetimeSeconds)} and works once.`;
+  const text = [`${PRODUCT_NAME}`, "", intro, "", `Your code: ${code}`, "", lifetime, outro, ""].join("\n");
+  const html = `<!doctype html><html><body style="font-family:system-ui,sans-serif;line-height:1.5;color:#1b1b1f">
+<p style="font-weight:700">${PRODUCT_NAME}</p>
+<p>${escapeHtml(intro)}</p>
+<p style="font-size:1.5rem;font-weight:700;letter-spacing:.2em">${escapeHtml(code)}</p>
+<p style="color:#62626e;font-size:.9rem">${escapeHtml(lifetime)} ${escapeHtml(outro)}</p>
+</body></html>`;
+  return { to, subject: `${subject} · ${PRODUCT_NAME}`, text, html };
+}
+
 export const emails = {
   verifyEmail: (to: string, url: string, lifetimeSeconds: number) =>
     actionMail({
@@ -79,5 +92,14 @@ export const emails = {
       url,
       lifetimeSeconds,
       outro: "If you did not ask for this, ignore this message and consider changing your password.",
+    }),
+  twoFactorCode: (to: string, code: string, lifetimeSeconds: number) =>
+    codeMail({
+      to,
+      subject: "Your sign-in code",
+      intro: "Somebody signed in to your account with its password and asked for a second-step code by e-mail.",
+      code,
+      lifetimeSeconds,
+      outro: "If this was not you, change your password.",
     }),
 };
