@@ -14,6 +14,7 @@ import {
 import { MAX_NAME_LENGTH } from "~/auth/schemas";
 import { startSession } from "~/auth/session.server";
 import { afterFirstFactor, type FirstFactorOutcome } from "~/auth/two-factor/gate.server";
+import { parseUsername, usernameTaken } from "~/auth/username/username.server";
 import { db, isUniqueViolation, type User } from "~/db.server";
 
 export const CREDENTIAL_PROVIDER = "credential";
@@ -25,13 +26,18 @@ export interface SignUpInput {
   image?: string | null;
   rememberMe?: boolean;
   callbackURL?: string;
+  /** Username plugin: optional; stored lowercased, displayUsername keeps the typed form. */
+  username?: string;
+  displayUsername?: string;
 }
 
 export async function signUpWithEmail(ctx: RequestContext, input: SignUpInput) {
   const email = normalizeEmail(input.email);
   assertPasswordLength(input.password);
   const name = input.name.trim().slice(0, MAX_NAME_LENGTH);
+  const names = input.username ? parseUsername(input.username, input.displayUsername) : null;
   if (await db.user.findUnique({ where: { email }, select: { id: true } })) throw new AuthError("USER_ALREADY_EXISTS");
+  if (names && (await db.user.findUnique({ where: { username: names.username }, select: { id: true } }))) throw usernameTaken();
   const passwordHash = await hashPassword(input.password);
   const id = newId();
   let user: User;
@@ -43,12 +49,16 @@ export async function signUpWithEmail(ctx: RequestContext, input: SignUpInput) {
         name,
         email,
         image: input.image || null,
+        ...names,
         accounts: { create: { providerId: CREDENTIAL_PROVIDER, accountId: id, password: passwordHash } },
       },
     });
   } catch (error) {
-    // Two sign-ups for one address at once: the unique index lets exactly one through.
-    if (isUniqueViolation(error)) throw new AuthError("USER_ALREADY_EXISTS");
+    // Two sign-ups for one address (or username) at once: the unique index lets exactly one through.
+    if (isUniqueViolation(error)) {
+      const emailTaken = await db.user.findUnique({ where: { email }, select: { id: true } });
+      throw names && !emailTaken ? usernameTaken() : new AuthError("USER_ALREADY_EXISTS");
+    }
     throw error;
   }
   if (emailVerificationRequired()) {

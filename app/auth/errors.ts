@@ -5,6 +5,7 @@
 // names the fields) and INTERNAL_SERVER_ERROR ("unknown error").
 
 import { TWO_FACTOR_ERRORS } from "~/auth/two-factor/errors";
+import { USERNAME_ERRORS } from "~/auth/username/errors";
 
 type Entry = readonly [status: number, message: string];
 
@@ -59,6 +60,7 @@ export const ERRORS = {
   METHOD_NOT_ALLOWED: [405, "Method not allowed"],
   INTERNAL_SERVER_ERROR: [500, "unknown error"],
   ...TWO_FACTOR_ERRORS,
+  ...USERNAME_ERRORS,
 } as const satisfies Record<string, Entry>;
 
 export type ErrorName = keyof typeof ERRORS;

@@ -11,6 +11,8 @@ export const { loader, action } = endpoint({
     image: z.string().max(2048).nullish(),
     callbackURL: optionalUrl,
     rememberMe: z.boolean().optional(),
+    username: z.string().max(200).optional(),
+    displayUsername: z.string().max(200).optional(),
   }),
   handler: ({ body, ctx }) => signUpWithEmail(ctx, body),
 });

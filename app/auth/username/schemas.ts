@@ -1,0 +1,27 @@
+// Username rules (issue 11): 3 to 30 letters, digits, "_" and "."; stored lowercased, shown as typed.
+import { z } from "zod";
+import { USERNAME_ERRORS } from "~/auth/username/errors";
+
+export const USERNAME_MIN_LENGTH = 3;
+export const USERNAME_MAX_LENGTH = 30;
+export const USERNAME_PATTERN = /^[A-Za-z0-9_.]+$/;
+
+/** The catalogue error for a malformed username, or null when it is well formed. */
+export function usernameProblem(typed: string): keyof typeof USERNAME_ERRORS | null {
+  if (typed.length < USERNAME_MIN_LENGTH) return "USERNAME_IS_TOO_SHORT";
+  if (typed.length > USERNAME_MAX_LENGTH) return "USERNAME_IS_TOO_LONG";
+  if (!USERNAME_PATTERN.test(typed)) return "USERNAME_IS_INVALID";
+  return null;
+}
+
+/** For forms: the same rules with the same words. */
+export const usernameField = z
+  .string()
+  .trim()
+  .superRefine((value, ctx) => {
+    const problem = usernameProblem(value);
+    if (problem) ctx.addIssue({ code: "custom", message: USERNAME_ERRORS[problem][1] });
+  });
+
+/** "Email or username" in one field: an "@" makes it an e-mail address. */
+export const identifierField = z.string({ error: "Email or username is required" }).trim().min(1, "Email or username is required").max(254);
