@@ -57,6 +57,8 @@ const schema = z
     AUTH_CHANGE_EMAIL: onOff("on"),
     AUTH_DELETE_ACCOUNT: z.enum(["on", "email", "off"]).default("on"),
     AUTH_DELETE_TOKEN_TTL: seconds(24 * 60 * 60),
+    /** E-mail one-time codes: "off" stops a code sign-in from creating an account for an unknown address. */
+    AUTH_EMAIL_OTP_SIGN_UP: onOff("on"),
   })
   .refine((v) => v.PASSWORD_MIN_LENGTH <= v.PASSWORD_MAX_LENGTH, {
     path: ["PASSWORD_MIN_LENGTH"],

@@ -6,6 +6,7 @@
 
 import { TWO_FACTOR_ERRORS } from "~/auth/two-factor/errors";
 import { USERNAME_ERRORS } from "~/auth/username/errors";
+import { EMAIL_OTP_ERRORS } from "~/auth/email-otp/errors";
 
 type Entry = readonly [status: number, message: string];
 
@@ -61,6 +62,7 @@ export const ERRORS = {
   INTERNAL_SERVER_ERROR: [500, "unknown error"],
   ...TWO_FACTOR_ERRORS,
   ...USERNAME_ERRORS,
+  ...EMAIL_OTP_ERRORS,
 } as const satisfies Record<string, Entry>;
 
 export type ErrorName = keyof typeof ERRORS;

@@ -102,4 +102,17 @@ export const emails = {
       lifetimeSeconds,
       outro: "If this was not you, change your password.",
     }),
+  emailOtp: (to: string, code: string, type: "sign-in" | "email-verification" | "forget-password", lifetimeSeconds: number) =>
+    codeMail({
+      to,
+      subject: { "sign-in": "Your sign-in code", "email-verification": "Your verification code", "forget-password": "Your password reset code" }[type],
+      intro: {
+        "sign-in": "Use this code to sign in to Latchkey.",
+        "email-verification": `Use this code to confirm that ${to} is your e-mail address.`,
+        "forget-password": "Use this code to choose a new password for your account.",
+      }[type],
+      code,
+      lifetimeSeconds,
+      outro: IGNORE,
+    }),
 };
