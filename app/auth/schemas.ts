@@ -2,6 +2,7 @@
 // Messages come from the error catalogue so every door says the same words.
 import { z } from "zod";
 import { ERRORS } from "~/auth/errors";
+import { identifierField, usernameField } from "~/auth/username/schemas";
 
 export const MAX_EMAIL_LENGTH = 254;
 export const MAX_NAME_LENGTH = 200;
@@ -32,12 +33,14 @@ export function signUpFormSchema(bounds: { min: number; max: number }) {
     name: nameField,
     email: emailField,
     password: passwordField(bounds),
+    username: usernameField.optional(),
     redirectTo: z.string().optional(),
   });
 }
 
 export const signInFormSchema = z.object({
-  email: emailField,
+  /** "Email or username" (issue 11): the field keeps its name so existing forms and clients still work. */
+  email: identifierField,
   password: z.string({ error: "Password is required" }).min(1, "Password is required"),
   rememberMe: checkboxField,
   redirectTo: z.string().optional(),
@@ -51,6 +54,7 @@ export function resetPasswordFormSchema(bounds: { min: number; max: number }) {
 
 export const profileSchema = z.object({
   name: nameField,
+  username: usernameField.optional(),
   image: imageField.optional(),
 });
 

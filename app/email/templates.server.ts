@@ -96,7 +96,7 @@ export const emails = {
   twoFactorCode: (to: string, code: string, lifetimeSeconds: number) =>
     codeMail({
       to,
-      subject: "Your sign-in code",
+      subject: "Your two-factor code",
       intro: "Somebody signed in to your account with its password and asked for a second-step code by e-mail.",
       code,
       lifetimeSeconds,

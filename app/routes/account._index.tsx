@@ -28,7 +28,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const notice = Object.values(ACCOUNT_NOTICES).find((n) => n.key === noticeKey)?.text ?? null;
   return data(
     {
-      user: { name: user.name, email: user.email, image: user.image, emailVerified: user.emailVerified },
+      user: { name: user.name, email: user.email, image: user.image, emailVerified: user.emailVerified, username: user.displayUsername ?? user.username },
       notice,
       hasPassword: withPassword,
       passwordBounds: passwordBounds(),
@@ -108,7 +108,7 @@ export default function Account() {
           ))}
         </ul>
       </section>
-      <ProfileSection name={user.name} image={user.image} last={last} />
+      <ProfileSection name={user.name} image={user.image} username={user.username} last={last} />
       {page.changeEmail ? <ChangeEmailSection email={user.email} last={last} /> : null}
       {page.hasPassword ? (
         <ChangePasswordSection bounds={page.passwordBounds} last={last} />

@@ -2,7 +2,8 @@ import { getFormProps } from "@conform-to/react";
 import type { ActionFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useSearchParams } from "@remix-run/react";
-import { signInWithEmail } from "~/auth/credentials.server";
+import { signInWithIdentifier, twoFactorPage } from "~/auth/username/identifier.server";
+import { SignInAlternatives } from "~/components/sign-in-alternatives";
 import { ERRORS } from "~/auth/errors";
 import { safeRedirectTarget } from "~/auth/origin.server";
 import { signInFormSchema } from "~/auth/schemas";
@@ -19,8 +20,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
     schema: signInFormSchema,
     hideFields: ["password"],
     run: async (value, ctx) => {
-      await signInWithEmail(ctx, { ...value, rememberMe: value.rememberMe === true });
-      return value.redirectTo;
+      const answer = await signInWithIdentifier(ctx, { ...value, identifier: value.email, rememberMe: value.rememberMe === true });
+      return "twoFactorRedirect" in answer ? twoFactorPage(value.redirectTo) : value.redirectTo;
     },
   });
   if (!outcome.ok) return data({ result: outcome.result }, outcome.init);
@@ -45,7 +46,7 @@ export default function SignIn() {
         </p>
       ) : null}
       <input type="hidden" name="redirectTo" value={searchParams.get("redirectTo") ?? ""} />
-      <Field label="Email" meta={fields.email} type="email" autoComplete="username" />
+      <Field label="Email or username" meta={fields.email} type="text" autoComplete="username" />
       <Field label="Password" meta={fields.password} type="password" autoComplete="current-password" />
       <CheckboxField label="Remember me" meta={fields.rememberMe} />
       <ErrorList id={form.errorId} errors={form.errors} />
@@ -58,6 +59,7 @@ export default function SignIn() {
       <p className="muted">
         <Link to="/forgot-password">Forgot password?</Link>
       </p>
+      <SignInAlternatives redirectTo={searchParams.get("redirectTo")} />
       <p className="muted">
         New here? <Link to={`/sign-up${searchParams.get("redirectTo") ? `?redirectTo=${encodeURIComponent(searchParams.get("redirectTo")!)}` : ""}`}>Create an account</Link>
       </p>

@@ -23,7 +23,14 @@ export async function action({ request, context }: ActionFunctionArgs) {
     rateLimitAs: "/sign-up/email",
     schema: signUpFormSchema(passwordBounds()),
     hideFields: ["password"],
-    fieldFor: (error) => (error.code === "USER_ALREADY_EXISTS" || error.code === "INVALID_EMAIL" ? "email" : error.code.startsWith("PASSWORD") ? "password" : undefined),
+    fieldFor: (error) =>
+      error.code === "USER_ALREADY_EXISTS" || error.code === "INVALID_EMAIL"
+        ? "email"
+        : error.code.startsWith("PASSWORD")
+          ? "password"
+          : error.code.startsWith("USERNAME")
+            ? "username"
+            : undefined,
     run: async (value, ctx) => {
       const { token } = await signUpWithEmail(ctx, value);
       return { signedIn: token !== null, redirectTo: value.redirectTo };
@@ -49,6 +56,7 @@ export default function SignUp() {
       <input type="hidden" name="redirectTo" value={redirectTo ?? ""} />
       <Field label="Name" meta={fields.name} type="text" autoComplete="name" />
       <Field label="Email" meta={fields.email} type="email" autoComplete="email" />
+      <Field label="Username" meta={fields.username} type="text" autoComplete="username" />
       <Field label="Password" meta={fields.password} type="password" autoComplete="new-password" />
       <ErrorList id={form.errorId} errors={form.errors} />
       <SubmitButton>Sign up</SubmitButton>

@@ -56,7 +56,7 @@ test("submitting an invalid e-mail is refused in the browser, without a round tr
   await page.getByLabel("Email").fill("not-an-email");
   // Enter submits from the field itself: the error comes from submit-time validation, not from a blur.
   await page.getByLabel("Email").press("Enter");
-  await expectFieldError(page, "Email", "Invalid email");
+  await expectFieldError(page, "Email or username", "Invalid email");
   await expect(page).toHaveURL("/sign-in");
 
   // Correcting the address clears the error while typing.
@@ -107,7 +107,7 @@ test("the account page's sections validate in the browser and show server errors
   await expect(page.getByLabel("New e-mail")).not.toHaveAttribute("aria-invalid", "true");
 
   // A profile change is confirmed in its own section and shows at once.
-  await page.getByLabel("Name").fill("Ada King");
+  await page.getByLabel("Name", { exact: true }).fill("Ada King");
   await page.getByRole("button", { name: "Save profile" }).click();
   await expect(page.getByRole("status")).toHaveText("Profile saved.");
   await expect(page.getByTestId("account-name")).toHaveText("Ada King");

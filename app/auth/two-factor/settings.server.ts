@@ -6,8 +6,9 @@ import { AuthError } from "~/auth/errors";
 import { verifyAgainstDecoy, verifyPassword } from "~/auth/password.server";
 import type { RequestContext } from "~/auth/request-context.server";
 import { refreshCookieCache, type SessionWithUser } from "~/auth/session.server";
-import { newBackupCodes, sealBackupCodes } from "~/auth/two-factor/backup-codes.server";
-import { newEncryptedSecret, totpUri } from "~/auth/two-factor/totp.server";
+import QRCode from "qrcode";
+import { newBackupCodes, openBackupCodes, sealBackupCodes } from "~/auth/two-factor/backup-codes.server";
+import { newEncryptedSecret, plainSecret, totpUri } from "~/auth/two-factor/totp.server";
 import { forgetThisDevice } from "~/auth/two-factor/trusted-device.server";
 import { db } from "~/db.server";
 
@@ -40,6 +41,21 @@ export async function currentTotpUri(userId: string, accountName: string): Promi
   const row = await db.twoFactor.findUnique({ where: { userId } });
   if (!row) return null;
   return { totpURI: totpUri(row.secret, accountName), secret: row.secret };
+}
+
+/** The two-factor state the account page shows: off, set up but awaiting its first code, or on. */
+export async function twoFactorStatus(userId: string, accountName: string) {
+  const row = await db.twoFactor.findUnique({ where: { userId }, include: { user: { select: { twoFactorEnabled: true } } } });
+  if (!row) return { enabled: false, pending: null };
+  if (row.user.twoFactorEnabled) return { enabled: true, pending: null, backupCodesLeft: openBackupCodes(row.backupCodes).length };
+  const uri = totpUri(row.secret, accountName);
+  return { enabled: false, pending: { totpURI: uri, secret: plainSecret(row.secret), qrCode: await QRCode.toDataURL(uri, { margin: 1, width: 240 }) } };
+}
+
+/** The current backup codes, for showing them right after two-factor was switched on. */
+export async function currentBackupCodes(userId: string): Promise<string[]> {
+  const row = await db.twoFactor.findUnique({ where: { userId }, select: { backupCodes: true } });
+  return row ? openBackupCodes(row.backupCodes) : [];
 }
 
 /** POST /two-factor/get-totp-uri. */

@@ -3,7 +3,7 @@
 import { AuthError } from "~/auth/errors";
 import { publicUser } from "~/auth/presenters.server";
 import type { RequestContext } from "~/auth/request-context.server";
-import { getSession } from "~/auth/session.server";
+import { getSession, type SessionWithUser } from "~/auth/session.server";
 import { currentAttempt, failAttempt, finishAttempt, hasAttemptCookie } from "~/auth/two-factor/attempt.server";
 import { consumeBackupCode } from "~/auth/two-factor/backup-codes.server";
 import { MAX_TWO_FACTOR_FAILURES, TWO_FACTOR_OTP_DIGITS, TWO_FACTOR_OTP_SECONDS } from "~/auth/two-factor/constants";
@@ -28,16 +28,21 @@ export async function verifyTotp(ctx: RequestContext, input: CodeInput) {
   if (!hasAttemptCookie(ctx.request)) {
     const current = await getSession(ctx);
     if (!current) throw new AuthError("INVALID_TWO_FACTOR_COOKIE");
-    const secret = await secretOf(current.user.id);
-    if (!secret) throw new AuthError("TOTP_NOT_ENABLED");
-    if (!(await checkTotp(current.user.id, secret, input.code))) throw new AuthError("INVALID_TWO_FACTOR_AUTHENTICATION");
-    const user = current.user.twoFactorEnabled ? current.user : await confirmEnable(ctx, current);
-    return { token: current.session.token, user: publicUser(user) };
+    return confirmWithTotp(ctx, current, input.code);
   }
   const attempt = await currentAttempt(ctx);
   const secret = await secretOf(attempt.user.id);
   if (!secret || !(await checkTotp(attempt.user.id, secret, input.code))) return failAttempt(ctx, attempt);
   return finishAttempt(ctx, attempt, input.trustDevice);
+}
+
+/** A signed-in user's TOTP code: the first one switches two-factor on. */
+export async function confirmWithTotp(ctx: RequestContext, current: SessionWithUser, code: string) {
+  const secret = await secretOf(current.user.id);
+  if (!secret) throw new AuthError("TOTP_NOT_ENABLED");
+  if (!(await checkTotp(current.user.id, secret, code))) throw new AuthError("INVALID_TWO_FACTOR_AUTHENTICATION");
+  const user = current.user.twoFactorEnabled ? current.user : await confirmEnable(ctx, current);
+  return { token: current.session.token, user: publicUser(user) };
 }
 
 /** POST /two-factor/send-otp: a 6-digit code for this attempt, by e-mail; a new one replaces the last. */

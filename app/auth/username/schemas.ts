@@ -23,5 +23,13 @@ export const usernameField = z
     if (problem) ctx.addIssue({ code: "custom", message: USERNAME_ERRORS[problem][1] });
   });
 
-/** "Email or username" in one field: an "@" makes it an e-mail address. */
-export const identifierField = z.string({ error: "Email or username is required" }).trim().min(1, "Email or username is required").max(254);
+/**
+ * "Email or username" in one field: an "@" makes it an e-mail address, anything else must be a well-formed
+ * username. Neither is "Invalid email" (spec §5's sign-in message), so a typo is caught before any round trip.
+ */
+export const identifierField = z
+  .string({ error: "Email is required" })
+  .trim()
+  .min(1, "Email is required")
+  .max(254, "Invalid email")
+  .refine((value) => (value.includes("@") ? z.email().safeParse(value).success : usernameProblem(value) === null), "Invalid email");
