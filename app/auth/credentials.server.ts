@@ -110,6 +110,6 @@ export async function signInWithEmail(ctx: RequestContext, input: SignInInput) {
 
 /** `/sign-in/*`'s answer: the session, or `{twoFactorRedirect: true}` when a second factor is due. */
 export function signInAnswer(outcome: FirstFactorOutcome, callbackURL: string | undefined) {
-  if (outcome.twoFactorRedirect) return { twoFactorRedirect: true as const };
+  if (outcome.twoFactorRedirect) return outcome;
   return { redirect: Boolean(callbackURL), token: outcome.session.token, url: callbackURL, user: publicUser(outcome.user) };
 }

@@ -8,7 +8,7 @@ import { expectNoNewMail, mailCount, nextMail } from "../support/mail";
 import { Mailbox } from "../support/mailbox";
 import { startServer, type TestServer } from "../support/server";
 import { count, query } from "../support/sql";
-import { enableTwoFactor } from "../support/two-factor";
+import { enableTwoFactor, TWO_FACTOR_REDIRECT } from "../support/two-factor";
 
 let mailbox: Mailbox;
 let server: TestServer;
@@ -142,7 +142,7 @@ describe("POST /sign-in/email-otp", () => {
     const code = await mailedCode(email, "sign-in");
     const response = await client().post("/api/auth/sign-in/email-otp", { email, otp: code });
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ twoFactorRedirect: true });
+    expect(response.body).toEqual(TWO_FACTOR_REDIRECT);
     expect(setCookie(response, COOKIE.sessionToken)).toBeUndefined();
   });
 

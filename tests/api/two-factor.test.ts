@@ -7,7 +7,7 @@ import { mailCount, nextMail } from "../support/mail";
 import { Mailbox } from "../support/mailbox";
 import { startServer, type TestServer } from "../support/server";
 import { query } from "../support/sql";
-import { codeAt, enableTwoFactor, freshCode, totpFrom } from "../support/two-factor";
+import { codeAt, enableTwoFactor, freshCode, totpFrom, TWO_FACTOR_REDIRECT } from "../support/two-factor";
 
 const TWO_FACTOR_COOKIE = "latchkey.two_factor";
 const TRUST_COOKIE = "latchkey.trust_device";
@@ -36,7 +36,7 @@ async function userWithTwoFactor() {
 async function passwordStep(email: string, client = new ApiClient(server.baseUrl), extra: Record<string, unknown> = {}) {
   const response = await client.post("/api/auth/sign-in/email", { email, password: PASSWORD, ...extra });
   expect(response.status).toBe(200);
-  expect(response.body).toEqual({ twoFactorRedirect: true });
+  expect(response.body).toEqual(TWO_FACTOR_REDIRECT);
   return { client, response };
 }
 
@@ -239,11 +239,11 @@ describe("trusted devices", () => {
     const someoneElse = await userWithTwoFactor();
     const borrowed = cloneClient(client);
     const refused = await borrowed.post("/api/auth/sign-in/email", { email: someoneElse.email, password: PASSWORD });
-    expect(refused.body).toEqual({ twoFactorRedirect: true });
+    expect(refused.body).toEqual(TWO_FACTOR_REDIRECT);
     const forged = cloneClient(client);
     forged.cookies.set(TRUST_COOKIE, client.cookies.get(TRUST_COOKIE)!.replace(/.$/, (c) => (c === "A" ? "B" : "A")));
     forged.cookies.delete(COOKIE.sessionToken);
-    expect((await forged.post("/api/auth/sign-in/email", { email, password: PASSWORD })).body).toEqual({ twoFactorRedirect: true });
+    expect((await forged.post("/api/auth/sign-in/email", { email, password: PASSWORD })).body).toEqual(TWO_FACTOR_REDIRECT);
   });
 
   it("stops skipping after two-factor is disabled and set up again, or after a password change", async () => {
@@ -262,7 +262,7 @@ describe("trusted devices", () => {
     expect(plain.body.token).toBeTruthy();
 
     const again = await enableTwoFactor(owner);
-    expect((await cloneClient(trusted).post("/api/auth/sign-in/email", { email, password: PASSWORD })).body).toEqual({ twoFactorRedirect: true });
+    expect((await cloneClient(trusted).post("/api/auth/sign-in/email", { email, password: PASSWORD })).body).toEqual(TWO_FACTOR_REDIRECT);
 
     // Trust this browser anew, then change the password: the trust ends.
     const step = await passwordStep(email, cloneClient(trusted));
@@ -272,6 +272,6 @@ describe("trusted devices", () => {
     expect((await cloneClient(trustedAgain).post("/api/auth/sign-in/email", { email, password: PASSWORD })).body.token).toBeTruthy();
     const NEW_PASSWORD = "another passphrase 77";
     expect((await owner.post("/api/auth/change-password", { currentPassword: PASSWORD, newPassword: NEW_PASSWORD })).status).toBe(200);
-    expect((await trustedAgain.post("/api/auth/sign-in/email", { email, password: NEW_PASSWORD })).body).toEqual({ twoFactorRedirect: true });
+    expect((await trustedAgain.post("/api/auth/sign-in/email", { email, password: NEW_PASSWORD })).body).toEqual(TWO_FACTOR_REDIRECT);
   });
 });

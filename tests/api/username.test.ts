@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiClient, PASSWORD, signUp, uniqueEmail } from "../support/client";
 import { COOKIE, setCookie } from "../support/cookies";
 import { startServer, type TestServer } from "../support/server";
-import { enableTwoFactor } from "../support/two-factor";
+import { enableTwoFactor, TWO_FACTOR_REDIRECT } from "../support/two-factor";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -127,7 +127,7 @@ describe("POST /sign-in/username", () => {
     await enableTwoFactor(owner);
     const response = await client().post("/api/auth/sign-in/username", { username: typed, password: PASSWORD });
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ twoFactorRedirect: true });
+    expect(response.body).toEqual(TWO_FACTOR_REDIRECT);
     expect(setCookie(response, COOKIE.sessionToken)).toBeUndefined();
   });
 });

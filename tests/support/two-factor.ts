@@ -5,6 +5,9 @@ import { PASSWORD } from "./client";
 
 const PERIOD = 30;
 
+/** A sign-in's answer when the second step is due (Better Auth 1.7). */
+export const TWO_FACTOR_REDIRECT = { twoFactorRedirect: true, twoFactorMethods: ["totp", "otp"] };
+
 export function totpFrom(totpURI: string): TOTP {
   const parsed = URI.parse(totpURI);
   if (!(parsed instanceof TOTP)) throw new Error(`not a TOTP URI: ${totpURI}`);

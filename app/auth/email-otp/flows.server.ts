@@ -63,7 +63,7 @@ export async function signInWithEmailOtp(ctx: RequestContext, input: { email: st
   const email = await verifyCode(input.email, "sign-in", input.otp);
   const user = await findOrCreateUser(email);
   const outcome = await afterFirstFactor(ctx, user, { rememberMe: input.rememberMe });
-  if (outcome.twoFactorRedirect) return { twoFactorRedirect: true as const };
+  if (outcome.twoFactorRedirect) return outcome;
   return { token: outcome.session.token, user: publicUser(outcome.user) };
 }
 

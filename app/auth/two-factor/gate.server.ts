@@ -7,12 +7,15 @@ import { startAttempt } from "~/auth/two-factor/attempt.server";
 import { isTrustedDevice } from "~/auth/two-factor/trusted-device.server";
 import type { User } from "~/db.server";
 
-export type FirstFactorOutcome = { twoFactorRedirect: true } | (SessionWithUser & { twoFactorRedirect?: undefined });
+/** Better Auth 1.7's answer: the second step is due, and the ways it can be given (backup codes always). */
+export const TWO_FACTOR_REDIRECT = { twoFactorRedirect: true, twoFactorMethods: ["totp", "otp"] } as const;
+
+export type FirstFactorOutcome = typeof TWO_FACTOR_REDIRECT | (SessionWithUser & { twoFactorRedirect?: undefined });
 
 export async function afterFirstFactor(ctx: RequestContext, user: User, options: { rememberMe?: boolean } = {}): Promise<FirstFactorOutcome> {
   if (user.twoFactorEnabled && !(await isTrustedDevice(ctx, user.id))) {
     await startAttempt(ctx, user.id, options.rememberMe !== false);
-    return { twoFactorRedirect: true };
+    return TWO_FACTOR_REDIRECT;
   }
   return startSession(ctx, user, options);
 }
