@@ -54,6 +54,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
     run: async (value, ctx): Promise<{ backupCodes?: string[]; redirect?: string }> => {
       const current = await requireSession(ctx);
       if (intent === "confirm") {
+        // Backup codes are shown once, when two-factor is switched on: never again through this form.
+        if (current.user.twoFactorEnabled) return { redirect: "/account/two-factor" };
         await confirmWithTotp(ctx, current, String(value.code)).catch((error) => {
           if (error instanceof AuthError && error.code === "INVALID_TWO_FACTOR_AUTHENTICATION") {
             throw new AuthError(error.code, { message: "That code is not right. Check the time on your phone and try again." });

@@ -157,3 +157,17 @@ test("'Email me a sign-in code': the address, then the mailed code signs in", as
   await page.getByRole("button", { name: "Sign in" }).click();
   await expectSignedInAs(page, user);
 });
+
+test.describe("with JavaScript on", () => {
+  test.use({ javaScriptEnabled: true });
+
+  test("two-factor: enable, then sign in with an app code", async ({ page, user }) => {
+    const { nextCode } = await enableTwoFactor(page, user);
+    await signOut(page);
+    await passwordStep(page, user.email);
+    await expect(page).toHaveURL("/two-factor");
+    await page.getByLabel("Code").fill(nextCode());
+    await page.getByRole("button", { name: "Verify" }).click();
+    await expectSignedInAs(page, user);
+  });
+});
