@@ -7,7 +7,7 @@ import { mailCount, nextMail } from "../support/mail";
 import { Mailbox } from "../support/mailbox";
 import { startServer, type TestServer } from "../support/server";
 import { query } from "../support/sql";
-import { codeAt, enableTwoFactor, freshCode, totpFrom, TWO_FACTOR_REDIRECT } from "../support/two-factor";
+import { atStartOfStep, codeAt, enableTwoFactor, freshCode, totpFrom, TWO_FACTOR_REDIRECT } from "../support/two-factor";
 
 const TWO_FACTOR_COOKIE = "latchkey.two_factor";
 const TRUST_COOKIE = "latchkey.trust_device";
@@ -138,6 +138,7 @@ describe("signing in with two-factor on", () => {
     const client = new ApiClient(server.baseUrl);
     const { email } = await signUp(client);
     const { totpURI } = (await client.post(`${TF}/enable`, { password: PASSWORD })).body;
+    await atStartOfStep(); // the offsets below are relative to one step, so it must not change mid-test
     const step = Math.floor(Date.now() / 30_000);
     const at = (offset: number) => totpFrom(totpURI).generate({ timestamp: (step + offset) * 30_000 + 1000 });
     expect((await client.post(`${TF}/verify-totp`, { code: at(0) })).status).toBe(200);
@@ -187,6 +188,20 @@ describe("signing in with two-factor on", () => {
     expect(done.body.user.email).toBe(email);
     expect((await client.get("/api/auth/get-session")).body.user.email).toBe(email);
     expectError(await stale.post(`${TF}/verify-otp`, { code }), 401, "INVALID_TWO_FACTOR_COOKIE");
+  });
+
+  it("refuses an expired e-mailed code, and an expired attempt altogether", async () => {
+    const { email, backupCodes } = await userWithTwoFactor();
+    const { client } = await passwordStep(email);
+    const seen = mailCount(mailbox, email);
+    expect((await client.post(`${TF}/send-otp`, {})).status).toBe(200);
+    const code = (await nextMail(mailbox, email, undefined, seen)).text.match(/\b(\d{6})\b/)![1];
+    await query(server.database, `UPDATE "verification" SET "expiresAt" = "createdAt" WHERE "identifier" LIKE 'two-factor-otp:%'`);
+    expectError(await client.post(`${TF}/verify-otp`, { code }), 401, "INVALID_TWO_FACTOR_AUTHENTICATION");
+
+    await query(server.database, `UPDATE "verification" SET "expiresAt" = "createdAt" WHERE "identifier" LIKE 'two-factor-attempt:%'`);
+    expectError(await client.post(`${TF}/verify-backup-code`, { code: backupCodes[0] }), 401, "INVALID_TWO_FACTOR_COOKIE");
+    expect((await client.get("/api/auth/get-session")).body).toBeNull();
   });
 
   it("accepts each backup code once, and new backup codes replace the old ones", async () => {

@@ -14,6 +14,12 @@ export function totpFrom(totpURI: string): TOTP {
   return parsed;
 }
 
+/** Waits, if needed, until a fresh time step has most of its 30 seconds left (for tests naming exact steps). */
+export async function atStartOfStep(neededSeconds = 12): Promise<void> {
+  const into = (Date.now() / 1000) % PERIOD;
+  if (into > PERIOD - neededSeconds) await new Promise((resolve) => setTimeout(resolve, (PERIOD - into) * 1000 + 200));
+}
+
 export const currentStep = () => Math.floor(Date.now() / 1000 / PERIOD);
 
 /** The code of the step `offset` steps from now. */
