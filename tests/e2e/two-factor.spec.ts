@@ -1,5 +1,6 @@
 // Two-factor authentication, username sign-in and e-mailed sign-in codes in the browser, with JavaScript off:
 // every step is a plain HTML form.
+import { createRequire } from "node:module";
 import type { Page } from "@playwright/test";
 import { Secret, TOTP } from "otpauth";
 import { expect, expectSignedInAs, PASSWORD, signIn, test, uniqueEmail, type TestUser } from "./fixtures";
@@ -169,5 +170,38 @@ test.describe("with JavaScript on", () => {
     await page.getByLabel("Code").fill(nextCode());
     await page.getByRole("button", { name: "Verify" }).click();
     await expectSignedInAs(page, user);
+  });
+});
+
+test.describe("accessibility", () => {
+  test.use({ javaScriptEnabled: true, bypassCSP: true });
+
+  async function expectNoAxeViolations(page: Page) {
+    await page.addScriptTag({ path: createRequire(import.meta.url).resolve("axe-core/axe.min.js") });
+    const violations = await page.evaluate(async () => {
+      const result = await (window as unknown as { axe: { run: () => Promise<{ violations: Array<{ id: string; nodes: unknown[] }> }> } }).axe.run();
+      return result.violations.map((v) => `${v.id} (${v.nodes.length})`);
+    });
+    expect(violations, page.url()).toEqual([]);
+  }
+
+  test("the new pages pass axe: sign-in code, two-factor step, account two-factor set-up", async ({ page, user }) => {
+    await page.goto("/sign-in/code");
+    await expectNoAxeViolations(page);
+    await signIn(page, user);
+    await page.goto("/account/two-factor");
+    await page.getByLabel("Password").fill(PASSWORD);
+    await page.getByRole("button", { name: "Enable two-factor authentication" }).click();
+    await expect(page.getByRole("img", { name: "QR code" })).toBeVisible();
+    await expectNoAxeViolations(page);
+    const nextCode = authenticator((await page.getByTestId("totp-secret").textContent())!.trim());
+    await page.getByLabel("Code").fill(nextCode());
+    await page.getByRole("button", { name: "Turn on two-factor authentication" }).click();
+    await expect(page.getByRole("list", { name: "Backup codes" })).toBeVisible();
+    await expectNoAxeViolations(page);
+    await signOut(page);
+    await passwordStep(page, user.email);
+    await expect(page).toHaveURL("/two-factor");
+    await expectNoAxeViolations(page);
   });
 });
