@@ -175,11 +175,12 @@ export async function openEntry<P extends object>(
   const identifier = entryIdentifier(purpose, key);
   const row: EntryRow = { ...payload, failures: 0, ...(options.code ? { codeHash: codeHash(purpose, key, options.code) } : {}) };
   const data = { value: JSON.stringify(row), expiresAt: new Date(Date.now() + options.ttlSeconds * 1000) };
+  const write = () => db.verification.upsert({ where: { identifier }, create: { identifier, ...data }, update: data });
   try {
-    await db.verification.upsert({ where: { identifier }, create: { identifier, ...data }, update: data });
+    // Two opens of one key at once can both try to create it: the loser's second try updates the winner's
+    // row, so the last code mailed is the one that works.
+    await write().catch((error) => (isUniqueViolation(error) ? write() : Promise.reject(error)));
   } catch (error) {
-    // Two opens of one key at once: the other one's entry stands, which is as good as this one's.
-    if (isUniqueViolation(error)) return;
     console.error("[latchkey] could not store a verification entry:", (error as Error).message);
     throw new AuthError("UNABLE_TO_CREATE_VERIFICATION");
   }

@@ -92,6 +92,13 @@ describe("POST /sign-in/email-otp", () => {
     expect(again.body).toEqual({ code: "INVALID_OTP", message: "Invalid OTP" });
   });
 
+  it("one code used twice at once signs in exactly once", async () => {
+    const { email } = await signUp(client());
+    const code = await mailedCode(email, "sign-in");
+    const results = await Promise.all([0, 1, 2].map(() => client().post("/api/auth/sign-in/email-otp", { email, otp: code })));
+    expect(results.map((r) => r.status).sort()).toEqual([200, 400, 400]);
+  });
+
   it("creates a verified account for an unknown address, unless AUTH_EMAIL_OTP_SIGN_UP=off", async () => {
     const email = uniqueEmail("new");
     const code = await mailedCode(email, "sign-in");
