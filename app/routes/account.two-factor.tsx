@@ -12,6 +12,7 @@ import { confirmTotpFormSchema, twoFactorPasswordFormSchema } from "~/auth/two-f
 import { currentBackupCodes, disableTwoFactor, enableTwoFactor, generateBackupCodes, twoFactorStatus } from "~/auth/two-factor/settings.server";
 import { confirmWithTotp } from "~/auth/two-factor/verify.server";
 import { ErrorList, Field, SubmitButton, useZodForm } from "~/components/forms";
+import { BackupCodes, PasswordForm, type TwoFactorIntent as Intent } from "~/components/two-factor";
 import { hasPassword } from "~/auth/password-flows.server";
 import { handleForm, requirePageSession } from "~/http/page.server";
 
@@ -24,7 +25,6 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return data({ ...status, hasPassword: withPassword, disabled: notice === "disabled" }, { headers: ctx.responseHeaders });
 }
 
-type Intent = "enable" | "confirm" | "disable" | "generate";
 const PASSWORD_FIELD = (error: AuthError) => (error.code === "INVALID_PASSWORD" ? "password" : undefined);
 
 function intentSpec(intent: Intent) {
@@ -79,53 +79,6 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!outcome.ok) return data({ intent, result: outcome.result, backupCodes: null }, outcome.init);
   if (outcome.value.redirect) throw redirect(outcome.value.redirect, { headers: outcome.ctx.responseHeaders });
   return data({ intent, result: outcome.reply({ resetForm: true }), backupCodes: outcome.value.backupCodes ?? null }, { headers: outcome.ctx.responseHeaders });
-}
-
-function BackupCodes({ codes }: { codes: string[] }) {
-  const file = `Latchkey backup codes\nEach code works once.\n\n${codes.join("\n")}\n`;
-  return (
-    <div className="notice" role="status">
-      <p>
-        <strong>Save these backup codes now.</strong> Each one signs you in once if you lose your phone. They are shown only this
-        once.
-      </p>
-      <ul className="backup-codes" aria-label="Backup codes">
-        {codes.map((code) => (
-          <li key={code}>
-            <code>{code}</code>
-          </li>
-        ))}
-      </ul>
-      <a href={`data:text/plain;charset=utf-8,${encodeURIComponent(file)}`} download="latchkey-backup-codes.txt">
-        Download backup codes
-      </a>
-    </div>
-  );
-}
-
-function PasswordForm({
-  intent,
-  id,
-  label = "Password",
-  submit,
-  last,
-  danger,
-}: {
-  intent: Intent;
-  id: string;
-  label?: string;
-  submit: string;
-  last?: { intent: string; result?: unknown };
-  danger?: boolean;
-}) {
-  const [form, fields] = useZodForm(id, twoFactorPasswordFormSchema, last?.intent === intent ? (last.result as never) : undefined);
-  return (
-    <Form method="post" action={`/account/two-factor?intent=${intent}`} {...getFormProps(form)}>
-      <Field label={label} meta={fields.password} type="password" autoComplete="current-password" />
-      <ErrorList id={form.errorId} errors={form.errors} />
-      <SubmitButton className={danger ? "danger" : undefined}>{submit}</SubmitButton>
-    </Form>
-  );
 }
 
 export default function AccountTwoFactor() {
