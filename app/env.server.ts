@@ -68,6 +68,8 @@ const schema = z
     /** Milliseconds, as the specification counts them (§9: 172800000, two days). */
     AUTH_INVITATION_EXPIRES_IN: z.coerce.number().int().min(1000).max(MAX_COOKIE_AGE_SECONDS * 1000).default(172_800_000),
     AUTH_INVITATION_REQUIRE_VERIFIED_EMAIL: onOff("on"),
+    /** E-mail one-time codes: "off" stops a code sign-in from creating an account for an unknown address. */
+    AUTH_EMAIL_OTP_SIGN_UP: onOff("on"),
   })
   .refine((v) => v.PASSWORD_MIN_LENGTH <= v.PASSWORD_MAX_LENGTH, {
     path: ["PASSWORD_MIN_LENGTH"],

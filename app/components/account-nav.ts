@@ -13,6 +13,7 @@ export const ACCOUNT_NAV: AccountNavEntry[] = [
   { to: "/account", label: "Overview", end: true },
   { to: "/account/profile", label: "Profile", description: "Your name, picture and email address." },
   { to: "/account/security", label: "Security", description: "Your password." },
+  { to: "/account/two-factor", label: "Two-factor", description: "A second step at sign-in: an authenticator app, backup codes." },
   { to: "/account/sessions", label: "Sessions", description: "Where you are signed in, and signing out other devices." },
   { to: "/organizations", label: "Organizations" },
 ];

@@ -2,7 +2,8 @@ import { getFormProps } from "@conform-to/react";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
-import { signInWithEmail } from "~/auth/credentials.server";
+import { signInWithIdentifier, twoFactorPage } from "~/auth/username/identifier.server";
+import { SignInAlternatives } from "~/components/sign-in-alternatives";
 import { safeRedirectTarget } from "~/auth/origin.server";
 import { signInFormSchema } from "~/auth/schemas";
 import { CheckboxField, ErrorSummary, Field, StatusMessage, SubmitButton, useZodForm } from "~/components/forms";
@@ -31,8 +32,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
     schema: signInFormSchema,
     hideFields: ["password"],
     run: async (value, ctx) => {
-      await signInWithEmail(ctx, { ...value, rememberMe: value.rememberMe === true });
-      return value.redirectTo;
+      const answer = await signInWithIdentifier(ctx, { ...value, identifier: value.email, rememberMe: value.rememberMe === true });
+      return "twoFactorRedirect" in answer ? twoFactorPage(value.redirectTo) : value.redirectTo;
     },
   });
   if (!outcome.ok) return data({ result: outcome.result }, outcome.init);
@@ -56,7 +57,7 @@ export default function SignIn() {
       ) : null}
       <ErrorSummary form={form} />
       <input type="hidden" name="redirectTo" value={redirectTo ?? ""} />
-      <Field label="Email" meta={fields.email} type="email" autoComplete="username" />
+      <Field label="Email or username" meta={fields.email} type="text" autoComplete="username" />
       <Field
         label="Password"
         meta={fields.password}
@@ -69,6 +70,7 @@ export default function SignIn() {
       <p className="muted">
         New here? <Link to={`/sign-up${redirectTo ? `?redirectTo=${encodeURIComponent(redirectTo)}` : ""}`}>Create an account</Link>
       </p>
+      <SignInAlternatives redirectTo={redirectTo} />
     </Form>
   );
 }

@@ -30,7 +30,14 @@ export async function action({ request, context }: ActionFunctionArgs) {
     rateLimitAs: "/sign-up/email",
     schema: signUpFormSchema(passwordBounds()),
     hideFields: ["password"],
-    fieldFor: (error) => (error.code === "USER_ALREADY_EXISTS" || error.code === "INVALID_EMAIL" ? "email" : error.code.startsWith("PASSWORD") ? "password" : undefined),
+    fieldFor: (error) =>
+      error.code === "USER_ALREADY_EXISTS" || error.code === "INVALID_EMAIL"
+        ? "email"
+        : error.code.startsWith("PASSWORD")
+          ? "password"
+          : error.code.startsWith("USERNAME")
+            ? "username"
+            : undefined,
     run: async (value, ctx) => {
       const { token, user } = await signUpWithEmail(ctx, { ...value, emailProven: await invitationLinkProvesEmail(value.redirectTo, value.email) });
       return { signedIn: token !== null, redirectTo: value.redirectTo, email: user.email, name: user.name };
@@ -69,6 +76,7 @@ export default function SignUp() {
           <Link to={withRedirect("/sign-in")}>Sign in</Link> or <Link to="/forgot-password">reset your password</Link>.
         </p>
       ) : null}
+      <Field label="Username (optional)" meta={fields.username} type="text" autoComplete="username" />
       <Field label="Password" meta={fields.password} type="password" autoComplete="new-password" hint={passwordLengthHint(page.passwordBounds)} />
       <SubmitButton className="primary wide">Sign up</SubmitButton>
       <p className="muted">
