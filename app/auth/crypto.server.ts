@@ -1,5 +1,5 @@
 // Small, well-understood primitives on Node's crypto. Everything secret is compared in constant time.
-import { createHash, createHmac, randomBytes, randomInt, timingSafeEqual } from "node:crypto";
+import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, randomInt, timingSafeEqual } from "node:crypto";
 import { env } from "~/env.server";
 
 const ALPHANUMERIC = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
@@ -46,4 +46,27 @@ export function unsign(signed: string, purpose: string): string | null {
   if (dot <= 0) return null;
   const value = signed.slice(0, dot);
   return safeEqual(signed.slice(dot + 1), hmacBase64Url(value, purpose)) ? value : null;
+}
+
+const encryptionKey = createHmac("sha256", env.AUTH_SECRET).update("latchkey encryption key").digest();
+
+/** AES-256-GCM with a key derived from AUTH_SECRET: for secrets the server must read back (OAuth tokens). */
+export function encryptSecret(plain: string): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv("aes-256-gcm", encryptionKey, iv);
+  const body = Buffer.concat([cipher.update(plain, "utf8"), cipher.final()]);
+  return `v1.${Buffer.concat([iv, cipher.getAuthTag(), body]).toString("base64url")}`;
+}
+
+/** The plain text, or null when the value was not made by `encryptSecret` with this AUTH_SECRET. */
+export function decryptSecret(sealed: string): string | null {
+  if (!sealed.startsWith("v1.")) return null;
+  try {
+    const raw = Buffer.from(sealed.slice(3), "base64url");
+    const decipher = createDecipheriv("aes-256-gcm", encryptionKey, raw.subarray(0, 12));
+    decipher.setAuthTag(raw.subarray(12, 28));
+    return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString("utf8");
+  } catch {
+    return null;
+  }
 }
