@@ -1,15 +1,21 @@
 import { getFormProps } from "@conform-to/react";
-import type { ActionFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
-import { Form, Link, useActionData, useSearchParams } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { signInWithEmail } from "~/auth/credentials.server";
 import { ERRORS } from "~/auth/errors";
 import { safeRedirectTarget } from "~/auth/origin.server";
 import { signInFormSchema } from "~/auth/schemas";
 import { CheckboxField, ErrorList, Field, SubmitButton, useZodForm } from "~/components/forms";
 import { handleForm } from "~/http/page.server";
+import { socialSignInOptions } from "~/auth/social/pages.server";
+import { SocialButtons } from "~/components/social-buttons";
 
 export const meta: MetaFunction = () => [{ title: "Sign in · Latchkey" }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  return { social: socialSignInOptions(request) };
+}
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const outcome = await handleForm({
@@ -29,9 +35,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
 export default function SignIn() {
   const actionData = useActionData<typeof action>();
+  const { social } = useLoaderData<typeof loader>();
   const [searchParams] = useSearchParams();
   const [form, fields] = useZodForm("sign-in", signInFormSchema, actionData?.result, { rememberMe: "on" });
   return (
+    <>
     <Form method="post" className="card" {...getFormProps(form)}>
       <h1>Sign in</h1>
       {searchParams.get("verify") === "1" ? (
@@ -62,5 +70,7 @@ export default function SignIn() {
         New here? <Link to={`/sign-up${searchParams.get("redirectTo") ? `?redirectTo=${encodeURIComponent(searchParams.get("redirectTo")!)}` : ""}`}>Create an account</Link>
       </p>
     </Form>
+    <SocialButtons providers={social.providers} redirectTo={searchParams.get("redirectTo")} error={social.error} />
+    </>
   );
 }

@@ -9,11 +9,13 @@ import { signUpFormSchema } from "~/auth/schemas";
 import { ErrorList, Field, SubmitButton, useZodForm } from "~/components/forms";
 import { passwordBounds } from "~/auth/password.server";
 import { handleForm } from "~/http/page.server";
+import { socialSignInOptions } from "~/auth/social/pages.server";
+import { SocialButtons } from "~/components/social-buttons";
 
 export const meta: MetaFunction = () => [{ title: "Sign up · Latchkey" }];
 
-export async function loader(_: LoaderFunctionArgs) {
-  return { passwordBounds: passwordBounds() };
+export async function loader({ request }: LoaderFunctionArgs) {
+  return { passwordBounds: passwordBounds(), social: socialSignInOptions(request) };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -37,13 +39,14 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function SignUp() {
-  const { passwordBounds } = useLoaderData<typeof loader>();
+  const { passwordBounds, social } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const [searchParams] = useSearchParams();
   const redirectTo = searchParams.get("redirectTo");
   const schema = useMemo(() => signUpFormSchema(passwordBounds), [passwordBounds]);
   const [form, fields] = useZodForm("sign-up", schema, actionData?.result);
   return (
+    <>
     <Form method="post" className="card" {...getFormProps(form)}>
       <h1>Create an account</h1>
       <input type="hidden" name="redirectTo" value={redirectTo ?? ""} />
@@ -56,5 +59,7 @@ export default function SignUp() {
         Already have an account? <Link to={`/sign-in${redirectTo ? `?redirectTo=${encodeURIComponent(redirectTo)}` : ""}`}>Sign in</Link>
       </p>
     </Form>
+    <SocialButtons providers={social.providers} redirectTo={searchParams.get("redirectTo")} error={social.error} />
+    </>
   );
 }
