@@ -4,6 +4,7 @@ import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:f
 import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { z } from "zod";
+import { parseSocialSettings, type SocialSettings } from "~/auth/social/env";
 
 const DAY_SECONDS = 24 * 60 * 60;
 const MAX_COOKIE_AGE_SECONDS = 400 * DAY_SECONDS; // browsers cap cookies at 400 days (spec §9: 34560000 s)
@@ -77,6 +78,7 @@ const schema = z
   });
 
 export type Env = Omit<z.infer<typeof schema>, "BASE_URL"> & {
+  social: SocialSettings;
   BASE_URL: string;
   AUTH_SECRET: string;
   baseOrigin: string;
@@ -137,11 +139,14 @@ export function parseEnv(source: NodeJS.ProcessEnv): Env {
     const lines = result.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`);
     throw new ConfigurationError(`Invalid configuration:\n${lines.join("\n")}`);
   }
+  const social = parseSocialSettings(source);
+  if (social.problems.length) throw new ConfigurationError(`Invalid configuration:\n${social.problems.join("\n")}`);
   const parsed = { ...result.data, BASE_URL: result.data.BASE_URL ?? `http://localhost:${result.data.PORT}` };
   const baseUrl = new URL(parsed.BASE_URL);
   return {
     ...parsed,
     AUTH_SECRET: parsed.AUTH_SECRET ?? developmentSecret(parsed.BASE_URL, parsed.DATABASE_URL),
+    social: social.settings,
     baseOrigin: baseUrl.origin,
     secureCookies: baseUrl.protocol === "https:",
     localOutbox: !parsed.SMTP_URL && isLocalhost(parsed.BASE_URL),

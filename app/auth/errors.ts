@@ -8,6 +8,7 @@ import { ORGANIZATION_ERRORS } from "~/auth/organization/errors";
 import { TWO_FACTOR_ERRORS } from "~/auth/two-factor/errors";
 import { USERNAME_ERRORS } from "~/auth/username/errors";
 import { EMAIL_OTP_ERRORS } from "~/auth/email-otp/errors";
+import { SOCIAL_ERRORS } from "~/auth/social/errors";
 
 type Entry = readonly [status: number, message: string];
 
@@ -65,6 +66,7 @@ export const ERRORS = {
   ...TWO_FACTOR_ERRORS,
   ...USERNAME_ERRORS,
   ...EMAIL_OTP_ERRORS,
+  ...SOCIAL_ERRORS,
 } as const satisfies Record<string, Entry>;
 
 export type ErrorName = keyof typeof ERRORS;

@@ -11,7 +11,7 @@ import { db, isRecordNotFound, isUniqueViolation } from "~/db.server";
 import { sendMail, type MailMessage } from "~/email/mailer.server";
 import { env } from "~/env.server";
 
-export type TokenPurpose = "email-verification" | "change-email" | "reset-password" | "delete-account" | "invitation";
+export type TokenPurpose = "email-verification" | "change-email" | "reset-password" | "delete-account" | "invitation" | "oauth-state";
 
 /** Every token names its user, so a user's outstanding tokens can be revoked together. */
 export interface TokenPayload {

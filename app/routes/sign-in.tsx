@@ -12,6 +12,8 @@ import { DevOutboxLink } from "~/components/dev-outbox-link";
 import { mayReadLocalOutbox } from "~/email/mailer.server";
 import { takeFlashContent } from "~/http/flash.server";
 import { handleForm } from "~/http/page.server";
+import { socialSignInOptions } from "~/auth/social/pages.server";
+import { SocialButtons } from "~/components/social-buttons";
 import { redirectIfSignedIn } from "~/http/signed-in.server";
 
 export const meta = pageTitle("Sign in");
@@ -21,7 +23,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   // After a password reset the address comes prefilled: the reset page passes it on with its message.
   const flash = takeFlashContent(request, headers);
   const outbox = mayReadLocalOutbox(request, context.peerAddress);
-  return data({ flash: flash?.text || null, email: flash?.email ?? "", outbox }, { headers });
+  return data({ flash: flash?.text || null, email: flash?.email ?? "", outbox, social: socialSignInOptions(request) }, { headers });
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -47,6 +49,7 @@ export default function SignIn() {
   const [form, fields] = useZodForm("sign-in", signInFormSchema, actionData?.result, { rememberMe: "on", email: page.email || (searchParams.get("email") ?? undefined) });
   const redirectTo = searchParams.get("redirectTo");
   return (
+    <>
     <Form method="post" className="card narrow" {...getFormProps(form)}>
       <h1>Sign in</h1>
       {page.flash && !actionData ? (
@@ -72,5 +75,7 @@ export default function SignIn() {
       </p>
       <SignInAlternatives redirectTo={redirectTo} />
     </Form>
+    <SocialButtons providers={page.social.providers} redirectTo={redirectTo} error={page.social.error} />
+    </>
   );
 }

@@ -14,13 +14,15 @@ import { passwordBounds } from "~/auth/password.server";
 import { setFlash } from "~/http/flash.server";
 import { PAGE_MESSAGES } from "~/http/page-messages.server";
 import { handleForm } from "~/http/page.server";
+import { socialSignInOptions } from "~/auth/social/pages.server";
+import { SocialButtons } from "~/components/social-buttons";
 import { redirectIfSignedIn } from "~/http/signed-in.server";
 
 export const meta = pageTitle("Sign up");
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const headers = await redirectIfSignedIn(request, context);
-  return data({ passwordBounds: passwordBounds(), userExists: PAGE_MESSAGES.USER_ALREADY_EXISTS() }, { headers });
+  return data({ passwordBounds: passwordBounds(), userExists: PAGE_MESSAGES.USER_ALREADY_EXISTS(), social: socialSignInOptions(request) }, { headers });
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -65,6 +67,7 @@ export default function SignUp() {
   const [form, fields] = useZodForm("sign-up", schema, actionData?.result, { email: searchParams.get("email") ?? undefined });
   const withRedirect = (path: string) => `${path}${redirectTo ? `?redirectTo=${encodeURIComponent(redirectTo)}` : ""}`;
   return (
+    <>
     <Form method="post" className="card narrow" {...getFormProps(form)}>
       <h1>Create an account</h1>
       <ErrorSummary form={form} />
@@ -83,5 +86,7 @@ export default function SignUp() {
         Already have an account? <Link to={withRedirect("/sign-in")}>Sign in</Link>
       </p>
     </Form>
+    <SocialButtons providers={page.social.providers} redirectTo={redirectTo} error={page.social.error} />
+    </>
   );
 }
