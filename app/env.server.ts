@@ -57,14 +57,21 @@ const schema = z
     AUTH_CHANGE_EMAIL: onOff("on"),
     AUTH_DELETE_ACCOUNT: z.enum(["on", "email", "off"]).default("on"),
     AUTH_DELETE_TOKEN_TTL: seconds(24 * 60 * 60),
+    // Passkeys (WebAuthn): the relying party. The RP ID must be BASE_URL's host or a registrable suffix of it.
+    AUTH_PASSKEY_RP_ID: z
+      .string()
+      .regex(/^(?=.{1,253}$)[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/, "must be a host name such as example.com")
+      .optional(),
+    AUTH_PASSKEY_RP_NAME: z.string().trim().min(1).max(64).default("Latchkey"),
   })
   .refine((v) => v.PASSWORD_MIN_LENGTH <= v.PASSWORD_MAX_LENGTH, {
     path: ["PASSWORD_MIN_LENGTH"],
     message: "must not exceed PASSWORD_MAX_LENGTH",
   });
 
-export type Env = Omit<z.infer<typeof schema>, "BASE_URL"> & {
+export type Env = Omit<z.infer<typeof schema>, "BASE_URL" | "AUTH_PASSKEY_RP_ID"> & {
   BASE_URL: string;
+  AUTH_PASSKEY_RP_ID: string;
   AUTH_SECRET: string;
   baseOrigin: string;
   secureCookies: boolean;
@@ -113,8 +120,16 @@ export function parseEnv(source: NodeJS.ProcessEnv): Env {
   }
   const parsed = { ...result.data, BASE_URL: result.data.BASE_URL ?? `http://localhost:${result.data.PORT}` };
   const baseUrl = new URL(parsed.BASE_URL);
+  const rpId = parsed.AUTH_PASSKEY_RP_ID ?? baseUrl.hostname;
+  // A browser refuses an RP ID that is neither the page's host nor a suffix of it: fail now, not at the first passkey.
+  if (baseUrl.hostname !== rpId && !baseUrl.hostname.endsWith(`.${rpId}`)) {
+    throw new ConfigurationError(
+      `Invalid configuration:\n  AUTH_PASSKEY_RP_ID: must be BASE_URL's host (${baseUrl.hostname}) or a domain it belongs to`,
+    );
+  }
   return {
     ...parsed,
+    AUTH_PASSKEY_RP_ID: rpId,
     AUTH_SECRET: parsed.AUTH_SECRET ?? developmentSecret(parsed.BASE_URL, parsed.DATABASE_URL),
     baseOrigin: baseUrl.origin,
     secureCookies: baseUrl.protocol === "https:",

@@ -4,6 +4,8 @@
 // compare the same strings. Two codes are fixed by the specification instead: VALIDATION_ERROR (its message
 // names the fields) and INTERNAL_SERVER_ERROR ("unknown error").
 
+import { PASSKEY_ERRORS } from "~/auth/passkey/errors";
+
 type Entry = readonly [status: number, message: string];
 
 export const ERRORS = {
@@ -56,6 +58,7 @@ export const ERRORS = {
   NOT_FOUND: [404, "Not found"],
   METHOD_NOT_ALLOWED: [405, "Method not allowed"],
   INTERNAL_SERVER_ERROR: [500, "unknown error"],
+  ...PASSKEY_ERRORS,
 } as const satisfies Record<string, Entry>;
 
 export type ErrorName = keyof typeof ERRORS;
