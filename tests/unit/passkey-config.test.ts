@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { parseEnv } from "~/env.server";
 
-const BASE = { AUTH_SECRET: "unit-test-secret-0123456789-0123456789", BASE_URL: "https://login.example.com" };
+const BASE = { NODE_ENV: "test" as const, AUTH_SECRET: "unit-test-secret-0123456789-0123456789", BASE_URL: "https://login.example.com" };
 
 describe("passkey relying-party settings", () => {
   it("defaults to BASE_URL's host and the product's name", () => {
