@@ -20,7 +20,7 @@ export const MAIL_RULE: RateRule = { windowSeconds: 60, max: 3 };
 export const DEFAULT_RULE: RateRule = { windowSeconds: 10, max: 100 };
 
 const CREDENTIAL_PATHS = ["/sign-in/", "/sign-up/", "/change-password", "/change-email"];
-const MAIL_PATHS = ["/forget-password", "/request-password-reset", "/send-verification-email"];
+const MAIL_PATHS = ["/forget-password", "/request-password-reset", "/send-verification-email", "/passkey/sign-up/send-code"];
 /** Reads of an unguessable signed cookie; limiting them would only slow every page. */
 const UNLIMITED_PATHS = new Set(["/get-session", "/ok"]);
 

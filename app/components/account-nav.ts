@@ -7,4 +7,7 @@ export interface AccountNavEntry {
   end?: boolean;
 }
 
-export const ACCOUNT_NAV: AccountNavEntry[] = [{ to: "/account", label: "Overview", end: true }];
+export const ACCOUNT_NAV: AccountNavEntry[] = [
+  { to: "/account", label: "Overview", end: true },
+  { to: "/account/passkeys", label: "Passkeys" },
+];

@@ -7,6 +7,7 @@ import { ERRORS } from "~/auth/errors";
 import { safeRedirectTarget } from "~/auth/origin.server";
 import { signInFormSchema } from "~/auth/schemas";
 import { CheckboxField, ErrorList, Field, SubmitButton, useZodForm } from "~/components/forms";
+import { PasskeySignIn } from "~/components/passkey-sign-in";
 import { handleForm } from "~/http/page.server";
 
 export const meta: MetaFunction = () => [{ title: "Sign in · Latchkey" }];
@@ -45,7 +46,7 @@ export default function SignIn() {
         </p>
       ) : null}
       <input type="hidden" name="redirectTo" value={searchParams.get("redirectTo") ?? ""} />
-      <Field label="Email" meta={fields.email} type="email" autoComplete="username" />
+      <Field label="Email" meta={fields.email} type="email" autoComplete="username webauthn" />
       <Field label="Password" meta={fields.password} type="password" autoComplete="current-password" />
       <CheckboxField label="Remember me" meta={fields.rememberMe} />
       <ErrorList id={form.errorId} errors={form.errors} />
@@ -55,6 +56,7 @@ export default function SignIn() {
         </p>
       ) : null}
       <SubmitButton>Sign in</SubmitButton>
+      <PasskeySignIn redirectTo={searchParams.get("redirectTo")} />
       <p className="muted">
         <Link to="/forgot-password">Forgot password?</Link>
       </p>

@@ -7,6 +7,7 @@ import { signUpWithEmail } from "~/auth/credentials.server";
 import { safeRedirectTarget } from "~/auth/origin.server";
 import { signUpFormSchema } from "~/auth/schemas";
 import { ErrorList, Field, SubmitButton, useZodForm } from "~/components/forms";
+import { PasskeySignUp } from "~/components/passkey-sign-up";
 import { passwordBounds } from "~/auth/password.server";
 import { handleForm } from "~/http/page.server";
 
@@ -52,6 +53,7 @@ export default function SignUp() {
       <Field label="Password" meta={fields.password} type="password" autoComplete="new-password" />
       <ErrorList id={form.errorId} errors={form.errors} />
       <SubmitButton>Sign up</SubmitButton>
+      <PasskeySignUp redirectTo={redirectTo} />
       <p className="muted">
         Already have an account? <Link to={`/sign-in${redirectTo ? `?redirectTo=${encodeURIComponent(redirectTo)}` : ""}`}>Sign in</Link>
       </p>

@@ -1,0 +1,164 @@
+// Passkeys in Chromium with a CDP virtual authenticator (issue 10): add one on the account page, sign in with the
+// button and by autofill, rename and delete without JavaScript, and sign up with a passkey alone.
+import type { CDPSession, Page } from "@playwright/test";
+import { SoftAuthenticator } from "../support/webauthn";
+import { expect, expectSignedInAs, signIn, test, uniqueEmail, waitForHydration } from "./fixtures";
+import { waitForMail } from "./mail";
+
+/** A platform authenticator with resident keys and user verification that answers at once. */
+async function addVirtualAuthenticator(page: Page): Promise<CDPSession> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("WebAuthn.enable");
+  await cdp.send("WebAuthn.addVirtualAuthenticator", {
+    options: {
+      protocol: "ctap2",
+      transport: "internal",
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
+  });
+  return cdp;
+}
+
+const OPTIONS_URL = "**/api/auth/passkey/generate-authenticate-options";
+
+/**
+ * Chromium's virtual authenticator answers a conditional (autofill) request at once, where a real browser waits
+ * for the user to pick the passkey. To test anything else on the sign-in page, hold the page's requests for
+ * sign-in options (never answered, so autofill never starts) until `open()`; later requests go through.
+ */
+async function autofillGate(page: Page) {
+  let open = false;
+  await page.route(OPTIONS_URL, async (route) => {
+    if (open) await route.continue();
+    // else: held; the page drops it when it navigates away
+  });
+  return { open: () => (open = true) };
+}
+
+async function addPasskeyOnAccountPage(page: Page) {
+  await page.goto("/account");
+  await page.getByRole("navigation", { name: "Account" }).getByRole("link", { name: "Passkeys" }).click();
+  await expect(page).toHaveURL("/account/passkeys");
+  await expect(page.getByRole("heading", { name: "Passkeys", level: 1 })).toBeVisible();
+  await expect(page.getByText("You have no passkeys yet.")).toBeVisible();
+  await page.getByRole("button", { name: "Add a passkey" }).click();
+  await expect(page.getByRole("status")).toHaveText("Passkey added. You can now sign in with it.");
+  await expect(page.getByTestId("passkey-row")).toHaveCount(1);
+  await expect(page.getByTestId("passkey-row")).toContainText("Unnamed passkey");
+  await expect(page.getByTestId("passkey-row")).toContainText(`Added ${new Date().toISOString().slice(0, 10)}`);
+  await expect(page.getByTestId("passkey-row")).toContainText("On one device only (not synced)");
+}
+
+async function signOut(page: Page) {
+  await page.goto("/account");
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page).toHaveURL("/");
+}
+
+test.describe("with JavaScript", () => {
+  test.use({ javaScriptEnabled: true });
+
+  test("add a passkey on the account page, sign out, sign in with the button", async ({ page, user }) => {
+    await addVirtualAuthenticator(page);
+    const gate = await autofillGate(page);
+    await signIn(page, user);
+    await addPasskeyOnAccountPage(page);
+    await signOut(page);
+
+    const autofillRequest = page.waitForRequest((request) => request.url().endsWith("/generate-authenticate-options"));
+    await page.goto("/sign-in");
+    await expect(page.getByLabel("Email")).toHaveAttribute("autocomplete", "username webauthn");
+    await autofillRequest; // the page's autofill request is waiting; the button must replace it
+    gate.open();
+    await page.getByRole("button", { name: "Sign in with a passkey" }).click();
+    await expectSignedInAs(page, user);
+  });
+
+  test("sign in by autofill: the browser offers the passkey on the e-mail field", async ({ page, user }) => {
+    await addVirtualAuthenticator(page);
+    const gate = await autofillGate(page);
+    await signIn(page, user);
+    await addPasskeyOnAccountPage(page);
+    await signOut(page);
+    gate.open();
+
+    // No click: the conditional request started on load is answered with the passkey (as if picked from the list).
+    await page.goto("/sign-in?redirectTo=%2Faccount%2Fpasskeys");
+    await expect(page).toHaveURL("/account/passkeys");
+    await expect(page.getByTestId("passkey-row")).toHaveCount(1);
+  });
+
+  test("sign up with a passkey alone: name and e-mail, the mailed code, then the passkey", async ({ page }) => {
+    await addVirtualAuthenticator(page);
+    const email = uniqueEmail("passkey-sign-up");
+    await page.goto("/sign-up");
+    await waitForHydration(page);
+    await page.getByLabel("Name").fill("Radia Perlman");
+    await page.getByLabel("Email").fill(email);
+    await page.getByRole("button", { name: "Sign up with a passkey" }).click();
+    await expect(page.getByRole("status")).toContainText(`We sent a code to ${email}`);
+    const mail = await waitForMail(email, /sign-up code/i);
+    const code = /Your code: ([A-Z0-9]{8})/.exec(mail.text)![1];
+
+    await page.getByLabel("Code from the e-mail").fill("WRONGCDE");
+    await page.getByRole("button", { name: "Create my passkey" }).click();
+    await expect(page.getByRole("alert")).toContainText("That code is not right");
+
+    await page.getByLabel("Code from the e-mail").fill(code.toLowerCase());
+    await page.getByRole("button", { name: "Create my passkey" }).click();
+    await expectSignedInAs(page, { name: "Radia Perlman", email });
+    await expect(page.getByText("verified")).toBeVisible();
+    // No password: the account page offers to set one.
+    await expect(page.getByRole("heading", { name: /set a password/i })).toBeVisible();
+    await page.getByLabel("New password").fill("a password after all 123");
+    await page.getByRole("button", { name: "Set password" }).click();
+    await expect(page.getByRole("heading", { name: "Change password" })).toBeVisible();
+
+    await page.goto("/account/passkeys");
+    await expect(page.getByTestId("passkey-row")).toHaveCount(1);
+    await signOut(page);
+    await page.goto("/sign-in");
+    await expect(page).toHaveURL("/account"); // autofill signs the new passkey straight back in
+  });
+});
+
+test.describe("without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("rename and delete a passkey with plain forms; no passkey buttons are shown", async ({ page, user, baseURL }) => {
+    await page.goto("/sign-in");
+    await expect(page.getByRole("button", { name: "Sign in with a passkey" })).toHaveCount(0);
+    await signIn(page, user);
+
+    // Register through the API with a software authenticator, in this browser's cookie jar.
+    const authenticator = new SoftAuthenticator(baseURL!);
+    const options = await page.request.get("/api/auth/passkey/generate-register-options");
+    expect(options.status()).toBe(200);
+    const { response } = authenticator.register(await options.json());
+    const verified = await page.request.post("/api/auth/passkey/verify-registration", { data: { response, name: "Old laptop" }, headers: { Origin: baseURL! } });
+    expect(verified.status(), await verified.text()).toBe(200);
+
+    await page.goto("/account/passkeys");
+    await expect(page.getByRole("button", { name: "Add a passkey" })).toHaveCount(0);
+    const row = page.getByTestId("passkey-row");
+    await expect(row).toContainText("Old laptop");
+
+    await page.getByLabel("Passkey name").fill("");
+    await page.getByRole("button", { name: "Rename" }).click();
+    await expect(page.getByText("Name is required")).toBeVisible();
+
+    await page.getByLabel("Passkey name").fill("Work laptop");
+    await page.getByRole("button", { name: "Rename" }).click();
+    await expect(page).toHaveURL("/account/passkeys?notice=renamed");
+    await expect(page.getByRole("status")).toHaveText("Passkey renamed.");
+    await expect(row).toContainText("Work laptop");
+
+    await page.getByRole("button", { name: "Delete Work laptop" }).click();
+    await expect(page).toHaveURL("/account/passkeys?notice=deleted");
+    await expect(page.getByRole("status")).toHaveText("Passkey deleted.");
+    await expect(page.getByText("You have no passkeys yet.")).toBeVisible();
+  });
+});
