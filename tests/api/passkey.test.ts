@@ -111,6 +111,22 @@ describe("POST /passkey/verify-registration", () => {
     expect(list.body).toEqual([passkey]);
   });
 
+  it("takes the name asked for with the options when the verify call gives none", async () => {
+    const { client, authenticator } = await signedIn();
+    const options = (await client.get(`${P}/generate-register-options?name=${encodeURIComponent("Security key")}`)).body;
+    const verified = await client.post(`${P}/verify-registration`, { response: authenticator.register(options).response });
+    expect(verified.body.name).toBe("Security key");
+  });
+
+  it("stores one passkey when the same answer arrives twice at once", async () => {
+    const { client, authenticator, user } = await signedIn();
+    const options = (await client.get(`${P}/generate-register-options`)).body;
+    const { response } = authenticator.register(options);
+    const results = await Promise.all([0, 1].map(() => client.post(`${P}/verify-registration`, { response })));
+    expect(results.map((r) => r.status).sort()).toEqual([200, 400]);
+    expect(await count(server.database, "passkey", `"userId" = ?`, [user.id])).toBe(1);
+  });
+
   it("records a synced passkey as multiDevice and backed up", async () => {
     const { client } = await signedIn();
     const { passkey } = await registerPasskey(client, new SoftAuthenticator(server.origin, undefined, true));
@@ -235,6 +251,16 @@ describe("POST /passkey/verify-authentication", () => {
     }
     const [row] = await query<{ counter: number | string }>(server.database, `SELECT "counter" FROM "passkey" WHERE "id" = ?`, [passkey.id]);
     expect(Number(row.counter)).toBe(5);
+  });
+
+  it("of two sign-ins racing with one challenge, exactly one gets a session", async () => {
+    const { client, authenticator } = await signedIn();
+    await registerPasskey(client, authenticator);
+    const browser = new ApiClient(server.baseUrl);
+    const response = authenticator.authenticate(await authenticateOptions(browser));
+    const results = await Promise.all([0, 1].map(() => browser.post(`${P}/verify-authentication`, { response })));
+    expect(results.map((r) => r.status).sort()).toEqual([200, 400]);
+    expect(results.filter((r) => r.status === 200)[0].body.session).toBeTruthy();
   });
 
   it("signs in repeatedly with a synced passkey whose counter stays 0", async () => {
@@ -416,6 +442,19 @@ describe("sign-up with a passkey alone", () => {
     expect(await count(server.database, "user", `"email" = ?`, [email])).toBe(1);
   });
 
+  it("of two sign-ups racing with one code, exactly one creates the account", async () => {
+    const email = uniqueEmail("passkey-race");
+    const browser = new ApiClient(server.baseUrl);
+    const code = await requestCode(browser, email);
+    const authenticator = new SoftAuthenticator(server.origin);
+    const options = (await browser.post(`${P}/sign-up/generate-register-options`, { code })).body;
+    const response = authenticator.register(options).response;
+    const results = await Promise.all([0, 1].map(() => browser.post(`${P}/sign-up/verify-registration`, { code, response })));
+    expect(results.map((r) => r.status).sort()).toEqual([200, 400]);
+    expect(await count(server.database, "user", `"email" = ?`, [email])).toBe(1);
+    expect(await count(server.database, "passkey", `"credentialID" = ?`, [response.id])).toBe(1);
+  });
+
   it("answers the same for an address that has an account, which gets a 'you already have one' mail and no code", async () => {
     const { email } = await signedIn();
     const browser = new ApiClient(server.baseUrl);
@@ -440,6 +479,24 @@ describe("relying-party configuration", () => {
     expect(result.code, result.output).not.toBe(0);
     expect(result.code).not.toBeNull();
     expect(result.output).toMatch(/AUTH_PASSKEY_RP_(ID|NAME)/);
+  });
+
+  it("with required e-mail verification, a passkey does not sign in an unverified address", async () => {
+    const strict = await startServer({ env: { AUTH_EMAIL_VERIFICATION: "required", SMTP_URL: mailbox.url }, database: server.database });
+    try {
+      const { client, authenticator, user } = await signedIn(); // on the lenient server
+      await registerPasskey(client, authenticator);
+      const browser = new ApiClient(strict.baseUrl);
+      await query(server.database, `UPDATE "user" SET "emailVerified" = ? WHERE "id" = ?`, [server.database.kind === "sqlite" ? 0 : false, user.id]);
+      let options = (await browser.post(`${P}/generate-authenticate-options`, {})).body;
+      const elsewhere = { origin: strict.origin }; // the same site on another port
+      expectError(await browser.post(`${P}/verify-authentication`, { response: authenticator.authenticate(options, undefined, elsewhere) }), 403, "EMAIL_NOT_VERIFIED");
+      await query(server.database, `UPDATE "user" SET "emailVerified" = ? WHERE "id" = ?`, [server.database.kind === "sqlite" ? 1 : true, user.id]);
+      options = (await browser.post(`${P}/generate-authenticate-options`, {})).body;
+      expect((await browser.post(`${P}/verify-authentication`, { response: authenticator.authenticate(options, undefined, elsewhere) })).status).toBe(200);
+    } finally {
+      await strict.stop();
+    }
   });
 
   it("uses the configured RP ID and name", async () => {

@@ -2,6 +2,7 @@
 // reveals nothing), then the assertion verified against the stored public key and counter.
 import { generateAuthenticationOptions, verifyAuthenticationResponse, type AuthenticationResponseJSON } from "@simplewebauthn/server";
 import { isoBase64URL } from "@simplewebauthn/server/helpers";
+import { emailVerificationRequired } from "~/auth/email-verification.server";
 import { AuthError } from "~/auth/errors";
 import { rememberChallenge, takeChallenge } from "~/auth/passkey/challenge.server";
 import { CEREMONY_TIMEOUT_SECONDS, relyingParty } from "~/auth/passkey/relying-party.server";
@@ -54,8 +55,9 @@ export async function verifyAuthentication(ctx: RequestContext, input: { respons
     data: { counter: verification.authenticationInfo.newCounter, backedUp: verification.authenticationInfo.credentialBackedUp },
   });
   if (count === 0) throw new AuthError("AUTH_CANCELLED");
-  const { user, ...row } = passkey;
-  void row;
+  const { user } = passkey;
+  // The same rule as the password: with required verification there is no session for an unproved address.
+  if (emailVerificationRequired() && !user.emailVerified) throw new AuthError("EMAIL_NOT_VERIFIED");
   const { session } = await startSession(ctx, user);
   return { session: publicSession(session), user: publicUser(user) };
 }

@@ -20,6 +20,8 @@ export interface ChallengePayload {
   userId: string | null;
   kind: CeremonyKind;
   challenge: string;
+  /** Registration: the name asked for with the options (`?name=`), used when the verify call gives none. */
+  name?: string;
   /** Passkey sign-up: SHA-256 of the e-mailed code this ceremony goes with. */
   codeHash?: string;
 }

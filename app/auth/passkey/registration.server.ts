@@ -51,13 +51,13 @@ export async function registrationOptions(ctx: RequestContext, who: OptionsFor, 
 export async function generateRegisterOptions(
   ctx: RequestContext,
   current: SessionWithUser,
-  query: { authenticatorAttachment?: "platform" | "cross-platform" } = {},
+  query: { authenticatorAttachment?: "platform" | "cross-platform"; name?: string } = {},
 ) {
   const exclude = await db.passkey.findMany({ where: { userId: current.user.id }, select: { credentialID: true, transports: true } });
   return registrationOptions(
     ctx,
     { email: current.user.email, name: current.user.name, exclude, authenticatorAttachment: query.authenticatorAttachment },
-    { userId: current.user.id, kind: "register" },
+    { userId: current.user.id, kind: "register", ...(query.name ? { name: query.name } : {}) },
   );
 }
 
@@ -101,7 +101,7 @@ export async function verifyRegistration(
 ) {
   const challenge = await takeChallenge(ctx, "register");
   if (challenge.userId !== current.user.id) throw new AuthError("CHALLENGE_NOT_FOUND");
-  const data = await verifyNewCredential(input.response, challenge.challenge, input.name);
+  const data = await verifyNewCredential(input.response, challenge.challenge, input.name ?? challenge.name);
   try {
     const passkey = await db.passkey.create({ data: { ...data, userId: current.user.id } });
     return publicPasskey(passkey);
