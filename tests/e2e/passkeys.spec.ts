@@ -1,5 +1,7 @@
 // Passkeys in Chromium with a CDP virtual authenticator (issue 10): add one on the account page, sign in with the
 // button and by autofill, rename and delete without JavaScript, and sign up with a passkey alone.
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import type { CDPSession, Page } from "@playwright/test";
 import { SoftAuthenticator } from "../support/webauthn";
 import { expect, expectSignedInAs, signIn, test, uniqueEmail, waitForHydration } from "./fixtures";
@@ -20,6 +22,14 @@ async function addVirtualAuthenticator(page: Page): Promise<CDPSession> {
     },
   });
   return cdp;
+}
+
+/** axe-core's violations on the current page (WCAG A and AA rules). */
+async function accessibilityViolations(page: Page): Promise<string[]> {
+  // Evaluated rather than added as a <script>: the pages' CSP (rightly) refuses inline scripts.
+  await page.evaluate(readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8"));
+  const result = await page.evaluate(() => (window as unknown as { axe: { run: (o: object) => Promise<{ violations: Array<{ id: string; help: string }> }> } }).axe.run({ runOnly: ["wcag2a", "wcag2aa"] }));
+  return result.violations.map((v) => `${v.id}: ${v.help}`);
 }
 
 const OPTIONS_URL = "**/api/auth/passkey/generate-authenticate-options";
@@ -73,8 +83,12 @@ test.describe("with JavaScript", () => {
     await expect(page.getByLabel("Email")).toHaveAttribute("autocomplete", "username webauthn");
     await autofillRequest; // the page's autofill request is waiting; the button must replace it
     gate.open();
+    expect(await accessibilityViolations(page)).toEqual([]);
     await page.getByRole("button", { name: "Sign in with a passkey" }).click();
     await expectSignedInAs(page, user);
+    await page.goto("/account/passkeys");
+    await expect(page.getByTestId("passkey-row")).toHaveCount(1);
+    expect(await accessibilityViolations(page)).toEqual([]);
   });
 
   test("sign in by autofill: the browser offers the passkey on the e-mail field", async ({ page, user }) => {
@@ -100,6 +114,7 @@ test.describe("with JavaScript", () => {
     await page.getByLabel("Email").fill(email);
     await page.getByRole("button", { name: "Sign up with a passkey" }).click();
     await expect(page.getByRole("status")).toContainText(`We sent a code to ${email}`);
+    expect(await accessibilityViolations(page)).toEqual([]);
     const mail = await waitForMail(email, /sign-up code/i);
     const code = /Your code: ([A-Z0-9]{8})/.exec(mail.text)![1];
 
