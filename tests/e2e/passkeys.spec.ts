@@ -1,6 +1,7 @@
 // Passkeys in Chromium with a CDP virtual authenticator (issue 10): add one on the account page, sign in with the
 // button and by autofill, rename and delete without JavaScript, and sign up with a passkey alone.
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
 import { createRequire } from "node:module";
 import type { CDPSession, Page } from "@playwright/test";
 import { SoftAuthenticator } from "../support/webauthn";
@@ -137,6 +138,51 @@ test.describe("with JavaScript", () => {
     await signOut(page);
     await page.goto("/sign-in");
     await expect(page).toHaveURL("/account"); // autofill signs the new passkey straight back in
+  });
+});
+
+/** The official Better Auth client and passkey plugin (tests/compat/better-auth-passkey), bundled for the page. */
+const COMPAT = path.join(import.meta.dirname, "..", "compat", "better-auth-passkey");
+async function officialClientBundle(): Promise<string> {
+  const { build } = await import("esbuild");
+  const result = await build({ entryPoints: [path.join(COMPAT, "browser-entry.ts")], bundle: true, format: "iife", platform: "browser", write: false, logLevel: "silent" });
+  return result.outputFiles[0].text;
+}
+
+test.describe("the official Better Auth passkey client", () => {
+  test.use({ javaScriptEnabled: true });
+  test.skip(!existsSync(path.join(COMPAT, "node_modules", "@better-auth", "passkey")), "run `npm ci --prefix tests/compat/better-auth-passkey` first");
+
+  test("registers a passkey and signs in with it in Chromium", async ({ page, user }) => {
+    await addVirtualAuthenticator(page);
+    const gate = await autofillGate(page);
+    await signIn(page, user);
+    gate.open();
+    const bundle = await officialClientBundle();
+
+    await page.evaluate(bundle); // evaluated, not a <script>: the page's CSP refuses inline scripts
+    const added = await page.evaluate(async () => {
+      const { createAuthClient, passkeyClient } = (window as any).betterAuthPasskey;
+      const client = createAuthClient({ baseURL: location.origin, plugins: [passkeyClient()] });
+      return client.passkey.addPasskey({ name: "From the official client" });
+    });
+    expect(added.error).toBeNull();
+    expect(added.data.name).toBe("From the official client");
+
+    await signOut(page);
+    await page.evaluate(bundle);
+    const signedIn = await page.evaluate(async () => {
+      const { createAuthClient, passkeyClient } = (window as any).betterAuthPasskey;
+      const client = createAuthClient({ baseURL: location.origin, plugins: [passkeyClient()] });
+      const result = await client.signIn.passkey();
+      const passkeys = await client.passkey.listUserPasskeys();
+      return { result, names: passkeys.data?.map((p: { name: string }) => p.name) };
+    });
+    expect(signedIn.result.error).toBeNull();
+    expect(signedIn.result.data.user.email).toBe(user.email);
+    expect(signedIn.names).toEqual(["From the official client"]);
+    await page.goto("/account");
+    await expectSignedInAs(page, user);
   });
 });
 
