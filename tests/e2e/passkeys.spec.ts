@@ -106,6 +106,22 @@ test.describe("with JavaScript", () => {
     await expect(page.getByTestId("passkey-row")).toHaveCount(1);
   });
 
+  test("a passkey sign-in that fails says so, and the password form still works", async ({ page, user }) => {
+    await addVirtualAuthenticator(page); // it holds no passkey for this site
+    const gate = await autofillGate(page);
+    const autofillRequest = page.waitForRequest((request) => request.url().endsWith("/generate-authenticate-options"));
+    await page.goto("/sign-in");
+    await autofillRequest;
+    gate.open();
+    await page.getByRole("button", { name: "Sign in with a passkey" }).click();
+    await expect(page.getByRole("alert")).toHaveText("Signing in with a passkey was cancelled or did not work. Try again, or use your password.");
+    await expect(page).toHaveURL("/sign-in");
+    await page.getByLabel("Email").fill(user.email);
+    await page.getByLabel("Password").fill(user.password);
+    await page.getByRole("button", { name: "Sign in", exact: true }).click();
+    await expectSignedInAs(page, user);
+  });
+
   test("sign up with a passkey alone: name and e-mail, the mailed code, then the passkey", async ({ page }) => {
     await addVirtualAuthenticator(page);
     const email = uniqueEmail("passkey-sign-up");

@@ -70,6 +70,12 @@ describe("passkey.register", () => {
   it.each([
     ["a closed dialog (NotAllowedError)", Object.assign(new Error("closed"), { name: "NotAllowedError" }), "REGISTRATION_CANCELLED", "registration cancelled"],
     ["an aborted ceremony", webauthnError("ERROR_CEREMONY_ABORTED", "AbortError"), "REGISTRATION_CANCELLED", "registration cancelled"],
+    [
+      "a wrapped NotAllowedError",
+      new WebAuthnError({ code: "ERROR_PASSTHROUGH_SEE_CAUSE_PROPERTY", message: "x", name: "NotAllowedError", cause: Object.assign(new Error("x"), { name: "NotAllowedError" }) }),
+      "REGISTRATION_CANCELLED",
+      "registration cancelled",
+    ],
     ["an authenticator already registered", webauthnError("ERROR_AUTHENTICATOR_PREVIOUSLY_REGISTERED", "InvalidStateError"), "PREVIOUSLY_REGISTERED", "previously registered"],
     ["another WebAuthn error (its own message)", webauthnError("ERROR_INVALID_RP_ID", "SecurityError"), "ERROR_INVALID_RP_ID", "browser said ERROR_INVALID_RP_ID"],
   ])("maps %s", async (_label, thrown, code, message) => {
@@ -80,9 +86,11 @@ describe("passkey.register", () => {
     expect(calls.map((c) => c.path)).not.toContain("/api/auth/passkey/verify-registration");
   });
 
-  it("maps an unknown failure to a 500 'unknown error'", async () => {
+  it("maps an unknown failure to a 500 with its message or 'unknown error'", async () => {
     ceremony.startRegistration.mockRejectedValue("something odd");
     expect((await passkey.register()).error).toMatchObject({ status: 500, code: "INTERNAL_SERVER_ERROR", message: "unknown error" });
+    ceremony.startRegistration.mockRejectedValue(new TypeError("boom"));
+    expect((await passkey.register()).error).toMatchObject({ status: 500, code: "INTERNAL_SERVER_ERROR", message: "boom" });
   });
 
   it("passes the server's refusal through as {status, code, message}", async () => {
@@ -117,6 +125,8 @@ describe("passkey.authenticate", () => {
   it.each([
     ["a closed dialog", Object.assign(new Error("closed"), { name: "NotAllowedError" })],
     ["an aborted ceremony", webauthnError("ERROR_CEREMONY_ABORTED", "AbortError")],
+    ["a wrapped browser refusal", webauthnError("ERROR_PASSTHROUGH_SEE_CAUSE_PROPERTY", "NotAllowedError")],
+    ["any other failure", new TypeError("boom")],
   ])("maps %s to 'auth cancelled'", async (_label, thrown) => {
     ceremony.startAuthentication.mockRejectedValue(thrown);
     expect((await passkey.authenticate()).error).toMatchObject({ status: 400, code: "AUTH_CANCELLED", message: "auth cancelled", source: "browser" });

@@ -71,19 +71,21 @@ async function call<T>(method: "GET" | "POST", path: string, body?: unknown): Pr
   return { data: parsed as T, error: null };
 }
 
-/** The browser's own errors in the specification's words. */
+/** The browser's own errors in the specification's words (spec §8). */
 function ceremonyError(error: unknown, ceremony: "register" | "authenticate"): { data: null; error: PasskeyError } {
-  const cancelled = ceremony === "register" ? ["REGISTRATION_CANCELLED", "registration cancelled"] : ["AUTH_CANCELLED", "auth cancelled"];
+  // Sign-in: whatever went wrong in the browser (closed dialog, no passkey for this site, timeout), it is "auth
+  // cancelled", as Better Auth's client has it.
+  if (ceremony === "authenticate") return failure(400, "AUTH_CANCELLED", "auth cancelled", "browser");
+  // @simplewebauthn/browser wraps a DOMException (NotAllowedError: closed or timed out) in a WebAuthnError.
+  const names = [error, (error as { cause?: unknown })?.cause].map((e) => (e instanceof Error ? e.name : ""));
+  const cancelled = names.includes("NotAllowedError") || names.includes("AbortError");
   if (error instanceof WebAuthnError) {
     if (error.code === "ERROR_AUTHENTICATOR_PREVIOUSLY_REGISTERED") return failure(400, "PREVIOUSLY_REGISTERED", "previously registered", "browser");
-    if (error.code === "ERROR_CEREMONY_ABORTED") return failure(400, cancelled[0], cancelled[1], "browser");
+    if (error.code === "ERROR_CEREMONY_ABORTED" || cancelled) return failure(400, "REGISTRATION_CANCELLED", "registration cancelled", "browser");
     return failure(400, error.code, error.message, "browser");
   }
-  if (error instanceof Error) {
-    // NotAllowedError: the user closed the dialog or it timed out; AbortError: the page cancelled it.
-    if (error.name === "NotAllowedError" || error.name === "AbortError") return failure(400, cancelled[0], cancelled[1], "browser");
-    return failure(500, "INTERNAL_SERVER_ERROR", error.message || "unknown error", "browser");
-  }
+  if (cancelled) return failure(400, "REGISTRATION_CANCELLED", "registration cancelled", "browser");
+  if (error instanceof Error) return failure(500, "INTERNAL_SERVER_ERROR", error.message || "unknown error", "browser");
   return failure(500, "INTERNAL_SERVER_ERROR", "unknown error", "browser");
 }
 
