@@ -16,21 +16,27 @@ export function PasskeySignIn({ redirectTo }: { redirectTo: string | null }) {
     window.location.assign(continueTo(redirectTo));
   };
 
-  useEffect(() => {
-    if (!passkey.supported()) return;
-    setSupported(true);
-    let active = true;
+  const active = useRef(true);
+  /** Offers passkeys in the e-mail field's autofill until one is picked, the page goes away or a button replaces it. */
+  const startAutofill = () => {
     passkey.autofillSupported().then((autofill) => {
-      if (!autofill || !active) return;
+      if (!autofill || !active.current) return;
       passkey.authenticate({ autoFill: true }).then(({ data, error }) => {
-        if (!active || done.current) return;
+        if (!active.current || done.current) return;
         if (data) signedIn();
         // A cancelled or replaced autofill request is not worth a message; a refused passkey is.
         else if (error.source === "server") setError(describePasskeyError(error));
       });
     });
+  };
+
+  useEffect(() => {
+    if (!passkey.supported()) return;
+    setSupported(true);
+    active.current = true;
+    startAutofill();
     return () => {
-      active = false;
+      active.current = false;
       passkey.cancel();
     };
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -45,6 +51,7 @@ export function PasskeySignIn({ redirectTo }: { redirectTo: string | null }) {
     if (data) return signedIn();
     setBusy(false);
     setError(describePasskeyError(error));
+    startAutofill(); // the button's ceremony replaced the autofill request: offer autofill again
   }
 
   return (

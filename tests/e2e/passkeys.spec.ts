@@ -109,12 +109,14 @@ test.describe("with JavaScript", () => {
   test("a passkey sign-in that fails says so, and the password form still works", async ({ page, user }) => {
     await addVirtualAuthenticator(page); // it holds no passkey for this site
     const gate = await autofillGate(page);
-    const autofillRequest = page.waitForRequest((request) => request.url().endsWith("/generate-authenticate-options"));
+    let optionRequests = 0;
+    page.on("request", (request) => void (request.url().endsWith("/generate-authenticate-options") && optionRequests++));
     await page.goto("/sign-in");
-    await autofillRequest;
+    await expect.poll(() => optionRequests).toBe(1); // the autofill request, held
     gate.open();
     await page.getByRole("button", { name: "Sign in with a passkey" }).click();
     await expect(page.getByRole("alert")).toHaveText("Signing in with a passkey was cancelled or did not work. Try again, or use your password.");
+    await expect.poll(() => optionRequests).toBe(3); // the button's, then autofill offered again
     await expect(page).toHaveURL("/sign-in");
     await page.getByLabel("Email").fill(user.email);
     await page.getByLabel("Password").fill(user.password);
