@@ -467,6 +467,20 @@ describe("sign-up with a passkey alone", () => {
   });
 });
 
+describe("GET /continue (where a page's script goes after a passkey sign-in)", () => {
+  it.each([
+    ["/account/passkeys", "/account/passkeys"],
+    ["", "/account"],
+    ["https://evil.example/steal", "/account"],
+    ["//evil.example", "/account"],
+    ["/\\evil.example", "/account"],
+  ])("?to=%j → %s on this site", async (to, path) => {
+    const response = await new ApiClient(server.baseUrl).get(`/continue${to ? `?to=${encodeURIComponent(to)}` : ""}`);
+    expect(response.status).toBe(302);
+    expect(response.headers.get("location")).toBe(`${server.baseUrl}${path}`);
+  });
+});
+
 describe("relying-party configuration", () => {
   const DATABASE_URL = `file:${path.join(import.meta.dirname, "..", ".tmp", "config-test-never-created.db")}`;
   const BASE = { AUTH_SECRET: TEST_SECRET, DATABASE_URL, BASE_URL: "https://login.example.com", AUTH_RATE_LIMIT: "off" };
