@@ -1,5 +1,6 @@
 // One Prisma client for the process, on SQLite or PostgreSQL as DATABASE_URL says (chosen at start-up; both
 // clients are generated at install). See docs/decisions/001-stack-and-prisma.md.
+import { closeSync, existsSync, mkdirSync, openSync } from "node:fs";
 import path from "node:path";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
@@ -25,6 +26,11 @@ function createClient(): Db {
   const file = env.DATABASE_URL
     ? path.resolve(process.cwd(), env.DATABASE_URL.slice("file:".length).split("?")[0])
     : path.join(process.cwd(), "data", "app.db");
+  // Password hashes and session tokens live here: a file the driver would create is made owner-only first.
+  if (!existsSync(file)) {
+    mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    closeSync(openSync(file, "a", 0o600));
+  }
   return new SqliteClient({ adapter: new PrismaBetterSQLite3({ url: `file:${file}`, timeout: 10_000 }) });
 }
 

@@ -1,6 +1,6 @@
 // The environment, parsed and validated once when the server starts. Everything else imports `env` and never
 // reads process.env itself, so an invalid value stops start-up with a message naming the variable.
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { z } from "zod";
@@ -57,6 +57,8 @@ const schema = z
     AUTH_CHANGE_EMAIL: onOff("on"),
     AUTH_DELETE_ACCOUNT: z.enum(["on", "email", "off"]).default("on"),
     AUTH_DELETE_TOKEN_TTL: seconds(24 * 60 * 60),
+    /** Messages one address may receive per hour (verification, reset, notices); 0 turns the cap off. */
+    AUTH_MAIL_PER_RECIPIENT_PER_HOUR: z.coerce.number().int().min(0).max(10_000).default(10),
     // Passkeys (WebAuthn): the relying party. The RP ID must be BASE_URL's host or a registrable suffix of it.
     AUTH_PASSKEY_RP_ID: z
       .string()
@@ -101,15 +103,28 @@ function developmentSecret(baseUrl: string, databaseUrl: string | undefined): st
     ? path.dirname(path.resolve(process.cwd(), databaseUrl.slice("file:".length).split("?")[0]))
     : path.join(process.cwd(), "data");
   const file = path.join(directory, "auth-secret");
-  mkdirSync(directory, { recursive: true });
+  mkdirSync(directory, { recursive: true, mode: 0o700 });
+  // Written whole under a temporary name, then linked into place: link() never replaces a file, so of two
+  // processes starting together one places its secret and both read that complete file.
+  const draft = `${file}.${process.pid}.${randomBytes(6).toString("hex")}`;
+  writeFileSync(draft, randomBytes(32).toString("base64url"), { mode: 0o600, flag: "wx" });
   try {
-    writeFileSync(file, randomBytes(32).toString("base64url"), { mode: 0o600, flag: "wx" });
+    linkSync(draft, file);
   } catch (error) {
-    // Already there (kept from an earlier start, or written a moment ago by a second process).
+    // Already there: kept from an earlier start, or placed a moment ago by a second process.
     if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+  } finally {
+    rmSync(draft, { force: true });
+  }
+  const secret = readFileSync(file, "utf8").trim();
+  if (secret.length < 32) {
+    throw new ConfigurationError(
+      `The development secret in ${file} is shorter than 32 characters (${secret.length}); ` +
+        "delete the file to have a new one generated, or set AUTH_SECRET.",
+    );
   }
   console.warn(`[latchkey] AUTH_SECRET is not set; using the development secret kept in ${file}.`);
-  return readFileSync(file, "utf8").trim();
+  return secret;
 }
 
 export function parseEnv(source: NodeJS.ProcessEnv): Env {

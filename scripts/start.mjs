@@ -1,5 +1,7 @@
 // `npm start`: build if the sources changed, bring the database up to date, then serve.
 // On a fresh clone that is all it takes: SQLite under data/, no .env needed.
+import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { projectRoot } from "./lib/database-url.mjs";
 import { ensureBuilt } from "./lib/build.mjs";
 import { migrate } from "./lib/migrate.mjs";
@@ -9,6 +11,15 @@ process.env.NODE_ENV ??= "production";
 
 // `--no-build` (used by `npm run dev`, where remix dev builds): only make sure the Prisma clients exist.
 ensureBuilt({ build: !process.argv.includes("--no-build") });
+
+// Configuration first: loading the build parses and checks every setting, and an invalid one must stop start-up
+// before any migration touches the database. server.mjs then reuses the loaded build.
+try {
+  await import(pathToFileURL(path.join(projectRoot, "build", "index.js")).href);
+} catch (error) {
+  console.error(error?.name === "ConfigurationError" ? `[latchkey] ${error.message}` : error);
+  process.exit(1);
+}
 
 try {
   const applied = await migrate(process.env.DATABASE_URL);

@@ -1,12 +1,18 @@
 // POST /change-email. An unverified address is simply replaced; a verified one must confirm the change from
 // the current inbox first, then the new address is set unverified and asked to verify itself (spec §4).
 import { normalizeEmail } from "~/auth/email-address";
-import { emailVerificationEnabled, sendVerificationInBackground, verifyEmailLink, type ChangeEmailPayload } from "~/auth/email-verification.server";
+import {
+  emailVerificationEnabled,
+  replaceEmail,
+  sendVerificationInBackground,
+  verifyEmailLink,
+  type ChangeEmailPayload,
+} from "~/auth/email-verification.server";
 import { AuthError } from "~/auth/errors";
 import type { RequestContext } from "~/auth/request-context.server";
 import { refreshCookieCache, type SessionWithUser } from "~/auth/session.server";
 import { mailToken } from "~/auth/verification.server";
-import { db, isUniqueViolation } from "~/db.server";
+import { db } from "~/db.server";
 import { emails } from "~/email/templates.server";
 import { env } from "~/env.server";
 
@@ -23,13 +29,7 @@ export async function changeEmail(
   }
 
   if (!current.user.emailVerified) {
-    let user;
-    try {
-      user = await db.user.update({ where: { id: current.user.id }, data: { email: newEmail, emailVerified: false } });
-    } catch (error) {
-      if (isUniqueViolation(error)) throw new AuthError("COULDNT_UPDATE_YOUR_EMAIL");
-      throw error;
-    }
+    const user = await replaceEmail(current.user.id, current.user.email, newEmail);
     refreshCookieCache(ctx, { session: current.session, user });
     if (emailVerificationEnabled()) sendVerificationInBackground(user, input.callbackURL);
     return { status: true, pendingConfirmation: false };

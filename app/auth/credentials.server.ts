@@ -6,6 +6,7 @@ import { publicUser } from "~/auth/presenters.server";
 import type { RequestContext } from "~/auth/request-context.server";
 import { normalizeEmail } from "~/auth/email-address";
 import {
+  bindVerificationToBrowser,
   emailVerificationEnabled,
   emailVerificationRequired,
   sendVerificationInBackground,
@@ -13,7 +14,10 @@ import {
 } from "~/auth/email-verification.server";
 import { MAX_NAME_LENGTH } from "~/auth/schemas";
 import { startSession } from "~/auth/session.server";
+import { absoluteUrl } from "~/auth/links.server";
 import { db, isUniqueViolation, type User } from "~/db.server";
+import { sendMail } from "~/email/mailer.server";
+import { emails } from "~/email/templates.server";
 
 export const CREDENTIAL_PROVIDER = "credential";
 
@@ -30,7 +34,7 @@ export async function signUpWithEmail(ctx: RequestContext, input: SignUpInput) {
   const email = normalizeEmail(input.email);
   assertPasswordLength(input.password);
   const name = input.name.trim().slice(0, MAX_NAME_LENGTH);
-  if (await db.user.findUnique({ where: { email }, select: { id: true } })) throw new AuthError("USER_ALREADY_EXISTS");
+  if (await db.user.findUnique({ where: { email }, select: { id: true } })) return answerForTakenAddress(ctx, input, email, name);
   const passwordHash = await hashPassword(input.password);
   const id = newId();
   let user: User;
@@ -47,7 +51,7 @@ export async function signUpWithEmail(ctx: RequestContext, input: SignUpInput) {
     });
   } catch (error) {
     // Two sign-ups for one address at once: the unique index lets exactly one through.
-    if (isUniqueViolation(error)) throw new AuthError("USER_ALREADY_EXISTS");
+    if (isUniqueViolation(error)) return answerForTakenAddress(ctx, input, email, name, { hashed: true });
     throw error;
   }
   if (emailVerificationRequired()) {
@@ -59,11 +63,48 @@ export async function signUpWithEmail(ctx: RequestContext, input: SignUpInput) {
       await db.user.delete({ where: { id: user.id } }).catch(() => {});
       throw error;
     }
+    bindVerificationToBrowser(ctx, user.id);
     return { token: null, user: publicUser(user) };
   }
-  if (emailVerificationEnabled()) sendVerificationInBackground(user, input.callbackURL);
+  if (emailVerificationEnabled()) {
+    sendVerificationInBackground(user, input.callbackURL);
+    bindVerificationToBrowser(ctx, user.id);
+  }
   const { session } = await startSession(ctx, user, { rememberMe: input.rememberMe });
   return { token: session.token as string | null, user: publicUser(user) };
+}
+
+/**
+ * Sign-up with an address that already has an account. When verification is required, the answer is the one a
+ * new address gets (after the same password hashing and one mail, sent to the owner instead of a link), so
+ * sign-up cannot be used to find out who has an account. Otherwise a new account would be signed in at once,
+ * so the conflict can only be reported (Better Auth does the same).
+ */
+async function answerForTakenAddress(
+  ctx: RequestContext,
+  input: SignUpInput,
+  email: string,
+  name: string,
+  work: { hashed?: boolean } = {},
+) {
+  if (!emailVerificationRequired()) throw new AuthError("USER_ALREADY_EXISTS");
+  if (!work.hashed) await hashPassword(input.password);
+  await sendMail(emails.signUpAttempt(email, absoluteUrl(`/sign-in?${new URLSearchParams({ email })}`)));
+  const now = new Date();
+  const lookalike: User = {
+    id: newId(),
+    name,
+    email,
+    emailVerified: false,
+    image: input.image || null,
+    username: null,
+    displayUsername: null,
+    twoFactorEnabled: false,
+    createdAt: now,
+    updatedAt: now,
+  };
+  bindVerificationToBrowser(ctx, lookalike.id);
+  return { token: null, user: publicUser(lookalike) };
 }
 
 export interface SignInInput {
@@ -92,6 +133,7 @@ export async function signInWithEmail(ctx: RequestContext, input: SignInInput) {
   if (emailVerificationRequired() && !user.emailVerified) {
     // Only after the password matched, so this reveals nothing to someone who does not know it.
     sendVerificationInBackground(user, input.callbackURL);
+    bindVerificationToBrowser(ctx, user.id);
     throw new AuthError("EMAIL_NOT_VERIFIED");
   }
   const { session } = await startSession(ctx, user, { rememberMe: input.rememberMe });

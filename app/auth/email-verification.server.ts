@@ -1,11 +1,12 @@
 // E-mail verification: the link sent on sign-up (and on request), and GET /verify-email, which also completes
 // the confirmation step of an e-mail change (both are HS256-signed tokens, spec §9).
+import { clearCookie, readSignedCookie, setSignedCookie, SIGN_UP_BROWSER_COOKIE } from "~/auth/cookies.server";
 import { AuthError } from "~/auth/errors";
 import { absoluteUrl, PAGES } from "~/auth/links.server";
 import { publicUser } from "~/auth/presenters.server";
 import type { RequestContext } from "~/auth/request-context.server";
 import { getSession, refreshCookieCache, startSession, type SessionWithUser } from "~/auth/session.server";
-import { consumeToken, mailToken, readSignedToken, type SignedPayload } from "~/auth/verification.server";
+import { afterResponse, consumeToken, mailToken, readSignedToken, revokeAllTokensOf, type SignedPayload } from "~/auth/verification.server";
 import { db, isUniqueViolation, type User } from "~/db.server";
 import { emails } from "~/email/templates.server";
 import { env } from "~/env.server";
@@ -37,6 +38,21 @@ function verificationTokenFor(user: Pick<User, "id" | "email">) {
 const verificationMail = (user: Pick<User, "email">, token: string, callbackURL?: string) =>
   emails.verifyEmail(user.email, verifyEmailLink(token, callbackURL), env.AUTH_EMAIL_VERIFICATION_TTL);
 
+const SIGN_UP_BROWSER_PURPOSE = "verification_browser";
+
+/**
+ * Marks this browser as the one that signed up (or proved the password while unverified). A verification link
+ * signs in only in that browser: opened anywhere else it verifies the address and leaves that browser signed
+ * out, so mailing someone the link to one's own account cannot sign their browser into it (login CSRF).
+ */
+export function bindVerificationToBrowser(ctx: RequestContext, userId: string): void {
+  setSignedCookie(ctx, SIGN_UP_BROWSER_COOKIE, userId, SIGN_UP_BROWSER_PURPOSE, env.AUTH_EMAIL_VERIFICATION_TTL);
+}
+
+function isSignUpBrowser(ctx: RequestContext, userId: string): boolean {
+  return readSignedCookie(ctx.request, SIGN_UP_BROWSER_COOKIE, SIGN_UP_BROWSER_PURPOSE) === userId;
+}
+
 /** Sends a verification link now; a failed send withdraws it and reports FAILED_TO_SEND_EMAIL. */
 export async function sendVerificationNow(user: Pick<User, "id" | "email">, callbackURL?: string): Promise<void> {
   const { payload, options } = verificationTokenFor(user);
@@ -61,8 +77,11 @@ export async function requestVerificationEmail(ctx: RequestContext, input: { ema
     await sendVerificationNow(current.user, input.callbackURL);
     return { status: true };
   }
-  const user = await db.user.findUnique({ where: { email } });
-  if (user && !user.emailVerified) sendVerificationInBackground(user, input.callbackURL);
+  // Known, verified or unknown: the same answer after the same work; the lookup and the mail come afterwards.
+  afterResponse(async () => {
+    const user = await db.user.findUnique({ where: { email } });
+    if (user && !user.emailVerified) await sendVerificationNow(user, input.callbackURL);
+  });
   return { status: true };
 }
 
@@ -88,8 +107,12 @@ export async function verifyEmailToken(ctx: RequestContext, token: string) {
   }
   const verified = user.emailVerified ? user : await markVerified(user, payload.email);
   if (current) refreshCookieCache(ctx, { session: current.session, user: verified });
-  // Only the first use signs in: a used link must not stay a way into the account until its JWT expires.
-  else if (env.AUTH_AUTO_SIGN_IN_AFTER_VERIFICATION === "on" && !repeat) await startSession(ctx, verified);
+  // Only the first use signs in (a used link must not stay a way into the account until its JWT expires), and
+  // only in the browser that signed up.
+  else if (env.AUTH_AUTO_SIGN_IN_AFTER_VERIFICATION === "on" && !repeat && isSignUpBrowser(ctx, verified.id)) {
+    clearCookie(ctx, SIGN_UP_BROWSER_COOKIE);
+    await startSession(ctx, verified);
+  }
   return { status: true, user: publicUser(verified) };
 }
 
@@ -111,21 +134,26 @@ async function applyEmailChange(
   token: string,
 ) {
   await consumeToken("change-email", token, { signed: true });
+  const updated = await replaceEmail(user.id, payload.email, payload.newEmail);
+  if (current) refreshCookieCache(ctx, { session: current.session, user: updated });
+  if (emailVerificationEnabled()) sendVerificationInBackground(updated);
+  return { status: true, user: publicUser(updated) };
+}
+
+/**
+ * Gives the account a new, unverified address, conditional on the address it had (of two changes at once, one
+ * applies), and ends every link mailed before: a reset link sent to the old address must not outlive it.
+ */
+export async function replaceEmail(userId: string, fromEmail: string, newEmail: string): Promise<User> {
   try {
-    // Conditional on the address the link confirmed: of two change links followed at once, one applies.
-    const { count } = await db.user.updateMany({
-      where: { id: user.id, email: payload.email },
-      data: { email: payload.newEmail, emailVerified: false },
-    });
+    const { count } = await db.user.updateMany({ where: { id: userId, email: fromEmail }, data: { email: newEmail, emailVerified: false } });
     if (count === 0) throw new AuthError("USER_NOT_FOUND");
   } catch (error) {
     if (isUniqueViolation(error)) throw new AuthError("COULDNT_UPDATE_YOUR_EMAIL");
     throw error;
   }
-  const updated = await db.user.findUniqueOrThrow({ where: { id: user.id } });
-  if (current) refreshCookieCache(ctx, { session: current.session, user: updated });
-  if (emailVerificationEnabled()) sendVerificationInBackground(updated);
-  return { status: true, user: publicUser(updated) };
+  await revokeAllTokensOf(userId);
+  return db.user.findUniqueOrThrow({ where: { id: userId } });
 }
 
 /** The ?error= values of the verify-email redirect (spec §8). */

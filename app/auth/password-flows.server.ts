@@ -7,7 +7,7 @@ import { assertPasswordLength, hashPassword, verifyPassword } from "~/auth/passw
 import { publicUser } from "~/auth/presenters.server";
 import type { RequestContext } from "~/auth/request-context.server";
 import { startSession, type SessionWithUser } from "~/auth/session.server";
-import { consumeToken, mailToken, peekToken, revokeTokens } from "~/auth/verification.server";
+import { afterResponse, consumeToken, mailToken, peekToken, revokeTokens } from "~/auth/verification.server";
 import { db, isUniqueViolation } from "~/db.server";
 import { emails } from "~/email/templates.server";
 import { env } from "~/env.server";
@@ -21,21 +21,23 @@ interface ResetPayload {
 }
 
 /**
- * POST /forget-password and /request-password-reset. The answer and its timing are the same for unknown
- * addresses: the lookup is one indexed read, and the token and mail are made after the answer is decided.
+ * POST /forget-password and /request-password-reset. The answer and its timing are the same for every address:
+ * the lookup, the token and the mail all happen after the answer (a failure is logged by the mailer).
  */
 export async function requestPasswordReset(input: { email: string; redirectTo?: string }) {
   const email = normalizeEmail(input.email);
-  const user = await db.user.findUnique({ where: { email }, select: { id: true, email: true } });
-  if (user) {
-    const ttl = env.AUTH_RESET_TOKEN_TTL;
-    const query = new URLSearchParams({ callbackURL: input.redirectTo || PAGES.resetPassword });
-    // Not awaited, so the answer does not wait on SMTP only for real accounts; a failure is logged by the mailer.
-    mailToken<ResetPayload>("reset-password", { userId: user.id }, { ttlSeconds: ttl, length: RESET_TOKEN_LENGTH }, (token) =>
-      emails.resetPassword(user.email, absoluteUrl(`/api/auth/reset-password/${token}?${query}`), ttl),
-    ).catch(() => {});
-  }
+  afterResponse(() => mailResetLink(email, input.redirectTo));
   return { status: true, message: RESET_REQUESTED_MESSAGE };
+}
+
+async function mailResetLink(email: string, redirectTo: string | undefined): Promise<void> {
+  const user = await db.user.findUnique({ where: { email }, select: { id: true, email: true } });
+  if (!user) return;
+  const ttl = env.AUTH_RESET_TOKEN_TTL;
+  const query = new URLSearchParams({ callbackURL: redirectTo || PAGES.resetPassword });
+  await mailToken<ResetPayload>("reset-password", { userId: user.id }, { ttlSeconds: ttl, length: RESET_TOKEN_LENGTH }, (token) =>
+    emails.resetPassword(user.email, absoluteUrl(`/api/auth/reset-password/${token}?${query}`), ttl),
+  );
 }
 
 /** Whether a reset link is still good (GET /reset-password/{token} and the reset page), without using it. */
@@ -46,6 +48,8 @@ export async function isResetTokenUsable(token: string): Promise<boolean> {
 /** POST /reset-password: the token works once; other reset links and (by default) all sessions end. */
 export async function resetPassword(input: { newPassword: string; token: string }) {
   assertPasswordLength(input.newPassword); // before the token is used up, so a typo costs nothing
+  // A bad token must cost no scrypt work: otherwise a stream of guesses slows everyone's sign-in.
+  if (!(await isResetTokenUsable(input.token))) throw new AuthError("INVALID_TOKEN");
   const passwordHash = await hashPassword(input.newPassword);
   const { userId } = await consumeToken<ResetPayload>("reset-password", input.token).catch((error) => {
     // An expired reset link is answered like any other bad one: 400 INVALID_TOKEN (Better Auth's wire format).

@@ -89,15 +89,55 @@ function redisStore(url: string): Store {
 
 const store: Store | null = env.AUTH_RATE_LIMIT === "off" ? null : env.REDIS_URL ? redisStore(env.REDIS_URL) : databaseStore;
 
+export function tooManyRequests(retryAfterSeconds: number): AuthError {
+  const retryAfter = String(retryAfterSeconds);
+  return new AuthError("TOO_MANY_REQUESTS", { headers: { "Retry-After": retryAfter, "X-Retry-After": retryAfter } });
+}
+
+/**
+ * The bucket a client address counts in. IPv6 clients are counted per /64: one host usually holds a whole /64,
+ * so per-address counting would let it rotate through 2^64 addresses.
+ */
+export function clientBucket(clientIp: string): string {
+  const address = clientIp.startsWith("::ffff:") && clientIp.includes(".") ? clientIp.slice(7) : clientIp;
+  if (!address.includes(":")) return address;
+  const groups = expandIpv6(address);
+  return groups ? `${groups.slice(0, 4).join(":")}::/64` : address;
+}
+
+/** The eight 16-bit groups of an IPv6 address (zone and embedded IPv4 handled), or null if it is not one. */
+function expandIpv6(address: string): string[] | null {
+  let text = address.split("%")[0].toLowerCase();
+  const v4 = text.match(/(\d+)\.(\d+)\.(\d+)\.(\d+)$/);
+  if (v4) {
+    const [a, b, c, d] = v4.slice(1).map(Number);
+    text = `${text.slice(0, v4.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const halves = text.split("::");
+  if (halves.length > 2) return null;
+  const head = halves[0] ? halves[0].split(":") : [];
+  const tail = halves.length === 2 && halves[1] ? halves[1].split(":") : [];
+  const missing = 8 - head.length - tail.length;
+  if (halves.length === 1 ? missing !== 0 : missing < 1) return null;
+  const groups = [...head, ...Array(halves.length === 2 ? missing : 0).fill("0"), ...tail];
+  if (!groups.every((group) => /^[0-9a-f]{1,4}$/.test(group))) return null;
+  return groups.map((group) => group.replace(/^0+(?=.)/, ""));
+}
+
 /** Counts this request against its path's bucket for the client address; throws 429 past the limit. */
 export async function enforceRateLimit(clientIp: string, path: string): Promise<void> {
   const rule = store && ruleFor(path);
   if (!store || !rule) return;
-  const verdict = await store(`${clientIp}|${ALIASES[path] ?? path}`, rule);
-  if (!verdict.allowed) {
-    const retryAfter = String(verdict.retryAfterSeconds);
-    throw new AuthError("TOO_MANY_REQUESTS", { headers: { "Retry-After": retryAfter, "X-Retry-After": retryAfter } });
-  }
+  const verdict = await store(`${clientBucket(clientIp)}|${ALIASES[path] ?? path}`, rule);
+  if (!verdict.allowed) throw tooManyRequests(verdict.retryAfterSeconds);
+}
+
+/**
+ * Counts one use of a quota that is not about a client address (mail to one recipient). It holds even with
+ * AUTH_RATE_LIMIT=off, in the same shared store the rate limits use.
+ */
+export async function takeFromQuota(key: string, rule: RateRule): Promise<Verdict> {
+  return (store ?? databaseStore)(key, rule);
 }
 
 /** Rows whose window ended long ago (called by housekeeping). */

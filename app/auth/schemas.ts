@@ -22,7 +22,33 @@ export function passwordField(bounds: { min: number; max: number }) {
     .max(bounds.max, ERRORS.PASSWORD_TOO_LONG[1]);
 }
 
-export const imageField = z.string().trim().max(2048).url("Invalid image URL");
+const LOCAL_HOSTNAMES = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+/**
+ * A profile picture or logo is loaded by every browser that shows it, so only a plain https: URL (http: on the
+ * local machine) is kept: no javascript:, data:, file: or credentials in the URL.
+ */
+export function isSafeImageUrl(value: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return false;
+  }
+  if (url.username || url.password) return false;
+  if (url.protocol === "https:") return true;
+  return url.protocol === "http:" && (LOCAL_HOSTNAMES.has(url.hostname) || url.hostname.endsWith(".localhost"));
+}
+
+export const INVALID_IMAGE_URL = "Invalid image URL: use an https:// address";
+export const imageField = z.string().trim().max(2048).refine(isSafeImageUrl, INVALID_IMAGE_URL);
+/** The JSON API's image: a safe URL, or null / "" to remove it. */
+export const apiImageField = z
+  .string()
+  .trim()
+  .max(2048)
+  .refine((value) => value === "" || isSafeImageUrl(value), INVALID_IMAGE_URL)
+  .nullish();
 
 /** Forms: Conform turns a ticked checkbox ("on") into true; an unticked one is absent. */
 export const checkboxField = z.boolean().optional();

@@ -14,6 +14,7 @@ interface Row {
   s_updatedAt: unknown;
   s_ipAddress: string | null;
   s_userAgent: string | null;
+  s_rememberMe: unknown;
   s_activeOrganizationId: string | null;
   u_id: string;
   u_name: string;
@@ -34,7 +35,7 @@ export async function findSessionWithUser(token: string): Promise<{ session: Ses
   const rows = await db.$queryRaw<Row[]>`
     SELECT s."id" AS "s_id", s."userId" AS "s_userId", s."token" AS "s_token", s."expiresAt" AS "s_expiresAt",
            s."createdAt" AS "s_createdAt", s."updatedAt" AS "s_updatedAt", s."ipAddress" AS "s_ipAddress",
-           s."userAgent" AS "s_userAgent", s."activeOrganizationId" AS "s_activeOrganizationId",
+           s."userAgent" AS "s_userAgent", s."rememberMe" AS "s_rememberMe", s."activeOrganizationId" AS "s_activeOrganizationId",
            u."id" AS "u_id", u."name" AS "u_name", u."email" AS "u_email", u."emailVerified" AS "u_emailVerified",
            u."image" AS "u_image", u."username" AS "u_username", u."displayUsername" AS "u_displayUsername",
            u."twoFactorEnabled" AS "u_twoFactorEnabled", u."createdAt" AS "u_createdAt", u."updatedAt" AS "u_updatedAt"
@@ -52,6 +53,7 @@ export async function findSessionWithUser(token: string): Promise<{ session: Ses
       updatedAt: toDate(row.s_updatedAt),
       ipAddress: row.s_ipAddress,
       userAgent: row.s_userAgent,
+      rememberMe: toBoolean(row.s_rememberMe),
       activeOrganizationId: row.s_activeOrganizationId,
     },
     user: {

@@ -1,8 +1,16 @@
 // Sessions are database rows behind a signed cookie (docs/decisions/003-sessions.md): revocable, listable, and
 // extended when read after the update age. An optional signed cookie cache lets GET /get-session answer without
 // the database for AUTH_COOKIE_CACHE_MAX_AGE seconds.
-import { parse, serialize, type CookieSerializeOptions } from "cookie";
-import { randomToken, sign, unsign } from "~/auth/crypto.server";
+import {
+  clearCookie,
+  cookieName,
+  readSignedCookie,
+  requestCookies,
+  setCookie,
+  setSignedCookie,
+  SIGN_UP_BROWSER_COOKIE,
+} from "~/auth/cookies.server";
+import { randomToken, sign } from "~/auth/crypto.server";
 import { AuthError } from "~/auth/errors";
 import type { RequestContext } from "~/auth/request-context.server";
 import { publicSession, publicUser, type PublicSession, type PublicUser } from "~/auth/presenters.server";
@@ -10,11 +18,11 @@ import { findSessionWithUser } from "~/auth/session-store.server";
 import { db, type Session, type User } from "~/db.server";
 import { env } from "~/env.server";
 
-const prefix = env.secureCookies ? "__Secure-latchkey" : "latchkey";
 export const COOKIE_NAMES = {
-  sessionToken: `${prefix}.session_token`,
-  sessionData: `${prefix}.session_data`,
-  dontRemember: `${prefix}.dont_remember`,
+  sessionToken: cookieName("session_token"),
+  sessionData: cookieName("session_data"),
+  /** Better Auth's marker of a "don't remember me" sign-in. Kept for its clients; the session row decides. */
+  dontRemember: cookieName("dont_remember"),
 } as const;
 
 /** Spec §9: a cookie cache larger than this is not set (browsers drop cookies over ~4 KB). */
@@ -22,7 +30,6 @@ export const COOKIE_CACHE_SIZE_LIMIT = 4093;
 const SESSION_TOKEN_LENGTH = 32;
 /** A session the user chose not to remember lives one day at most and is never extended. */
 const UNREMEMBERED_SESSION_SECONDS = 24 * 60 * 60;
-const baseCookie: CookieSerializeOptions = { httpOnly: true, sameSite: "lax", path: "/", secure: env.secureCookies };
 
 export interface SessionWithUser {
   session: Session;
@@ -33,42 +40,25 @@ export interface PublicSessionWithUser {
   user: PublicUser;
 }
 
-/** Parsed once per request: a session read consults the token, cache and remember-me cookies. */
-const parsedCookies = new WeakMap<Request, Record<string, string | undefined>>();
-
-function cookiesOf(request: Request): Record<string, string | undefined> {
-  let cookies = parsedCookies.get(request);
-  if (!cookies) {
-    const header = request.headers.get("cookie");
-    cookies = header ? parse(header) : {};
-    parsedCookies.set(request, cookies);
-  }
-  return cookies;
-}
-
-function setCookie(ctx: RequestContext, name: string, value: string, maxAgeSeconds?: number) {
-  ctx.responseHeaders.append("Set-Cookie", serialize(name, value, { ...baseCookie, maxAge: maxAgeSeconds }));
-}
-
 export function clearSessionCookies(ctx: RequestContext): void {
-  for (const name of Object.values(COOKIE_NAMES)) setCookie(ctx, name, "", 0);
+  for (const name of Object.values(COOKIE_NAMES)) clearCookie(ctx, name);
 }
 
 /** Max-Age for the session cookie: none (a browser-session cookie) when the user chose not to be remembered. */
-function cookieMaxAge(session: Session, rememberMe: boolean): number | undefined {
-  if (!rememberMe) return undefined;
+function cookieMaxAge(session: Session): number | undefined {
+  if (!session.rememberMe) return undefined;
   return Math.max(0, Math.round((session.expiresAt.getTime() - Date.now()) / 1000));
 }
 
-function writeSessionCookies(ctx: RequestContext, data: SessionWithUser, rememberMe: boolean) {
-  setCookie(ctx, COOKIE_NAMES.sessionToken, sign(data.session.token, "session"), cookieMaxAge(data.session, rememberMe));
-  if (!rememberMe) setCookie(ctx, COOKIE_NAMES.dontRemember, sign("true", "dont_remember"));
-  // A remembered sign-in replaces an earlier "don't remember" in the same browser, which would stop refreshes.
-  else if (cookiesOf(ctx.request)[COOKIE_NAMES.dontRemember]) setCookie(ctx, COOKIE_NAMES.dontRemember, "", 0);
-  writeCookieCache(ctx, data, rememberMe);
+function writeSessionCookies(ctx: RequestContext, data: SessionWithUser) {
+  setSignedCookie(ctx, COOKIE_NAMES.sessionToken, data.session.token, "session", cookieMaxAge(data.session));
+  if (!data.session.rememberMe) setSignedCookie(ctx, COOKIE_NAMES.dontRemember, "true", "dont_remember");
+  // A remembered sign-in replaces an earlier "don't remember" marker in the same browser.
+  else if (requestCookies(ctx.request)[COOKIE_NAMES.dontRemember]) clearCookie(ctx, COOKIE_NAMES.dontRemember);
+  writeCookieCache(ctx, data);
 }
 
-function writeCookieCache(ctx: RequestContext, data: SessionWithUser, rememberMe: boolean) {
+function writeCookieCache(ctx: RequestContext, data: SessionWithUser) {
   if (env.AUTH_COOKIE_CACHE_MAX_AGE === 0) return;
   const expiresAt = Math.min(Date.now() + env.AUTH_COOKIE_CACHE_MAX_AGE * 1000, data.session.expiresAt.getTime());
   const payload = Buffer.from(
@@ -76,48 +66,45 @@ function writeCookieCache(ctx: RequestContext, data: SessionWithUser, rememberMe
   ).toString("base64url");
   const value = sign(payload, "session_data");
   if (value.length > COOKIE_CACHE_SIZE_LIMIT) return; // too large to cache; the database answers instead
-  setCookie(ctx, COOKIE_NAMES.sessionData, value, rememberMe ? env.AUTH_COOKIE_CACHE_MAX_AGE : undefined);
+  setCookie(ctx, COOKIE_NAMES.sessionData, value, data.session.rememberMe ? env.AUTH_COOKIE_CACHE_MAX_AGE : undefined);
 }
 
-/** Creates a session for a user who just proved who they are, and sets its cookies. */
+/**
+ * Creates a session for a user who just proved who they are, and sets its cookies. A session this browser
+ * already had ends here: signing in again (as anyone) must not leave the earlier session usable.
+ */
 export async function startSession(
   ctx: RequestContext,
   user: User,
   options: { rememberMe?: boolean } = {},
 ): Promise<SessionWithUser> {
   const rememberMe = options.rememberMe !== false;
+  const lifetime = rememberMe ? env.AUTH_SESSION_EXPIRES_IN : Math.min(env.AUTH_SESSION_EXPIRES_IN, UNREMEMBERED_SESSION_SECONDS);
+  const previousToken = sessionTokenFrom(ctx.request);
   const session = await db.session.create({
     data: {
       userId: user.id,
       token: randomToken(SESSION_TOKEN_LENGTH),
-      expiresAt: new Date(
-        Date.now() +
-          (rememberMe ? env.AUTH_SESSION_EXPIRES_IN : Math.min(env.AUTH_SESSION_EXPIRES_IN, UNREMEMBERED_SESSION_SECONDS)) * 1000,
-      ),
+      expiresAt: new Date(Date.now() + lifetime * 1000),
+      rememberMe,
       ipAddress: ctx.clientIp === "unknown" ? null : ctx.clientIp,
       userAgent: ctx.userAgent,
     },
   });
+  if (previousToken) await db.session.deleteMany({ where: { token: previousToken } });
   const data = { session, user };
-  writeSessionCookies(ctx, data, rememberMe);
+  writeSessionCookies(ctx, data);
   return data;
 }
 
 /** The session token from the signed cookie, or null when absent or tampered with. */
 export function sessionTokenFrom(request: Request): string | null {
-  const signed = cookiesOf(request)[COOKIE_NAMES.sessionToken];
-  return signed ? unsign(signed, "session") : null;
-}
-
-function isRemembered(request: Request): boolean {
-  const flag = cookiesOf(request)[COOKIE_NAMES.dontRemember];
-  return !(flag && unsign(flag, "dont_remember") === "true");
+  return readSignedCookie(request, COOKIE_NAMES.sessionToken, "session");
 }
 
 /** The cached copy of the session, if its signature, token and age all check out. */
 function readCookieCache(request: Request, token: string): PublicSessionWithUser | null {
-  const signed = cookiesOf(request)[COOKIE_NAMES.sessionData];
-  const payload = signed && unsign(signed, "session_data");
+  const payload = readSignedCookie(request, COOKIE_NAMES.sessionData, "session_data");
   if (!payload) return null;
   try {
     const cached = JSON.parse(Buffer.from(payload, "base64url").toString("utf8"));
@@ -147,7 +134,7 @@ export async function getSession(
 ): Promise<SessionWithUser | null> {
   const token = sessionTokenFrom(ctx.request);
   if (!token) {
-    if (cookiesOf(ctx.request)[COOKIE_NAMES.sessionToken]) clearSessionCookies(ctx);
+    if (requestCookies(ctx.request)[COOKIE_NAMES.sessionToken]) clearSessionCookies(ctx);
     return null;
   }
   const found = await findSessionWithUser(token);
@@ -164,7 +151,8 @@ export async function getSession(
   }
   const lastExtendedAt = session.expiresAt.getTime() - env.AUTH_SESSION_EXPIRES_IN * 1000;
   const due = lastExtendedAt + env.AUTH_SESSION_UPDATE_AGE * 1000 <= now;
-  if (due && !options.disableRefresh && isRemembered(ctx.request)) {
+  // A session the user chose not to remember is never extended, whatever cookies the browser sends.
+  if (due && !options.disableRefresh && session.rememberMe) {
     // deleteMany/updateMany: a concurrent sign-out may have removed the row; that is not an error.
     const expiresAt = new Date(now + env.AUTH_SESSION_EXPIRES_IN * 1000);
     const { count } = await db.session.updateMany({ where: { id: session.id }, data: { expiresAt } });
@@ -173,7 +161,7 @@ export async function getSession(
       return null;
     }
     const extended = { session: { ...session, expiresAt, updatedAt: new Date(now) }, user };
-    writeSessionCookies(ctx, extended, true);
+    writeSessionCookies(ctx, extended);
     return extended;
   }
   return { session, user };
@@ -192,7 +180,7 @@ export async function getPublicSession(
   const data = await getSession(ctx, options);
   if (!data) return null;
   if (env.AUTH_COOKIE_CACHE_MAX_AGE > 0 && !ctx.responseHeaders.has("Set-Cookie")) {
-    writeCookieCache(ctx, data, isRemembered(ctx.request));
+    writeCookieCache(ctx, data);
   }
   return { session: publicSession(data.session), user: publicUser(data.user) };
 }
@@ -214,6 +202,8 @@ export async function signOut(ctx: RequestContext): Promise<void> {
   const token = sessionTokenFrom(ctx.request);
   if (token) await db.session.deleteMany({ where: { token } });
   clearSessionCookies(ctx);
+  // A signed-out browser is nobody's: a verification link opened in it later must not sign it in.
+  if (requestCookies(ctx.request)[SIGN_UP_BROWSER_COOKIE]) clearCookie(ctx, SIGN_UP_BROWSER_COOKIE);
 }
 
 export async function listSessions(userId: string): Promise<Session[]> {
@@ -245,5 +235,5 @@ export async function revokeOtherSessions(current: SessionWithUser): Promise<voi
 
 /** Rewrites the cookie cache after the user row changed, so the cached copy never shows stale data. */
 export function refreshCookieCache(ctx: RequestContext, data: SessionWithUser): void {
-  writeCookieCache(ctx, data, isRemembered(ctx.request));
+  writeCookieCache(ctx, data);
 }

@@ -94,6 +94,18 @@ export async function mailToken<P extends TokenPayload>(
   }
 }
 
+/**
+ * Runs work that must not change an answer or its timing (whether an address has an account decides whether a
+ * mail goes out) after the current request has been answered. Failures are logged, never thrown.
+ */
+export function afterResponse(work: () => Promise<unknown>): void {
+  setImmediate(() => {
+    work().catch((error) => {
+      if (!(error instanceof AuthError)) console.error("[latchkey] background work failed:", error);
+    });
+  });
+}
+
 /** Checks a signed token's signature, purpose and expiry without using it up. */
 export async function readSignedToken<P extends TokenPayload>(purposes: TokenPurpose[], token: string): Promise<SignedPayload<P>> {
   try {
@@ -141,6 +153,14 @@ export async function revokeTokens(purpose: TokenPurpose, userId: string): Promi
   await db.verification.deleteMany({
     where: { identifier: { startsWith: `${purpose}:` }, value: { contains: `"userId":${JSON.stringify(userId)}` } },
   });
+}
+
+/**
+ * Ends every outstanding link and code of a user, whatever its purpose: after the account's e-mail address
+ * changes, nothing mailed to the old address may still act on the account.
+ */
+export async function revokeAllTokensOf(userId: string): Promise<void> {
+  await db.verification.deleteMany({ where: { value: { contains: `"userId":${JSON.stringify(userId)}` } } });
 }
 
 export async function deleteExpiredTokens(): Promise<void> {

@@ -3,6 +3,7 @@
 // /dev/outbox page. A failed send is always logged; callers choose whether the user may be told.
 import nodemailer, { type Transporter } from "nodemailer";
 import { AuthError } from "~/auth/errors";
+import { takeFromQuota, tooManyRequests } from "~/auth/rate-limit.server";
 import { env } from "~/env.server";
 
 export interface MailMessage {
@@ -57,8 +58,20 @@ async function deliver(message: MailMessage): Promise<void> {
   }
 }
 
-/** Sends now; a failure is logged and surfaces as 502 FAILED_TO_SEND_EMAIL for a caller who may know. */
+/**
+ * Sends now; a failure is logged and surfaces as 502 FAILED_TO_SEND_EMAIL for a caller who may know. Each
+ * address receives at most AUTH_MAIL_PER_RECIPIENT_PER_HOUR messages an hour, whoever asks and from however many
+ * client addresses, so nobody can use the product to flood an inbox; past that, 429 TOO_MANY_REQUESTS.
+ */
 export async function sendMail(message: MailMessage): Promise<void> {
+  if (env.AUTH_MAIL_PER_RECIPIENT_PER_HOUR > 0) {
+    const rule = { windowSeconds: 60 * 60, max: env.AUTH_MAIL_PER_RECIPIENT_PER_HOUR };
+    const verdict = await takeFromQuota(`mail-to|${message.to.toLowerCase()}`, rule);
+    if (!verdict.allowed) {
+      console.warn(`[latchkey] not sending "${message.subject}" to ${message.to}: ${rule.max} messages this hour already`);
+      throw tooManyRequests(verdict.retryAfterSeconds);
+    }
+  }
   try {
     await deliver(message);
   } catch (error) {

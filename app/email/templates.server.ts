@@ -20,18 +20,19 @@ interface ActionMail {
   intro: string;
   action: string;
   url: string;
-  lifetimeSeconds: number;
+  /** How long the link works; absent for a plain link to a page. */
+  lifetimeSeconds?: number;
   outro: string;
 }
 
 function actionMail({ to, subject, intro, action, url, lifetimeSeconds, outro }: ActionMail): MailMessage {
-  const lifetime = `This link expires in ${describeLifetime(lifetimeSeconds)} and works once.`;
-  const text = [`${PRODUCT_NAME}`, "", intro, "", `${action}: ${url}`, "", lifetime, outro, ""].join("\n");
+  const lifetime = lifetimeSeconds ? `This link expires in ${describeLifetime(lifetimeSeconds)} and works once.` : "";
+  const text = [`${PRODUCT_NAME}`, "", intro, "", `${action}: ${url}`, "", lifetime, outro, ""].filter((line, i, all) => line || all[i - 1] !== "").join("\n");
   const html = `<!doctype html><html><body style="font-family:system-ui,sans-serif;line-height:1.5;color:#1b1b1f">
 <p style="font-weight:700">${PRODUCT_NAME}</p>
 <p>${escapeHtml(intro)}</p>
 <p><a href="${escapeHtml(url)}" style="display:inline-block;padding:.5rem 1rem;background:#4646e6;color:#fff;border-radius:6px;text-decoration:none">${escapeHtml(action)}</a></p>
-<p style="color:#62626e;font-size:.9rem">${escapeHtml(lifetime)} ${escapeHtml(outro)}</p>
+<p style="color:#62626e;font-size:.9rem">${escapeHtml(`${lifetime} ${outro}`.trim())}</p>
 <p style="color:#62626e;font-size:.8rem">If the button does not work, open this address: ${escapeHtml(url)}</p>
 </body></html>`;
   return { to, subject: `${subject} · ${PRODUCT_NAME}`, text, html };
@@ -69,6 +70,16 @@ export const emails = {
       url,
       lifetimeSeconds,
       outro: "If you did not ask for this, ignore this message and consider changing your password.",
+    }),
+  /** Sent instead of a verification link when someone signs up with an address that already has an account. */
+  signUpAttempt: (to: string, signInUrl: string) =>
+    actionMail({
+      to,
+      subject: "Someone tried to create an account with your address",
+      intro: `Somebody tried to create a new account for ${to}, but you already have one. If it was you, sign in instead; if you forgot your password, you can reset it from the sign-in page.`,
+      action: "Sign in",
+      url: signInUrl,
+      outro: "If it was not you, nothing changed and you can ignore this message.",
     }),
   confirmAccountDeletion: (to: string, url: string, lifetimeSeconds: number) =>
     actionMail({

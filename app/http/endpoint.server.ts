@@ -15,6 +15,11 @@ export const API_BASE_PATH = "/api/auth";
 
 interface EndpointDefinition<Body extends z.ZodType, Query extends z.ZodType> {
   method: "GET" | "POST";
+  /**
+   * A GET that changes something (follows an e-mailed link: uses up a token, deletes an account). Mail scanners
+   * and link previews send HEAD to such links, so HEAD answers without running the handler.
+   */
+  changesState?: boolean;
   body?: Body;
   query?: Query;
   handler: (input: {
@@ -108,6 +113,9 @@ export function endpoint<Body extends z.ZodType = z.ZodUnknown, Query extends z.
       // HEAD is GET without a body (Node drops the body); everything else must match the route's method.
       const method = request.method === "HEAD" ? "GET" : request.method;
       if (method !== definition.method) throw new AuthError("METHOD_NOT_ALLOWED", { headers: { Allow: definition.method } });
+      if (request.method === "HEAD" && definition.changesState) {
+        return new Response(null, { status: 200, headers: { "Cache-Control": "no-store" } });
+      }
       const url = new URL(request.url);
       ctx = await requestContext(request, context, rateLimitPath(url.pathname));
       const rawQuery = Object.fromEntries(url.searchParams);

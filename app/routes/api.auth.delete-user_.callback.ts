@@ -6,6 +6,7 @@ import { endpoint, found, optionalUrl } from "~/http/endpoint.server";
 
 export const { loader, action } = endpoint({
   method: "GET",
+  changesState: true,
   query: z.object({ token: z.string().default(""), callbackURL: optionalUrl }),
   handler: async ({ query, ctx }) => {
     const result = await completeDeletion(ctx, await requireSession(ctx), query.token);

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { apiImageField } from "~/auth/schemas";
 import { signUpWithEmail } from "~/auth/credentials.server";
 import { endpoint, optionalUrl } from "~/http/endpoint.server";
 
@@ -8,7 +9,7 @@ export const { loader, action } = endpoint({
     name: z.string(),
     email: z.string(),
     password: z.string(),
-    image: z.string().max(2048).nullish(),
+    image: apiImageField,
     callbackURL: optionalUrl,
     rememberMe: z.boolean().optional(),
   }),

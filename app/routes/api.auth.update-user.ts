@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { apiImageField } from "~/auth/schemas";
 import { requireSession } from "~/auth/session.server";
 import { updateUser } from "~/auth/users.server";
 import { endpoint } from "~/http/endpoint.server";
@@ -7,7 +8,7 @@ export const { loader, action } = endpoint({
   method: "POST",
   body: z.object({
     name: z.string().optional(),
-    image: z.string().max(2048).nullish(),
+    image: apiImageField,
     email: z.unknown().optional(),
   }),
   handler: async ({ body, ctx }) => {

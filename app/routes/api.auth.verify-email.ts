@@ -10,6 +10,7 @@ const LINK_FAILURES = new Set(["INVALID_TOKEN", "TOKEN_EXPIRED", "USER_NOT_FOUND
 
 export const { loader, action } = endpoint({
   method: "GET",
+  changesState: true,
   query: z.object({ token: z.string().default(""), callbackURL: optionalUrl }),
   handler: async ({ query, ctx }) => {
     try {

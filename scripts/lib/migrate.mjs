@@ -4,7 +4,7 @@
 // which lets `prisma migrate deploy`/`status` on a machine with the classic engine take over at any time.
 // See docs/decisions/001-stack-and-prisma.md.
 import { createHash, randomUUID } from "node:crypto";
-import { mkdirSync, readdirSync, readFileSync, existsSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describeDatabaseUrl, projectRoot } from "./database-url.mjs";
 
@@ -31,7 +31,10 @@ function checkApplied(applied, migrations) {
 }
 
 async function migrateSqlite(file) {
-  mkdirSync(path.dirname(file), { recursive: true });
+  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  // The database holds password hashes and session tokens: readable by its owner only. SQLite gives its -wal and
+  // -shm files the same mode as the database file.
+  if (!existsSync(file)) closeSync(openSync(file, "a", 0o600));
   const { default: Database } = await import("better-sqlite3");
   const db = new Database(file);
   try {

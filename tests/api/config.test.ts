@@ -1,7 +1,8 @@
 // Start-up configuration: an invalid value stops the server with a message naming the variable.
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
 import { tmpdir } from "node:os";
 import { migrate } from "../../scripts/lib/migrate.mjs";
 import { ApiClient, signUp } from "../support/client";
@@ -68,6 +69,8 @@ describe("AUTH_SECRET", () => {
       expect(first.output()).toMatch(/AUTH_SECRET is not set; using the development secret kept in .*auth-secret/);
       const secretFile = path.join(folder, "auth-secret");
       expect(statSync(secretFile).mode & 0o777).toBe(0o600);
+      // The database holds password hashes and session tokens: owner-only too.
+      expect(statSync(path.join(folder, "app.db")).mode & 0o777).toBe(0o600);
       expect(readFileSync(secretFile, "utf8").length).toBeGreaterThanOrEqual(32);
 
       const client = new ApiClient(first.baseUrl);
@@ -85,8 +88,41 @@ describe("AUTH_SECRET", () => {
     }
   });
 
+  it.each([["empty", ""], ["short", "abc123"]])("refuses a development secret file that is %s", async (_, content) => {
+    const folder = mkdtempSync(path.join(tmpdir(), "latchkey-dev-secret-"));
+    try {
+      writeFileSync(path.join(folder, "auth-secret"), content, { mode: 0o600 });
+      const output = await refuses({ AUTH_SECRET: undefined, DATABASE_URL: `file:${path.join(folder, "app.db")}`, BASE_URL: "http://localhost:3999" });
+      expect(output).toContain("shorter than 32 characters");
+      expect(output).toContain(path.join(folder, "auth-secret"));
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
   it("is also required for an address that merely starts like localhost", async () => {
     const output = await refuses({ AUTH_SECRET: undefined, BASE_URL: "http://localhost.evil.com:3000" });
     expect(output).toContain("AUTH_SECRET");
+  });
+});
+
+describe("npm start", () => {
+  it("checks the configuration before any migration touches the database", () => {
+    const folder = mkdtempSync(path.join(tmpdir(), "latchkey-start-"));
+    try {
+      const file = path.join(folder, "app.db");
+      const result = spawnSync(process.execPath, ["scripts/start.mjs", "--no-build"], {
+        cwd: path.join(import.meta.dirname, "..", ".."),
+        env: { PATH: process.env.PATH, NODE_ENV: "production", ...BASE, DATABASE_URL: `file:${file}`, PORT: "abc" } as NodeJS.ProcessEnv,
+        encoding: "utf8",
+        timeout: 20_000,
+      });
+      expect(result.status, result.stdout + result.stderr).not.toBe(0);
+      expect(result.stderr).toContain("Invalid configuration");
+      expect(result.stderr).toContain("PORT");
+      expect(existsSync(file)).toBe(false);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 });

@@ -187,6 +187,17 @@ describe("AUTH_DELETE_ACCOUNT=email", () => {
     expect((await account.client.get("/api/auth/get-session")).body.user.id).toBe(account.id);
   });
 
+  it("is not used up by HEAD (mail scanners and link previews send it)", async () => {
+    const account = await signedIn(byEmail);
+    const { link } = await requestConfirmation(account);
+    const head = await account.client.request("HEAD", link);
+    expect(head.status).toBe(200);
+    expect((await rowsOf(byEmail, account.id)).user).toBe(1);
+    const follow = await account.client.get(link);
+    expect(follow.status).toBe(200);
+    expect((await rowsOf(byEmail, account.id)).user).toBe(0);
+  });
+
   it("deletes only when the link is followed while signed in as the owner, then redirects to the callbackURL", async () => {
     const account = await signedIn(byEmail);
     const { link } = await requestConfirmation(account, { password: PASSWORD, callbackURL: "/goodbye" });

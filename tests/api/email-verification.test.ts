@@ -67,16 +67,43 @@ describe("the mail sent on sign-up (optional mode, the default)", () => {
     expect(JSON.parse(Buffer.from(tokenOf(link).split(".")[0], "base64url").toString())).toMatchObject({ alg: "HS256" });
     expect(mail.text).toContain(email);
 
+    // Opened in another browser (a mail client's, or a victim's the link was forwarded to), the link verifies
+    // the address but signs nobody in: otherwise anyone could sign a stranger's browser into their own account.
     const browser = new ApiClient(server.baseUrl);
     const response = await browser.get(link);
     expect(response.status).toBe(302);
     expect(response.headers.get("location")).toBe(`${server.baseUrl}/email-verified`);
-    // Auto sign-in after verification is on by default: the browser that followed the link is signed in.
-    expect(setCookie(response, COOKIE.sessionToken)?.value).toBeTruthy();
-    const browserSession = await browser.get("/api/auth/get-session");
-    expect(browserSession.body.user).toMatchObject({ id: user.id, emailVerified: true });
+    expect(setCookie(response, COOKIE.sessionToken)).toBeUndefined();
+    expect((await browser.get("/api/auth/get-session")).body).toBeNull();
     const session = await client.get("/api/auth/get-session?disableCookieCache=true");
     expect(session.body.user.emailVerified).toBe(true);
+  });
+
+  it("signs in only the browser that signed up (AUTH_EMAIL_VERIFICATION=required: no session before the link)", async () => {
+    const browser = new ApiClient(required.baseUrl);
+    const { email, user } = await signUp(browser);
+    const link = actionLink(await strictMailbox.waitFor(email, VERIFY));
+    expect((await browser.get("/api/auth/get-session")).body).toBeNull();
+    const response = await browser.get(link);
+    expect(response.status).toBe(302);
+    // Auto sign-in after verification is on by default.
+    expect(setCookie(response, COOKIE.sessionToken)?.value).toBeTruthy();
+    expect((await browser.get("/api/auth/get-session")).body.user).toMatchObject({ id: user.id, emailVerified: true });
+  });
+
+  it("does not sign in a browser that signed up another account, nor one that signed out", async () => {
+    const mine = new ApiClient(required.baseUrl);
+    await signUp(mine);
+    const theirs = await signUpWithMail(required, strictMailbox);
+    const response = await mine.get(theirs.link);
+    expect(response.status).toBe(302);
+    expect(setCookie(response, COOKIE.sessionToken)).toBeUndefined();
+    expect(await emailVerified(required, theirs.user.id)).toBe(true);
+
+    const signedOut = await signUpWithMail(required, strictMailbox);
+    await signedOut.client.post("/api/auth/sign-out");
+    const after = await signedOut.client.get(signedOut.link);
+    expect(setCookie(after, COOKIE.sessionToken)).toBeUndefined();
   });
 
   it("does not start another session when the owner follows the link while signed in", async () => {
@@ -352,7 +379,7 @@ describe("AUTH_EMAIL_VERIFICATION=required", () => {
     expect(signUpResponse.body.token).toBeNull();
     expect(signUpResponse.body.user).toMatchObject({ email, emailVerified: false });
     expect(setCookie(signUpResponse, COOKIE.sessionToken)).toBeUndefined();
-    expect(client.cookies.size).toBe(0);
+    expect(client.cookies.has(COOKIE.sessionToken)).toBe(false);
     const firstLink = checkMail(await strictMailbox.waitFor(email, VERIFY), required.baseUrl, "1 hour");
 
     const seen = mailCount(strictMailbox, email, VERIFY);

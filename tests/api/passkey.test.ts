@@ -84,7 +84,7 @@ describe("GET /passkey/generate-register-options", () => {
     expect(again.user.id).not.toBe(options.user.id);
     const cookie = response.setCookies.find((c) => c.startsWith(`${CHALLENGE_COOKIE}=`))!;
     expect(cookie).toMatch(/HttpOnly/i);
-    expect(cookie).toMatch(/SameSite=Strict/i);
+    expect(cookie).toMatch(/SameSite=Lax/i);
     expect(cookie).toMatch(/Max-Age=300/i);
   });
 

@@ -2,15 +2,13 @@
 // challenge the browser signs is random; the row that remembers it is found only through a second random secret
 // kept in this browser's signed, HttpOnly cookie. So a challenge is single-use (consuming deletes its row),
 // expires after five minutes, and cannot be answered from another browser or replayed.
-import { parse, serialize } from "cookie";
-import { randomToken, sign, unsign } from "~/auth/crypto.server";
+import { clearCookie, cookieName, readSignedCookie, setSignedCookie } from "~/auth/cookies.server";
 import { AuthError } from "~/auth/errors";
 import { CEREMONY_TIMEOUT_SECONDS } from "~/auth/passkey/relying-party.server";
 import type { RequestContext } from "~/auth/request-context.server";
 import { consumeToken, issueToken } from "~/auth/verification.server";
-import { env } from "~/env.server";
 
-const COOKIE = `${env.secureCookies ? "__Secure-" : ""}latchkey.passkey_challenge`;
+const COOKIE = cookieName("passkey_challenge");
 const COOKIE_PURPOSE = "passkey_challenge";
 
 export type CeremonyKind = "register" | "authenticate" | "sign-up";
@@ -29,24 +27,14 @@ export interface ChallengePayload {
 /** Remembers the challenge of a ceremony this browser starts; a newer ceremony replaces an older one. */
 export async function rememberChallenge(ctx: RequestContext, payload: ChallengePayload): Promise<void> {
   const handle = await issueToken<ChallengePayload>("passkey-challenge", payload, { ttlSeconds: CEREMONY_TIMEOUT_SECONDS, length: 32 });
-  ctx.responseHeaders.append(
-    "Set-Cookie",
-    serialize(COOKIE, sign(handle, COOKIE_PURPOSE), {
-      httpOnly: true,
-      sameSite: "strict",
-      secure: env.secureCookies,
-      path: "/",
-      maxAge: CEREMONY_TIMEOUT_SECONDS,
-    }),
-  );
+  setSignedCookie(ctx, COOKIE, handle, COOKIE_PURPOSE, CEREMONY_TIMEOUT_SECONDS);
 }
 
 /** Uses up this browser's challenge for a ceremony of `kind`; CHALLENGE_NOT_FOUND for anything else. */
 export async function takeChallenge(ctx: RequestContext, kind: CeremonyKind): Promise<ChallengePayload> {
-  const signed = parse(ctx.request.headers.get("cookie") ?? "")[COOKIE];
-  const handle = signed ? unsign(signed, COOKIE_PURPOSE) : null;
+  const handle = readSignedCookie(ctx.request, COOKIE, COOKIE_PURPOSE);
   if (!handle) throw new AuthError("CHALLENGE_NOT_FOUND");
-  ctx.responseHeaders.append("Set-Cookie", serialize(COOKIE, "", { httpOnly: true, sameSite: "strict", secure: env.secureCookies, path: "/", maxAge: 0 }));
+  clearCookie(ctx, COOKIE);
   let payload: ChallengePayload;
   try {
     payload = await consumeToken<ChallengePayload>("passkey-challenge", handle);

@@ -2,9 +2,9 @@
 // address → registration options → the new passkey verified → the account exists, verified, with no password.
 // The code proves the inbox before any account exists, so nobody can pre-register another person's address with
 // their own passkey. It is bound to the browser that asked (a signed cookie), so eight characters suffice.
-import { parse, serialize } from "cookie";
 import type { RegistrationResponseJSON } from "@simplewebauthn/server";
-import { newId, randomToken, safeEqual, sha256Hex, sign, unsign } from "~/auth/crypto.server";
+import { clearCookie, cookieName, readSignedCookie, setSignedCookie } from "~/auth/cookies.server";
+import { newId, randomToken, safeEqual, sha256Hex } from "~/auth/crypto.server";
 import { normalizeEmail } from "~/auth/email-address";
 import { AuthError } from "~/auth/errors";
 import { takeChallenge } from "~/auth/passkey/challenge.server";
@@ -15,16 +15,15 @@ import { publicSession, publicUser } from "~/auth/presenters.server";
 import type { RequestContext } from "~/auth/request-context.server";
 import { MAX_NAME_LENGTH } from "~/auth/schemas";
 import { startSession } from "~/auth/session.server";
-import { consumeToken, mailToken, peekToken } from "~/auth/verification.server";
+import { afterResponse, consumeToken, mailToken, peekToken } from "~/auth/verification.server";
 import { db, isUniqueViolation } from "~/db.server";
 import { sendMail } from "~/email/mailer.server";
-import { env } from "~/env.server";
 
 /** Letters and digits people cannot confuse (no I, O, 0, 1): 8 of 32 symbols are 40 bits. */
 export const SIGN_UP_CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
 export const SIGN_UP_CODE_TTL_SECONDS = 10 * 60;
 
-const COOKIE = `${env.secureCookies ? "__Secure-" : ""}latchkey.passkey_sign_up`;
+const COOKIE = cookieName("passkey_sign_up");
 const COOKIE_PURPOSE = "passkey_sign_up";
 
 interface SignUpPayload {
@@ -33,17 +32,7 @@ interface SignUpPayload {
   name: string;
 }
 
-function attemptOf(ctx: RequestContext): string | null {
-  const signed = parse(ctx.request.headers.get("cookie") ?? "")[COOKIE];
-  return signed ? unsign(signed, COOKIE_PURPOSE) : null;
-}
-
-function setAttemptCookie(ctx: RequestContext, value: string, maxAge: number) {
-  ctx.responseHeaders.append(
-    "Set-Cookie",
-    serialize(COOKIE, value ? sign(value, COOKIE_PURPOSE) : "", { httpOnly: true, sameSite: "strict", secure: env.secureCookies, path: "/", maxAge }),
-  );
-}
+const attemptOf = (ctx: RequestContext) => readSignedCookie(ctx.request, COOKIE, COOKIE_PURPOSE);
 
 /**
  * POST /passkey/sign-up/send-code {name, email} → {status: true}, the same answer (and the same work before it)
@@ -53,18 +42,19 @@ export async function sendSignUpCode(ctx: RequestContext, input: { name: string;
   const email = normalizeEmail(input.email);
   const name = input.name.trim().slice(0, MAX_NAME_LENGTH);
   const attempt = attemptOf(ctx) ?? randomToken(32);
-  setAttemptCookie(ctx, attempt, SIGN_UP_CODE_TTL_SECONDS);
+  setSignedCookie(ctx, COOKIE, attempt, COOKIE_PURPOSE, SIGN_UP_CODE_TTL_SECONDS);
   const exists = await db.user.findUnique({ where: { email }, select: { id: true } });
-  // Not awaited, so the answer's timing does not depend on SMTP; a failed send is logged by the mailer.
-  const send = exists
-    ? sendMail(passkeySignUpMails.alreadyRegistered(email))
-    : mailToken<SignUpPayload>(
-        "passkey-sign-up",
-        { userId: null, email, name },
-        { ttlSeconds: SIGN_UP_CODE_TTL_SECONDS, length: SIGN_UP_CODE_LENGTH, alphabet: SIGN_UP_CODE_ALPHABET, bindTo: attempt },
-        (code) => passkeySignUpMails.code(email, code, SIGN_UP_CODE_TTL_SECONDS),
-      );
-  send.catch(() => {});
+  // After the answer, so neither it nor its timing depends on SMTP or on which mail goes out.
+  afterResponse(() =>
+    exists
+      ? sendMail(passkeySignUpMails.alreadyRegistered(email))
+      : mailToken<SignUpPayload>(
+          "passkey-sign-up",
+          { userId: null, email, name },
+          { ttlSeconds: SIGN_UP_CODE_TTL_SECONDS, length: SIGN_UP_CODE_LENGTH, alphabet: SIGN_UP_CODE_ALPHABET, bindTo: attempt },
+          (code) => passkeySignUpMails.code(email, code, SIGN_UP_CODE_TTL_SECONDS),
+        ),
+  );
   return { status: true as const };
 }
 
@@ -107,7 +97,7 @@ export async function verifySignUp(ctx: RequestContext, input: { code: string; r
     }
     throw error;
   }
-  setAttemptCookie(ctx, "", 0);
+  clearCookie(ctx, COOKIE);
   const { session } = await startSession(ctx, user);
   return { session: publicSession(session), user: publicUser(user) };
 }

@@ -1,0 +1,49 @@
+// Every cookie the auth layer sets: one name prefix (`__Secure-` on https), HttpOnly, SameSite=Lax, and values
+// HMAC-signed for one purpose, so a value made for one cookie is worthless in another. Sessions, the browser
+// binding of verification links, and the capabilities' short-lived cookies (two-factor attempts, passkey
+// challenges, OAuth state) all go through here.
+import { parse, serialize, type CookieSerializeOptions } from "cookie";
+import { sign, unsign } from "~/auth/crypto.server";
+import type { RequestContext } from "~/auth/request-context.server";
+import { env } from "~/env.server";
+
+const prefix = env.secureCookies ? "__Secure-latchkey" : "latchkey";
+const baseCookie: CookieSerializeOptions = { httpOnly: true, sameSite: "lax", path: "/", secure: env.secureCookies };
+
+/** The full cookie name for a short name: "session_token" → "latchkey.session_token". */
+export const cookieName = (name: string) => `${prefix}.${name}`;
+
+/** Marks the browser that signed up, so only it is signed in by the verification link (see email-verification). */
+export const SIGN_UP_BROWSER_COOKIE = cookieName("verification_browser");
+
+/** Parsed once per request: a session read alone consults up to three cookies. */
+const parsedCookies = new WeakMap<Request, Record<string, string | undefined>>();
+
+export function requestCookies(request: Request): Record<string, string | undefined> {
+  let cookies = parsedCookies.get(request);
+  if (!cookies) {
+    const header = request.headers.get("cookie");
+    cookies = header ? parse(header) : {};
+    parsedCookies.set(request, cookies);
+  }
+  return cookies;
+}
+
+/** Sets a cookie (full name); without maxAge it is a browser-session cookie. */
+export function setCookie(ctx: RequestContext, name: string, value: string, maxAgeSeconds?: number): void {
+  ctx.responseHeaders.append("Set-Cookie", serialize(name, value, { ...baseCookie, maxAge: maxAgeSeconds }));
+}
+
+export function clearCookie(ctx: RequestContext, name: string): void {
+  setCookie(ctx, name, "", 0);
+}
+
+export function setSignedCookie(ctx: RequestContext, name: string, value: string, purpose: string, maxAgeSeconds?: number): void {
+  setCookie(ctx, name, sign(value, purpose), maxAgeSeconds);
+}
+
+/** The cookie's value if present and signed by this server for this purpose, else null. */
+export function readSignedCookie(request: Request, name: string, purpose: string): string | null {
+  const signed = requestCookies(request)[name];
+  return signed ? unsign(signed, purpose) : null;
+}

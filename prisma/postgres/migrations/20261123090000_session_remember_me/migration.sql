@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "session" ADD COLUMN     "rememberMe" BOOLEAN NOT NULL DEFAULT true;
+
