@@ -2,9 +2,9 @@
 // rows, started once when the server loads.
 import { randomBytes } from "node:crypto";
 import { PassThrough } from "node:stream";
-import type { AppLoadContext, EntryContext } from "@remix-run/node";
+import type { ActionFunctionArgs, AppLoadContext, EntryContext, LoaderFunctionArgs } from "@remix-run/node";
 import { createReadableStreamFromReadable } from "@remix-run/node";
-import { RemixServer } from "@remix-run/react";
+import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { startHousekeeping } from "~/auth/housekeeping.server";
@@ -13,6 +13,22 @@ import { env } from "~/env.server";
 
 const ABORT_DELAY_MS = 5_000;
 startHousekeeping();
+if (env.localOutbox) console.log(`[latchkey] no SMTP_URL: mail is printed here and kept at ${new URL("/dev/outbox", env.BASE_URL).href}`);
+
+/**
+ * A mistyped address is a visitor's slip, not a fault: one line, not a stack trace. Everything else is logged in
+ * full, except requests the visitor abandoned.
+ */
+export function handleError(error: unknown, { request }: LoaderFunctionArgs | ActionFunctionArgs) {
+  if (request.signal.aborted) return;
+  const notFound =
+    (isRouteErrorResponse(error) && error.status === 404) || (error instanceof Error && error.message.startsWith("No route matches URL"));
+  if (notFound) {
+    console.warn(`[latchkey] 404 ${request.method} ${new URL(request.url).pathname}`);
+    return;
+  }
+  console.error(error);
+}
 
 /**
  * Pages run only our own scripts (Remix's inline ones carry the response's nonce), load styles and fonts only

@@ -59,6 +59,15 @@ const schema = z
     AUTH_DELETE_TOKEN_TTL: seconds(24 * 60 * 60),
     /** Messages one address may receive per hour (verification, reset, notices); 0 turns the cap off. */
     AUTH_MAIL_PER_RECIPIENT_PER_HOUR: z.coerce.number().int().min(0).max(10_000).default(10),
+    // Organizations (docs/decisions/015-organizations.md)
+    AUTH_ORGANIZATION_CREATION: onOff("on"),
+    /** Organizations one user may belong to before creating another is refused; 0 means no limit. */
+    AUTH_ORGANIZATION_LIMIT: z.coerce.number().int().min(0).default(0),
+    AUTH_ORGANIZATION_MEMBERSHIP_LIMIT: z.coerce.number().int().min(1).default(100),
+    AUTH_ORGANIZATION_CREATOR_ROLE: z.enum(["owner", "admin", "member"]).default("owner"),
+    /** Milliseconds, as the specification counts them (§9: 172800000, two days). */
+    AUTH_INVITATION_EXPIRES_IN: z.coerce.number().int().min(1000).max(MAX_COOKIE_AGE_SECONDS * 1000).default(172_800_000),
+    AUTH_INVITATION_REQUIRE_VERIFIED_EMAIL: onOff("on"),
     // Passkeys (WebAuthn): the relying party. The RP ID must be BASE_URL's host or a registrable suffix of it.
     AUTH_PASSKEY_RP_ID: z
       .string()

@@ -1,10 +1,16 @@
-import type { LinksFunction, MetaFunction } from "@remix-run/node";
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useRouteError } from "@remix-run/react";
+import { BrandMark } from "~/components/brand-mark";
 import { useNonce } from "~/components/nonce";
 import stylesUrl from "~/styles.css";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: stylesUrl }];
 export const meta: MetaFunction = () => [{ title: "Latchkey" }];
+
+/** Whether a page action on this request answered with errors: pages' titles then start "Error: " (page-title.ts). */
+export async function loader({ context }: LoaderFunctionArgs) {
+  return { formFailed: context.formFailed === true };
+}
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useNonce();
@@ -19,6 +25,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
       <body>
         <header className="site-header">
           <Link to="/" className="brand">
+            <BrandMark />
             Latchkey
           </Link>
         </header>
@@ -36,10 +43,12 @@ export default function App() {
 
 export function ErrorBoundary() {
   const error = useRouteError();
-  const title = isRouteErrorResponse(error) ? `${error.status} ${error.statusText}` : "Something went wrong";
+  const notFound = isRouteErrorResponse(error) && error.status === 404;
+  const title = notFound ? "Page not found" : isRouteErrorResponse(error) ? `${error.status} ${error.statusText}` : "Something went wrong";
   return (
     <section>
       <h1>{title}</h1>
+      {notFound ? <p>There is no page at this address. Check it for typos, or start again from the home page.</p> : null}
       <p>
         <Link to="/">Return to the home page</Link>
       </p>

@@ -28,6 +28,8 @@ export interface SignUpInput {
   image?: string | null;
   rememberMe?: boolean;
   callbackURL?: string;
+  /** Server-side only: the address was already proven (an invitation link's secret), so it starts verified. */
+  emailProven?: boolean;
 }
 
 export async function signUpWithEmail(ctx: RequestContext, input: SignUpInput) {
@@ -46,6 +48,7 @@ export async function signUpWithEmail(ctx: RequestContext, input: SignUpInput) {
         name,
         email,
         image: input.image || null,
+        emailVerified: input.emailProven === true,
         accounts: { create: { providerId: CREDENTIAL_PROVIDER, accountId: id, password: passwordHash } },
       },
     });
@@ -54,7 +57,7 @@ export async function signUpWithEmail(ctx: RequestContext, input: SignUpInput) {
     if (isUniqueViolation(error)) return answerForTakenAddress(ctx, input, email, name, { hashed: true });
     throw error;
   }
-  if (emailVerificationRequired()) {
+  if (emailVerificationRequired() && !user.emailVerified) {
     // No session until the address is verified; without the mail the account could never be used, so a
     // failed send undoes the sign-up and says so.
     try {
@@ -66,7 +69,7 @@ export async function signUpWithEmail(ctx: RequestContext, input: SignUpInput) {
     bindVerificationToBrowser(ctx, user.id);
     return { token: null, user: publicUser(user) };
   }
-  if (emailVerificationEnabled()) {
+  if (emailVerificationEnabled() && !user.emailVerified) {
     sendVerificationInBackground(user, input.callbackURL);
     bindVerificationToBrowser(ctx, user.id);
   }

@@ -3,6 +3,7 @@
 // opening the link cannot delete anything).
 import { CREDENTIAL_PROVIDER } from "~/auth/credentials.server";
 import { AuthError } from "~/auth/errors";
+import { assertNoOrganizationLeftWithoutOwner, settleOrganizationsOfDeletedUser } from "~/auth/organization/access.server";
 import { absoluteUrl } from "~/auth/links.server";
 import { verifyPassword } from "~/auth/password.server";
 import type { RequestContext } from "~/auth/request-context.server";
@@ -29,6 +30,7 @@ function assertEnabled() {
 async function deleteUserNow(ctx: RequestContext, userId: string) {
   await db.$transaction(async (tx) => {
     // Sessions, accounts, passkeys, memberships, two-factor and sent invitations go by cascade.
+    await settleOrganizationsOfDeletedUser(tx, userId);
     await tx.verification.deleteMany({ where: { value: { contains: `"userId":${JSON.stringify(userId)}` } } });
     // deleteMany: a second request racing this one (a double-clicked button) finds nothing left to delete,
     // which is the outcome both asked for, not an error.
@@ -52,6 +54,8 @@ export async function deleteUser(
   } else if (!isFresh(current.session)) {
     throw new AuthError("SESSION_EXPIRED_REAUTHENTICATE_TO_PERFORM_THIS_ACTION");
   }
+  // Say so now rather than after a confirmation e-mail round trip (checked again when the account goes).
+  await assertNoOrganizationLeftWithoutOwner(db, current.user.id);
   if (env.AUTH_DELETE_ACCOUNT !== "email") return deleteUserNow(ctx, current.user.id);
 
   const ttl = env.AUTH_DELETE_TOKEN_TTL;

@@ -4,6 +4,7 @@
 // compare the same strings. Two codes are fixed by the specification instead: VALIDATION_ERROR (its message
 // names the fields) and INTERNAL_SERVER_ERROR ("unknown error").
 
+import { ORGANIZATION_ERRORS } from "~/auth/organization/errors";
 import { PASSKEY_ERRORS } from "~/auth/passkey/errors";
 
 type Entry = readonly [status: number, message: string];
@@ -58,6 +59,7 @@ export const ERRORS = {
   NOT_FOUND: [404, "Not found"],
   METHOD_NOT_ALLOWED: [405, "Method not allowed"],
   INTERNAL_SERVER_ERROR: [500, "unknown error"],
+  ...ORGANIZATION_ERRORS,
   ...PASSKEY_ERRORS,
 } as const satisfies Record<string, Entry>;
 

@@ -45,6 +45,13 @@ export async function isResetTokenUsable(token: string): Promise<boolean> {
   return (await peekToken<ResetPayload>("reset-password", token)) !== null;
 }
 
+/** The address of the account a usable reset link is for (the page prefills it on sign-in afterwards). */
+export async function resetTokenEmail(token: string): Promise<string | null> {
+  const payload = await peekToken<ResetPayload>("reset-password", token);
+  if (!payload) return null;
+  return (await db.user.findUnique({ where: { id: payload.userId }, select: { email: true } }))?.email ?? null;
+}
+
 /** POST /reset-password: the token works once; other reset links and (by default) all sessions end. */
 export async function resetPassword(input: { newPassword: string; token: string }) {
   assertPasswordLength(input.newPassword); // before the token is used up, so a typo costs nothing

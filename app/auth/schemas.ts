@@ -1,25 +1,33 @@
 // Field rules shared by the JSON API, the page forms (server and browser, through Conform) and the domain.
-// Messages come from the error catalogue so every door says the same words.
+// Their messages are what the page forms show, so they are worded for people ("Use at least 8 characters.");
+// the JSON API answers with the error catalogue's codes and messages, never these.
 import { z } from "zod";
-import { ERRORS } from "~/auth/errors";
 
 export const MAX_EMAIL_LENGTH = 254;
 export const MAX_NAME_LENGTH = 200;
+const INVALID_EMAIL_WORDS = "Enter an email address like ada@example.com.";
 
 export const emailField = z
-  .string({ error: "Email is required" })
+  .string({ error: "Enter your email address." })
   .trim()
-  .min(1, "Email is required")
-  .max(MAX_EMAIL_LENGTH, ERRORS.INVALID_EMAIL[1])
-  .pipe(z.email(ERRORS.INVALID_EMAIL[1]));
+  .min(1, "Enter your email address.")
+  .max(MAX_EMAIL_LENGTH, `Use at most ${MAX_EMAIL_LENGTH} characters.`)
+  .pipe(z.email(INVALID_EMAIL_WORDS));
 
-export const nameField = z.string({ error: "Name is required" }).trim().min(1, "Name is required").max(MAX_NAME_LENGTH);
+export const nameField = z
+  .string({ error: "Enter your name." })
+  .trim()
+  .min(1, "Enter your name.")
+  .max(MAX_NAME_LENGTH, `Use at most ${MAX_NAME_LENGTH} characters.`);
+
+/** Shown under a new-password field before the first try, and as the error when it is too short. */
+export const passwordLengthHint = (bounds: { min: number }) => `Use at least ${bounds.min} characters.`;
 
 export function passwordField(bounds: { min: number; max: number }) {
   return z
-    .string({ error: "Password is required" })
-    .min(bounds.min, ERRORS.PASSWORD_TOO_SHORT[1])
-    .max(bounds.max, ERRORS.PASSWORD_TOO_LONG[1]);
+    .string({ error: "Enter a password." })
+    .min(bounds.min, passwordLengthHint(bounds))
+    .max(bounds.max, `Use at most ${bounds.max} characters.`);
 }
 
 const LOCAL_HOSTNAMES = new Set(["localhost", "127.0.0.1", "[::1]"]);
@@ -40,7 +48,7 @@ export function isSafeImageUrl(value: string): boolean {
   return url.protocol === "http:" && (LOCAL_HOSTNAMES.has(url.hostname) || url.hostname.endsWith(".localhost"));
 }
 
-export const INVALID_IMAGE_URL = "Invalid image URL: use an https:// address";
+export const INVALID_IMAGE_URL = "Enter a web address starting with https://, or leave it empty.";
 export const imageField = z.string().trim().max(2048).refine(isSafeImageUrl, INVALID_IMAGE_URL);
 /** The JSON API's image: a safe URL, or null / "" to remove it. */
 export const apiImageField = z
@@ -64,7 +72,7 @@ export function signUpFormSchema(bounds: { min: number; max: number }) {
 
 export const signInFormSchema = z.object({
   email: emailField,
-  password: z.string({ error: "Password is required" }).min(1, "Password is required"),
+  password: z.string({ error: "Enter your password." }).min(1, "Enter your password."),
   rememberMe: checkboxField,
   redirectTo: z.string().optional(),
 });
@@ -84,7 +92,7 @@ export const changeEmailSchema = z.object({ newEmail: emailField });
 
 export function changePasswordSchema(bounds: { min: number; max: number }) {
   return z.object({
-    currentPassword: z.string({ error: "Current password is required" }),
+    currentPassword: z.string({ error: "Enter your current password." }),
     newPassword: passwordField(bounds),
     revokeOtherSessions: checkboxField,
   });
@@ -94,4 +102,8 @@ export function setPasswordSchema(bounds: { min: number; max: number }) {
   return z.object({ newPassword: passwordField(bounds) });
 }
 
-export const deleteAccountSchema = z.object({ password: z.string().optional() });
+export const deleteAccountSchema = z.object({
+  password: z.string().optional(),
+  /** The page's confirmation step: the account's address, typed out. */
+  confirmEmail: z.string({ error: "Type your email address to confirm." }).trim().min(1, "Type your email address to confirm."),
+});

@@ -16,6 +16,7 @@ export type TokenPurpose =
   | "change-email"
   | "reset-password"
   | "delete-account"
+  | "invitation"
   | "passkey-challenge"
   | "passkey-sign-up";
 
@@ -155,12 +156,27 @@ export async function revokeTokens(purpose: TokenPurpose, userId: string): Promi
   });
 }
 
+/** Purposes whose tokens were mailed to the user's own address (an invitation's secret went to the invitee). */
+const MAILED_TO_THE_USER: TokenPurpose[] = ["email-verification", "change-email", "reset-password", "delete-account"];
+
 /**
- * Ends every outstanding link and code of a user, whatever its purpose: after the account's e-mail address
- * changes, nothing mailed to the old address may still act on the account.
+ * Ends every outstanding link and code mailed to a user: after the account's e-mail address changes, nothing
+ * sent to the old address may still act on the account.
  */
 export async function revokeAllTokensOf(userId: string): Promise<void> {
-  await db.verification.deleteMany({ where: { value: { contains: `"userId":${JSON.stringify(userId)}` } } });
+  await db.verification.deleteMany({
+    where: {
+      OR: MAILED_TO_THE_USER.map((purpose) => ({ identifier: { startsWith: `${purpose}:` } })),
+      value: { contains: `"userId":${JSON.stringify(userId)}` },
+    },
+  });
+}
+
+/** Revokes every outstanding token of one purpose whose payload has `field` equal to `value`. */
+export async function revokeTokensWhere(purpose: TokenPurpose, field: string, value: string): Promise<void> {
+  await db.verification.deleteMany({
+    where: { identifier: { startsWith: `${purpose}:` }, value: { contains: `${JSON.stringify(field)}:${JSON.stringify(value)}` } },
+  });
 }
 
 export async function deleteExpiredTokens(): Promise<void> {

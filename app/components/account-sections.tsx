@@ -1,5 +1,6 @@
-// The sections of the account page. Each is its own <Form> with an intent, works without JavaScript, and shows
-// its confirmation or errors inside itself.
+// The sections of the account pages. Each is its own <Form> with an intent and works without JavaScript. Its
+// errors come back in an error summary at the top of the section's form (focused), next to each field too; a
+// success redirects back to the page, which shows the confirmation at its top (see `FlashMessage`).
 import { getFormProps, type FormMetadata, type SubmissionResult } from "@conform-to/react";
 import { Form } from "@remix-run/react";
 import { useMemo, type ReactNode } from "react";
@@ -10,7 +11,9 @@ import {
   profileSchema,
   setPasswordSchema,
 } from "~/auth/schemas";
-import { CheckboxField, ErrorList, Field, SubmitButton, useZodForm } from "~/components/forms";
+import { passwordLengthHint } from "~/auth/schemas";
+import { DevOutboxLink } from "~/components/dev-outbox-link";
+import { CheckboxField, ErrorSummary, Field, StatusMessage, SubmitButton, useZodForm } from "~/components/forms";
 
 export interface SectionResult {
   intent: string | null;
@@ -33,17 +36,24 @@ function Section({ id, title, children }: { id: string; title: string; children:
   );
 }
 
+/** A section's answer when it came back without a redirect: a confirmation, or an error with no field. */
 function Outcome({ intent, last }: { intent: string; last?: SectionResult }) {
   if (last?.intent !== intent) return null;
   return (
     <>
-      {last.message ? (
-        <p className="notice" role="status">
-          {last.message}
-        </p>
-      ) : null}
-      {last.error ? <ErrorList errors={[last.error]} /> : null}
+      {last.message ? <StatusMessage focusKey={last}>{last.message}</StatusMessage> : null}
+      {last.error ? <ErrorSummary errors={[last.error]} /> : null}
     </>
+  );
+}
+
+/** The one-time confirmation an account page shows at its top after a successful post (post/redirect/get). */
+export function FlashMessage({ flash }: { flash: { text: string; id: string } | null }) {
+  if (!flash) return null;
+  return (
+    <StatusMessage id="flash" focusKey={flash.id}>
+      {flash.text}
+    </StatusMessage>
   );
 }
 
@@ -68,8 +78,8 @@ function IntentForm({
     <>
       <Outcome intent={intent} last={last} />
       <Form method="post" {...getFormProps(form)}>
+        <ErrorSummary form={form} />
         {children}
-        <ErrorList id={form.errorId} errors={form.errors} />
         <SubmitButton name="intent" value={intent} className={danger ? "danger" : undefined}>
           {submit}
         </SubmitButton>
@@ -78,16 +88,17 @@ function IntentForm({
   );
 }
 
-export function VerifyEmailBanner({ email, last }: { email: string; last?: SectionResult }) {
+export function VerifyEmailBanner({ email, last, outbox }: { email: string; last?: SectionResult; outbox?: boolean }) {
   return (
-    <div className="banner" role="region" aria-label="E-mail verification">
+    <div className="banner" role="region" aria-label="Email verification">
       <p>
-        Your e-mail address <strong>{email}</strong> is not verified yet.
+        Your email address <strong className="address">{email}</strong> is not verified yet.
+        <DevOutboxLink show={outbox} />
       </p>
       <Outcome intent="resend-verification" last={last} />
       <Form method="post" action="/account?index">
-        <SubmitButton name="intent" value="resend-verification">
-          Resend verification e-mail
+        <SubmitButton name="intent" value="resend-verification" className="secondary">
+          Resend verification email
         </SubmitButton>
       </Form>
     </div>
@@ -109,10 +120,12 @@ export function ProfileSection({ name, image, last }: { name: string; image: str
 export function ChangeEmailSection({ email, last }: { email: string; last?: SectionResult }) {
   const [form, fields] = useZodForm("change-email", changeEmailSchema, lastFor("change-email", last));
   return (
-    <Section id="change-email" title="Change e-mail">
-      <p className="muted">Currently {email}.</p>
-      <IntentForm intent="change-email" form={form} last={last} submit="Change e-mail">
-        <Field label="New e-mail" meta={fields.newEmail} type="email" autoComplete="email" />
+    <Section id="change-email" title="Change email">
+      <p className="muted">
+        Currently <span className="address">{email}</span>.
+      </p>
+      <IntentForm intent="change-email" form={form} last={last} submit="Change email">
+        <Field label="New email" meta={fields.newEmail} type="email" autoComplete="email" />
       </IntentForm>
     </Section>
   );
@@ -125,7 +138,7 @@ export function ChangePasswordSection({ bounds, last }: { bounds: Bounds; last?:
     <Section id="change-password" title="Change password">
       <IntentForm intent="change-password" form={form} last={last} submit="Change password">
         <Field label="Current password" meta={fields.currentPassword} type="password" autoComplete="current-password" />
-        <Field label="New password" meta={fields.newPassword} type="password" autoComplete="new-password" />
+        <Field label="New password" meta={fields.newPassword} type="password" autoComplete="new-password" hint={passwordLengthHint(bounds)} />
         <CheckboxField label="Sign out of other devices" meta={fields.revokeOtherSessions} />
       </IntentForm>
     </Section>
@@ -137,24 +150,42 @@ export function SetPasswordSection({ bounds, last }: { bounds: Bounds; last?: Se
   const [form, fields] = useZodForm("set-password", schema, lastFor("set-password", last));
   return (
     <Section id="set-password" title="Set a password">
-      <p className="muted">Your account has no password yet. Set one to sign in with your e-mail address too.</p>
+      <p className="muted">Your account has no password yet. Set one to sign in with your email address too.</p>
       <IntentForm intent="set-password" form={form} last={last} submit="Set password">
-        <Field label="New password" meta={fields.newPassword} type="password" autoComplete="new-password" />
+        <Field label="New password" meta={fields.newPassword} type="password" autoComplete="new-password" hint={passwordLengthHint(bounds)} />
       </IntentForm>
     </Section>
   );
 }
 
-export function DeleteAccountSection({ mode, hasPassword, last }: { mode: "on" | "email"; hasPassword: boolean; last?: SectionResult }) {
+export function DeleteAccountSection({
+  mode,
+  hasPassword,
+  last,
+  email,
+}: {
+  mode: "on" | "email";
+  hasPassword: boolean;
+  last?: SectionResult;
+  /** The address to type as confirmation (the account's own). */
+  email?: string;
+}) {
   const [form, fields] = useZodForm("delete-account", deleteAccountSchema, lastFor("delete-account", last));
   return (
     <Section id="delete-account" title="Delete account">
       <p className="warning">
         <strong>This permanently deletes your account, its sessions and sign-in methods. It cannot be undone.</strong>
       </p>
-      {mode === "email" ? <p className="muted">We will e-mail you a link to confirm the deletion.</p> : null}
+      {mode === "email" ? <p className="muted">We will email you a link to confirm the deletion.</p> : null}
       <IntentForm intent="delete-account" form={form} last={last} submit="Delete account" danger>
         {hasPassword ? <Field label="Password" meta={fields.password} type="password" autoComplete="current-password" /> : null}
+        <Field
+          label="Type your email address to confirm"
+          meta={fields.confirmEmail}
+          type="text"
+          autoComplete="off"
+          hint={email ? <>Type <strong className="address">{email}</strong> exactly.</> : undefined}
+        />
       </IntentForm>
     </Section>
   );

@@ -1,9 +1,9 @@
 // Form building blocks: every field shows its label, its errors next to it, and the accessible wiring
 // (aria-invalid, aria-describedby) the same way on every page.
-import { getInputProps, useForm, type DefaultValue, type FieldMetadata, type SubmissionResult } from "@conform-to/react";
+import { getInputProps, useForm, type DefaultValue, type FieldMetadata, type FormMetadata, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { useNavigation } from "@remix-run/react";
-import type { ReactNode } from "react";
+import { useEffect, useRef, useState, type ReactNode } from "react";
 import type { z } from "zod";
 
 /**
@@ -27,36 +27,97 @@ export function useZodForm<S extends z.ZodObject>(
   });
 }
 
+/**
+ * A field's (or a form's) messages. Never an ARIA live region: the form's `ErrorSummary` is what is announced
+ * and focused; these stay next to their field, tied to it by `aria-describedby`.
+ */
 export function ErrorList({ id, errors }: { id?: string; errors?: string[] | null }) {
   if (!errors?.length) return null;
   return (
-    <ul id={id} className="errors" role="alert">
+    <div id={id} className="errors">
       {errors.map((error) => (
-        <li key={error}>{error}</li>
+        <p key={error}>{error}</p>
       ))}
-    </ul>
+    </div>
   );
 }
 
 type InputType = "text" | "email" | "password" | "url";
+
+/** The id of a field's hint, tied to the input by `aria-describedby` alongside its errors. */
+const hintId = (fieldId: string) => `${fieldId}-hint`;
 
 export function Field({
   label,
   meta,
   type,
   autoComplete,
+  hint,
+  labelAside,
+  autoFocus,
 }: {
   label: string;
   meta: FieldMetadata<string | undefined | null>;
   type: InputType;
   autoComplete?: string;
+  /** Shown before the first try (e.g. "Use at least 8 characters."), and read with the field. */
+  hint?: ReactNode;
+  /** Something on the label's line, such as a "Forgot password?" link. */
+  labelAside?: ReactNode;
+  autoFocus?: boolean;
 }) {
+  const describedBy = [hint ? hintId(meta.id) : null, meta.errors?.length ? meta.errorId : null].filter(Boolean).join(" ");
   return (
     <div className="field">
-      <label htmlFor={meta.id}>{label}</label>
-      <input {...getInputProps(meta, { type })} autoComplete={autoComplete} />
+      {labelAside ? (
+        <div className="label-row">
+          <label htmlFor={meta.id}>{label}</label>
+          {labelAside}
+        </div>
+      ) : (
+        <label htmlFor={meta.id}>{label}</label>
+      )}
+      {hint ? (
+        <p id={hintId(meta.id)} className="hint">
+          {hint}
+        </p>
+      ) : null}
+      <input
+        {...getInputProps(meta, { type })}
+        aria-describedby={describedBy || undefined}
+        autoComplete={autoComplete}
+        autoFocus={autoFocus}
+      />
+      {type === "password" ? <PasswordToggle inputId={meta.id} /> : null}
       <ErrorList id={meta.errorId} errors={meta.errors} />
     </div>
+  );
+}
+
+/**
+ * "Show password": only with JavaScript (it needs a script to switch the input's type), so it is rendered after
+ * hydration and never appears as a dead control on a page without scripts.
+ */
+function PasswordToggle({ inputId }: { inputId: string }) {
+  const [hydrated, setHydrated] = useState(false);
+  const [shown, setShown] = useState(false);
+  useEffect(() => setHydrated(true), []);
+  if (!hydrated) return null;
+  return (
+    <button
+      type="button"
+      className="link-button password-toggle"
+      aria-controls={inputId}
+      aria-pressed={shown}
+      onClick={() => {
+        const input = document.getElementById(inputId) as HTMLInputElement | null;
+        if (!input) return;
+        input.type = shown ? "password" : "text";
+        setShown(!shown);
+      }}
+    >
+      Show password
+    </button>
   );
 }
 
@@ -66,6 +127,74 @@ export function CheckboxField({ label, meta }: { label: string; meta: FieldMetad
       <input {...getInputProps(meta, { type: "checkbox" })} />
       <label htmlFor={meta.id}>{label}</label>
       <ErrorList id={meta.errorId} errors={meta.errors} />
+    </div>
+  );
+}
+
+export const ERROR_TITLE_PREFIX = "Error: ";
+
+/**
+ * The error summary at the top of a form (the GOV.UK pattern): a heading, then every message, each field's one
+ * linking to that field. It takes focus when it appears, so a screen reader reads it and a keyboard user starts
+ * from it: without JavaScript through `autofocus` in the returned page, with JavaScript once the server's answer
+ * (or the browser's own validation) is shown. While it is shown, the document title starts with "Error: " (the
+ * server does the same for a page answered without JavaScript, see `withErrorTitle`).
+ */
+export function ErrorSummary({
+  form,
+  errors,
+  title = "There is a problem",
+}: {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any form, whatever its fields
+  form?: FormMetadata<any, string[]>;
+  /** Messages with no field behind them (e.g. an action's own error), shown first. */
+  errors?: Array<string | null | undefined>;
+  title?: string;
+}) {
+  const ref = useRef<HTMLDivElement>(null);
+  const items: Array<{ message: string; href?: string }> = [];
+  for (const message of errors ?? []) if (message) items.push({ message });
+  if (form) {
+    const fieldset = form.getFieldset() as Record<string, { id: string } | undefined>;
+    for (const [name, messages] of Object.entries(form.allErrors ?? {})) {
+      const fieldId = name === "" ? undefined : fieldset[name]?.id;
+      for (const message of messages ?? []) items.push({ message, href: fieldId ? `#${fieldId}` : undefined });
+    }
+  }
+  const id = `${form?.id ?? "page"}-error-summary`;
+  const key = items.map((item) => item.message).join("\n");
+  useEffect(() => {
+    if (!key) return;
+    // After Conform has moved focus to the first invalid field: the summary, which names them all, wins.
+    const timer = setTimeout(() => ref.current?.focus(), 0);
+    if (!document.title.startsWith(ERROR_TITLE_PREFIX)) document.title = ERROR_TITLE_PREFIX + document.title;
+    return () => {
+      clearTimeout(timer);
+      if (document.title.startsWith(ERROR_TITLE_PREFIX)) document.title = document.title.slice(ERROR_TITLE_PREFIX.length);
+    };
+  }, [key, form?.status]);
+  if (items.length === 0) return null;
+  return (
+    <div ref={ref} id={id} className="error-summary" role="group" aria-labelledby={`${id}-title`} tabIndex={-1} autoFocus>
+      <h2 id={`${id}-title`}>{title}</h2>
+      <ul>
+        {items.map((item, index) => (
+          <li key={index}>{item.href ? <a href={item.href}>{item.message}</a> : item.message}</li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+/** A confirmation at the top of a page or form, focused when it appears so the result is in view and read. */
+export function StatusMessage({ children, id = "status-message", focusKey }: { children: ReactNode; id?: string; focusKey?: unknown }) {
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    ref.current?.focus();
+  }, [focusKey]);
+  return (
+    <div ref={ref} id={id} className="notice" role="status" tabIndex={-1} autoFocus>
+      {children}
     </div>
   );
 }

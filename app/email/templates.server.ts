@@ -91,4 +91,14 @@ export const emails = {
       lifetimeSeconds,
       outro: "If you did not ask for this, ignore this message and consider changing your password.",
     }),
+  invitation: (to: string, organizationName: string, inviter: string, role: string, url: string, lifetimeSeconds: number) =>
+    actionMail({
+      to,
+      subject: `Join ${organizationName}`,
+      intro: `${inviter} invited you to join the organization ${organizationName} as ${role}. Open the invitation to accept or decline it; without an account you can create one from there.`,
+      action: "Open the invitation",
+      url,
+      lifetimeSeconds,
+      outro: "If you do not know this organization, you can ignore this message.",
+    }),
 };

@@ -12,6 +12,19 @@ import { knownError } from "~/http/known-error.server";
 import { requestContext, type RequestContext } from "~/auth/request-context.server";
 import { getSession, type SessionWithUser } from "~/auth/session.server";
 import { BodyTooLargeError, readCappedText } from "~/http/body.server";
+import { wordsFor } from "~/http/page-messages.server";
+
+declare module "@remix-run/node" {
+  interface AppLoadContext {
+    /** Set by a page action that answers with errors, so the page's title says so (see components/page-title). */
+    formFailed?: boolean;
+  }
+}
+
+/** Marks this request's page as answered with errors: its title is then prefixed "Error: ". */
+export function markFormFailed(loadContext: AppLoadContext): void {
+  loadContext.formFailed = true;
+}
 
 export { requestContext };
 
@@ -113,11 +126,13 @@ export async function handleForm<S extends z.ZodObject, T>(options: {
   } catch (thrown) {
     const error = knownError(thrown);
     if (!error) throw thrown;
-    return { ok: false, result: formErrorResult(error.message), init: { status: error.status, headers: error.headers } };
+    markFormFailed(options.context);
+    return { ok: false, result: formErrorResult(wordsFor(error)), init: { status: error.status, headers: error.headers } };
   }
   const form = await readForm(options.request);
   const submission = parseWithZod(form.pick(options.schema), { schema: options.schema });
   if (submission.status !== "success") {
+    markFormFailed(options.context);
     return { ok: false, result: submission.reply({ hideFields: options.hideFields }), init: { status: 400, headers: ctx.responseHeaders } };
   }
   try {
@@ -125,10 +140,12 @@ export async function handleForm<S extends z.ZodObject, T>(options: {
   } catch (thrown) {
     const error = knownError(thrown);
     if (!error) throw thrown;
+    markFormFailed(options.context);
     const field = options.fieldFor?.(error);
+    const message = wordsFor(error);
     const result = submission.reply({
       hideFields: options.hideFields,
-      ...(field ? { fieldErrors: { [field]: [error.message] } } : { formErrors: [error.message] }),
+      ...(field ? { fieldErrors: { [field]: [message] } } : { formErrors: [message] }),
     });
     const headers = new Headers(ctx.responseHeaders);
     for (const [name, value] of Object.entries(error.headers)) headers.set(name, value);

@@ -1,41 +1,55 @@
+// The home page: what Latchkey is, in words that claim only what is built, and the two ways in.
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { getSession } from "~/auth/session.server";
+import { StatusMessage } from "~/components/forms";
+import { pageTitle } from "~/components/page-title";
+import { takeFlash } from "~/http/flash.server";
 import { requestContext } from "~/http/page.server";
+
+export const meta = pageTitle("Sign-in for your apps");
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const ctx = await requestContext(request, context, null);
   const session = await getSession(ctx);
-  return data({ user: session ? { name: session.user.name } : null }, { headers: ctx.responseHeaders });
+  const flash = takeFlash(request, ctx.responseHeaders);
+  return data({ user: session ? { name: session.user.name } : null, flash }, { headers: ctx.responseHeaders });
 }
 
 export default function Home() {
-  const { user } = useLoaderData<typeof loader>();
+  const { user, flash } = useLoaderData<typeof loader>();
   return (
-    <section>
-      <h1>Sign-in with passkeys and team organizations</h1>
+    <section className="hero">
+      <h1>Sign-in for your apps</h1>
+      {flash ? <StatusMessage>{flash}</StatusMessage> : null}
+      <p className="lead">
+        Latchkey keeps accounts for you: sign-up and sign-in with an email address and password, email verification,
+        password reset, and a place where people manage their profile and the devices they are signed in on.
+      </p>
       {user ? (
         <>
           <p>Signed in as {user.name}.</p>
-          <p>
-            <Link to="/account">Your account</Link>
-          </p>
-          <Form method="post" action="/account">
-            <button type="submit" name="intent" value="sign-out" className="secondary">
-              Sign out
-            </button>
-          </Form>
+          <div className="actions">
+            <Link to="/account" className="button-link primary">
+              Go to your account
+            </Link>
+            <Form method="post" action="/account?index">
+              <button type="submit" name="intent" value="sign-out" className="secondary">
+                Sign out
+              </button>
+            </Form>
+          </div>
         </>
       ) : (
-        <ul>
-          <li>
-            <Link to="/sign-in">Sign in</Link>
-          </li>
-          <li>
-            <Link to="/sign-up">Create an account</Link>
-          </li>
-        </ul>
+        <div className="actions">
+          <Link to="/sign-up" className="button-link primary">
+            Create an account
+          </Link>
+          <Link to="/sign-in" className="button-link secondary">
+            Sign in
+          </Link>
+        </div>
       )}
     </section>
   );

@@ -1,9 +1,18 @@
 // GET /verify-email?token&callbackURL: redirects to callbackURL (with ?error= on failure), or answers JSON.
 import { z } from "zod";
 import { AuthError } from "~/auth/errors";
-import { verifyEmailErrorValue, verifyEmailToken } from "~/auth/email-verification.server";
+import { emailVerificationEnabled, verifyEmailErrorValue, verifyEmailToken } from "~/auth/email-verification.server";
 import { withQuery } from "~/auth/links.server";
 import { endpoint, found, json, optionalUrl } from "~/http/endpoint.server";
+import { setFlash } from "~/http/flash.server";
+
+/** What the landing page says (the JSON answer is unchanged): a change link leaves the new address unverified. */
+const verifiedMessage = (user: { email: string; emailVerified: boolean }) =>
+  user.emailVerified
+    ? `Your email address ${user.email} is verified.`
+    : emailVerificationEnabled()
+      ? `Change confirmed: your email address is now ${user.email}. We sent a verification link to it; follow that link to verify it.`
+      : `Change confirmed: your email address is now ${user.email}.`;
 
 /** Without a callbackURL a failed link is a 401, as in Better Auth (1.3 and 1.7 alike). */
 const LINK_FAILURES = new Set(["INVALID_TOKEN", "TOKEN_EXPIRED", "USER_NOT_FOUND", "UNAUTHORIZED"]);
@@ -15,7 +24,9 @@ export const { loader, action } = endpoint({
   handler: async ({ query, ctx }) => {
     try {
       const result = await verifyEmailToken(ctx, query.token);
-      return query.callbackURL ? found(query.callbackURL) : result;
+      if (!query.callbackURL) return result;
+      setFlash(ctx.responseHeaders, verifiedMessage(result.user));
+      return found(query.callbackURL);
     } catch (error) {
       if (!(error instanceof AuthError)) throw error;
       if (!query.callbackURL) {

@@ -17,7 +17,7 @@ export default function Outbox() {
   return (
     <section>
       <h1>Outbox</h1>
-      <p className="muted">Messages this server would have e-mailed (no SMTP_URL is set). Newest first; kept in memory.</p>
+      <p className="muted">Messages this server would have emailed (no SMTP_URL is set). Newest first; kept in memory.</p>
       {messages.length === 0 ? <p>No messages yet.</p> : null}
       {messages.map((m, i) => (
         <article key={i} className="outbox-message">

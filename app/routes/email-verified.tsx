@@ -1,34 +1,47 @@
-// Where verification links land (the default callbackURL of e-mailed links).
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+// Where e-mailed verification and change links land (their default callbackURL). What happened comes from the
+// link's own redirect (a one-time message set by GET /api/auth/verify-email on success, `?error=` on failure):
+// opened directly, with neither, the page claims nothing.
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
+import { StatusMessage } from "~/components/forms";
+import { pageTitle } from "~/components/page-title";
+import { takeFlash } from "~/http/flash.server";
 
-export const meta: MetaFunction = () => [{ title: "E-mail verification · Latchkey" }];
+export const meta = pageTitle("Email confirmation");
 
 const EXPLANATIONS: Record<string, string> = {
-  token_expired: "The link has expired. Sign in and ask for a new verification e-mail.",
+  token_expired: "The link has expired. Sign in and ask for a new verification email.",
   invalid_token: "The link is invalid or was already used.",
   user_not_found: "The account this link was sent for no longer uses that address.",
   unauthorized: "You are signed in as somebody else. Sign out and open the link again.",
 };
 
 export async function loader({ request }: LoaderFunctionArgs) {
+  const headers = new Headers();
   const error = new URL(request.url).searchParams.get("error");
-  return { error: error ? (EXPLANATIONS[error] ? error : "invalid_token") : null };
+  const message = error ? null : takeFlash(request, headers);
+  return data({ error: error ? (EXPLANATIONS[error] ? error : "invalid_token") : null, message }, { headers });
 }
 
 export default function EmailVerified() {
-  const { error } = useLoaderData<typeof loader>();
+  const { error, message } = useLoaderData<typeof loader>();
   return (
-    <section>
+    <section className="narrow">
       {error ? (
         <>
-          <h1>We could not verify your e-mail address</h1>
+          <h1>We could not confirm your email address</h1>
           <p>{EXPLANATIONS[error]}</p>
+        </>
+      ) : message ? (
+        <>
+          <h1>Email confirmation</h1>
+          <StatusMessage>{message}</StatusMessage>
         </>
       ) : (
         <>
-          <h1>Your e-mail address is verified</h1>
-          <p>Thank you. Your account is ready.</p>
+          <h1>Email confirmation</h1>
+          <p>There is nothing to confirm here. The links we send by email bring you to this page with their result.</p>
         </>
       )}
       <p>

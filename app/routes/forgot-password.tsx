@@ -1,13 +1,20 @@
 import { getFormProps } from "@conform-to/react";
-import type { ActionFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { Form, Link, useActionData } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { requestPasswordReset } from "~/auth/password-flows.server";
 import { forgotPasswordSchema } from "~/auth/schemas";
-import { ErrorList, Field, SubmitButton, useZodForm } from "~/components/forms";
+import { DevOutboxLink } from "~/components/dev-outbox-link";
+import { ErrorSummary, Field, StatusMessage, SubmitButton, useZodForm } from "~/components/forms";
+import { pageTitle } from "~/components/page-title";
+import { mayReadLocalOutbox } from "~/email/mailer.server";
 import { handleForm } from "~/http/page.server";
 
-export const meta: MetaFunction = () => [{ title: "Forgot password · Latchkey" }];
+export const meta = pageTitle("Forgot password");
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  return { outbox: mayReadLocalOutbox(request, context.peerAddress) };
+}
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const outcome = await handleForm({
@@ -15,28 +22,34 @@ export async function action({ request, context }: ActionFunctionArgs) {
     context,
     rateLimitAs: "/request-password-reset",
     schema: forgotPasswordSchema,
-    run: (value) => requestPasswordReset({ email: value.email }),
+    run: async (value) => {
+      await requestPasswordReset({ email: value.email });
+      return value.email.toLowerCase();
+    },
   });
-  if (!outcome.ok) return data({ result: outcome.result, sent: false }, outcome.init);
-  return { result: outcome.reply({ resetForm: true }), sent: true };
+  if (!outcome.ok) return data({ result: outcome.result, sentTo: null }, outcome.init);
+  return { result: outcome.reply({ resetForm: true }), sentTo: outcome.value };
 }
 
 export default function ForgotPassword() {
+  const { outbox } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const [form, fields] = useZodForm("forgot-password", forgotPasswordSchema, actionData?.result);
   return (
-    <Form method="post" className="card" {...getFormProps(form)}>
+    <Form method="post" className="card narrow" {...getFormProps(form)}>
       <h1>Forgot your password?</h1>
-      {actionData?.sent ? (
-        <p className="notice" role="status">
-          If an account uses that address, we have sent it a link to reset the password. Check your inbox.
-        </p>
+      {actionData?.sentTo ? (
+        <StatusMessage focusKey={actionData}>
+          If an account uses <span className="address">{actionData.sentTo}</span>, we have sent it a link to choose a new password. Check your
+          inbox.
+          <DevOutboxLink show={outbox} />
+        </StatusMessage>
       ) : (
-        <p className="muted">Enter the e-mail address of your account and we will send you a link to choose a new password.</p>
+        <p className="muted">Enter the email address of your account and we will send you a link to choose a new password.</p>
       )}
+      <ErrorSummary form={form} />
       <Field label="Email" meta={fields.email} type="email" autoComplete="email" />
-      <ErrorList id={form.errorId} errors={form.errors} />
-      <SubmitButton>Send reset link</SubmitButton>
+      <SubmitButton className="primary wide">Send reset link</SubmitButton>
       <p className="muted">
         <Link to="/sign-in">Back to sign in</Link>
       </p>

@@ -1,16 +1,18 @@
 // Reached from the e-mailed link (via GET /api/auth/reset-password/{token}, which adds ?token= or ?error=).
 import { getFormProps } from "@conform-to/react";
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useMemo } from "react";
-import { isResetTokenUsable, resetPassword } from "~/auth/password-flows.server";
+import { isResetTokenUsable, resetPassword, resetTokenEmail } from "~/auth/password-flows.server";
 import { passwordBounds } from "~/auth/password.server";
-import { resetPasswordFormSchema } from "~/auth/schemas";
-import { ErrorList, Field, SubmitButton, useZodForm } from "~/components/forms";
+import { passwordLengthHint, resetPasswordFormSchema } from "~/auth/schemas";
+import { ErrorSummary, Field, SubmitButton, useZodForm } from "~/components/forms";
+import { pageTitle } from "~/components/page-title";
+import { setFlash } from "~/http/flash.server";
 import { handleForm } from "~/http/page.server";
 
-export const meta: MetaFunction = () => [{ title: "Choose a new password · Latchkey" }];
+export const meta = pageTitle("Choose a new password");
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const token = new URL(request.url).searchParams.get("token") ?? "";
@@ -25,10 +27,16 @@ export async function action({ request, context }: ActionFunctionArgs) {
     schema: resetPasswordFormSchema(passwordBounds()),
     hideFields: ["newPassword"],
     fieldFor: (error) => (error.code.startsWith("PASSWORD") ? "newPassword" : undefined),
-    run: (value) => resetPassword(value),
+    run: async (value) => {
+      const email = await resetTokenEmail(value.token);
+      await resetPassword(value);
+      return email;
+    },
   });
   if (!outcome.ok) return data({ result: outcome.result }, outcome.init);
-  throw redirect("/sign-in?reset=1");
+  const headers = new Headers(outcome.ctx.responseHeaders);
+  setFlash(headers, "Your password was reset. Sign in with the new one.", outcome.value ? { email: outcome.value } : {});
+  throw redirect("/sign-in?reset=1", { headers });
 }
 
 export default function ResetPassword() {
@@ -38,22 +46,24 @@ export default function ResetPassword() {
   const [form, fields] = useZodForm("reset-password", schema, actionData?.result);
   if (!usable) {
     return (
-      <section>
+      <section className="narrow">
         <h1>This link cannot be used</h1>
         <p>The password reset link is invalid, has expired, or was already used.</p>
         <p>
-          <Link to="/forgot-password">Ask for a new link</Link>
+          <Link to="/forgot-password" className="button-link">
+            Ask for a new link
+          </Link>
         </p>
       </section>
     );
   }
   return (
-    <Form method="post" className="card" {...getFormProps(form)}>
+    <Form method="post" className="card narrow" {...getFormProps(form)}>
       <h1>Choose a new password</h1>
+      <ErrorSummary form={form} />
       <input type="hidden" name="token" value={token} />
-      <Field label="New password" meta={fields.newPassword} type="password" autoComplete="new-password" />
-      <ErrorList id={form.errorId} errors={form.errors} />
-      <SubmitButton>Reset password</SubmitButton>
+      <Field label="New password" meta={fields.newPassword} type="password" autoComplete="new-password" hint={passwordLengthHint(passwordBounds)} />
+      <SubmitButton className="primary wide">Reset password</SubmitButton>
     </Form>
   );
 }

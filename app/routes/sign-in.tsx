@@ -1,16 +1,28 @@
 import { getFormProps } from "@conform-to/react";
-import type { ActionFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
-import { Form, Link, useActionData, useSearchParams } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { signInWithEmail } from "~/auth/credentials.server";
-import { ERRORS } from "~/auth/errors";
 import { safeRedirectTarget } from "~/auth/origin.server";
 import { signInFormSchema } from "~/auth/schemas";
-import { CheckboxField, ErrorList, Field, SubmitButton, useZodForm } from "~/components/forms";
+import { CheckboxField, ErrorSummary, Field, StatusMessage, SubmitButton, useZodForm } from "~/components/forms";
 import { PasskeySignIn } from "~/components/passkey-sign-in";
+import { pageTitle } from "~/components/page-title";
+import { DevOutboxLink } from "~/components/dev-outbox-link";
+import { mayReadLocalOutbox } from "~/email/mailer.server";
+import { takeFlashContent } from "~/http/flash.server";
 import { handleForm } from "~/http/page.server";
+import { redirectIfSignedIn } from "~/http/signed-in.server";
 
-export const meta: MetaFunction = () => [{ title: "Sign in · Latchkey" }];
+export const meta = pageTitle("Sign in");
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const headers = await redirectIfSignedIn(request, context);
+  // After a password reset the address comes prefilled: the reset page passes it on with its message.
+  const flash = takeFlashContent(request, headers);
+  const outbox = mayReadLocalOutbox(request, context.peerAddress);
+  return data({ flash: flash?.text || null, email: flash?.email ?? "", outbox }, { headers });
+}
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const outcome = await handleForm({
@@ -29,39 +41,35 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function SignIn() {
+  const page = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const [searchParams] = useSearchParams();
-  const [form, fields] = useZodForm("sign-in", signInFormSchema, actionData?.result, { rememberMe: "on" });
+  const [form, fields] = useZodForm("sign-in", signInFormSchema, actionData?.result, { rememberMe: "on", email: page.email || (searchParams.get("email") ?? undefined) });
+  const redirectTo = searchParams.get("redirectTo");
   return (
-    <Form method="post" className="card" {...getFormProps(form)}>
+    <Form method="post" className="card narrow" {...getFormProps(form)}>
       <h1>Sign in</h1>
-      {searchParams.get("verify") === "1" ? (
-        <p className="notice" role="status">
-          Account created. We sent a verification link to your inbox: follow it, then sign in.
-        </p>
+      {page.flash && !actionData ? (
+        <StatusMessage>
+          {page.flash}
+          <DevOutboxLink show={page.outbox} />
+        </StatusMessage>
       ) : null}
-      {searchParams.get("reset") === "1" ? (
-        <p className="notice" role="status">
-          Your password was reset. Sign in with the new one.
-        </p>
-      ) : null}
-      <input type="hidden" name="redirectTo" value={searchParams.get("redirectTo") ?? ""} />
+      <ErrorSummary form={form} />
+      <input type="hidden" name="redirectTo" value={redirectTo ?? ""} />
       <Field label="Email" meta={fields.email} type="email" autoComplete="username webauthn" />
-      <Field label="Password" meta={fields.password} type="password" autoComplete="current-password" />
+      <Field
+        label="Password"
+        meta={fields.password}
+        type="password"
+        autoComplete="current-password"
+        labelAside={<Link to="/forgot-password" className="small-link">Forgot password?</Link>}
+      />
       <CheckboxField label="Remember me" meta={fields.rememberMe} />
-      <ErrorList id={form.errorId} errors={form.errors} />
-      {form.errors?.includes(ERRORS.EMAIL_NOT_VERIFIED[1]) ? (
-        <p className="notice" role="status">
-          We sent a new verification link to your inbox. Follow it, then sign in.
-        </p>
-      ) : null}
-      <SubmitButton>Sign in</SubmitButton>
-      <PasskeySignIn redirectTo={searchParams.get("redirectTo")} />
+      <SubmitButton className="primary wide">Sign in</SubmitButton>
+      <PasskeySignIn redirectTo={redirectTo} />
       <p className="muted">
-        <Link to="/forgot-password">Forgot password?</Link>
-      </p>
-      <p className="muted">
-        New here? <Link to={`/sign-up${searchParams.get("redirectTo") ? `?redirectTo=${encodeURIComponent(searchParams.get("redirectTo")!)}` : ""}`}>Create an account</Link>
+        New here? <Link to={`/sign-up${redirectTo ? `?redirectTo=${encodeURIComponent(redirectTo)}` : ""}`}>Create an account</Link>
       </p>
     </Form>
   );

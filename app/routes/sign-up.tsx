@@ -1,20 +1,27 @@
 import { getFormProps } from "@conform-to/react";
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { useMemo } from "react";
 import { signUpWithEmail } from "~/auth/credentials.server";
+import { invitationLinkProvesEmail } from "~/auth/organization/invitations.server";
+import { emailVerificationEnabled } from "~/auth/email-verification.server";
 import { safeRedirectTarget } from "~/auth/origin.server";
-import { signUpFormSchema } from "~/auth/schemas";
-import { ErrorList, Field, SubmitButton, useZodForm } from "~/components/forms";
+import { passwordLengthHint, signUpFormSchema } from "~/auth/schemas";
+import { ErrorSummary, Field, SubmitButton, useZodForm } from "~/components/forms";
 import { PasskeySignUp } from "~/components/passkey-sign-up";
+import { pageTitle } from "~/components/page-title";
 import { passwordBounds } from "~/auth/password.server";
+import { setFlash } from "~/http/flash.server";
+import { PAGE_MESSAGES } from "~/http/page-messages.server";
 import { handleForm } from "~/http/page.server";
+import { redirectIfSignedIn } from "~/http/signed-in.server";
 
-export const meta: MetaFunction = () => [{ title: "Sign up · Latchkey" }];
+export const meta = pageTitle("Sign up");
 
-export async function loader(_: LoaderFunctionArgs) {
-  return { passwordBounds: passwordBounds() };
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const headers = await redirectIfSignedIn(request, context);
+  return data({ passwordBounds: passwordBounds(), userExists: PAGE_MESSAGES.USER_ALREADY_EXISTS() }, { headers });
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -26,36 +33,48 @@ export async function action({ request, context }: ActionFunctionArgs) {
     hideFields: ["password"],
     fieldFor: (error) => (error.code === "USER_ALREADY_EXISTS" || error.code === "INVALID_EMAIL" ? "email" : error.code.startsWith("PASSWORD") ? "password" : undefined),
     run: async (value, ctx) => {
-      const { token } = await signUpWithEmail(ctx, value);
-      return { signedIn: token !== null, redirectTo: value.redirectTo };
+      const { token, user } = await signUpWithEmail(ctx, { ...value, emailProven: await invitationLinkProvesEmail(value.redirectTo, value.email) });
+      return { signedIn: token !== null, redirectTo: value.redirectTo, email: user.email, name: user.name };
     },
   });
   if (!outcome.ok) return data({ result: outcome.result }, outcome.init);
   const { ctx, value } = outcome;
-  // With required verification there is no session yet: say where the link went.
-  if (!value.signedIn) throw redirect("/sign-in?verify=1", { headers: ctx.responseHeaders });
-  throw redirect(safeRedirectTarget(value.redirectTo), { headers: ctx.responseHeaders });
+  const headers = new Headers(ctx.responseHeaders);
+  // With required verification there is no session yet: say where the link went, and wait on the sign-in page.
+  if (!value.signedIn) {
+    setFlash(headers, `Account created. We sent a verification link to ${value.email}: follow it, then sign in.`, { email: value.email });
+    throw redirect("/sign-in?verify=1", { headers });
+  }
+  if (emailVerificationEnabled()) setFlash(headers, `Welcome, ${value.name}. We sent a verification link to ${value.email}.`);
+  throw redirect(safeRedirectTarget(value.redirectTo), { headers });
 }
 
 export default function SignUp() {
-  const { passwordBounds } = useLoaderData<typeof loader>();
+  const page = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const [searchParams] = useSearchParams();
   const redirectTo = searchParams.get("redirectTo");
-  const schema = useMemo(() => signUpFormSchema(passwordBounds), [passwordBounds]);
-  const [form, fields] = useZodForm("sign-up", schema, actionData?.result);
+  const schema = useMemo(() => signUpFormSchema(page.passwordBounds), [page.passwordBounds]);
+  // ?email= fills in the address (an invitation's "Create an account to accept").
+  const [form, fields] = useZodForm("sign-up", schema, actionData?.result, { email: searchParams.get("email") ?? undefined });
+  const withRedirect = (path: string) => `${path}${redirectTo ? `?redirectTo=${encodeURIComponent(redirectTo)}` : ""}`;
   return (
-    <Form method="post" className="card" {...getFormProps(form)}>
+    <Form method="post" className="card narrow" {...getFormProps(form)}>
       <h1>Create an account</h1>
+      <ErrorSummary form={form} />
       <input type="hidden" name="redirectTo" value={redirectTo ?? ""} />
       <Field label="Name" meta={fields.name} type="text" autoComplete="name" />
       <Field label="Email" meta={fields.email} type="email" autoComplete="email" />
-      <Field label="Password" meta={fields.password} type="password" autoComplete="new-password" />
-      <ErrorList id={form.errorId} errors={form.errors} />
-      <SubmitButton>Sign up</SubmitButton>
+      {fields.email.errors?.includes(page.userExists) ? (
+        <p className="way-on" data-testid="user-exists-links">
+          <Link to={withRedirect("/sign-in")}>Sign in</Link> or <Link to="/forgot-password">reset your password</Link>.
+        </p>
+      ) : null}
+      <Field label="Password" meta={fields.password} type="password" autoComplete="new-password" hint={passwordLengthHint(page.passwordBounds)} />
+      <SubmitButton className="primary wide">Sign up</SubmitButton>
       <PasskeySignUp redirectTo={redirectTo} />
       <p className="muted">
-        Already have an account? <Link to={`/sign-in${redirectTo ? `?redirectTo=${encodeURIComponent(redirectTo)}` : ""}`}>Sign in</Link>
+        Already have an account? <Link to={withRedirect("/sign-in")}>Sign in</Link>
       </p>
     </Form>
   );

@@ -3,8 +3,9 @@
 // - `user` is a fresh account (unique e-mail) created through the JSON API, for stories that start signed out.
 // - `openContext` opens a second browser (another device) with the same options as the test's own.
 import { test as base, expect, type BrowserContext, type Cookie, type Page } from "@playwright/test";
+import { expectNoAxeViolations } from "./axe";
 
-export { expect };
+export { expect, expectNoAxeViolations };
 
 export const SESSION_COOKIE = "latchkey.session_token";
 export const PASSWORD = "correct horse battery staple";
@@ -112,22 +113,50 @@ export async function sessionCookie(context: BrowserContext): Promise<Cookie | u
   return (await context.cookies()).find((cookie) => cookie.name === SESSION_COOKIE);
 }
 
-/** The account page shows who is signed in. */
+/** The account page shows who is signed in (and passes axe). */
 export async function expectSignedInAs(page: Page, user: { name: string; email: string }): Promise<void> {
   await expect(page).toHaveURL("/account");
-  await expect(page.getByRole("heading", { name: "Your account" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Your account", level: 1 })).toBeVisible();
   await expect(page.getByTestId("account-name")).toHaveText(user.name);
   await expect(page.getByTestId("account-email")).toHaveText(user.email);
+  await expectNoAxeViolations(page, "account overview");
 }
 
-/** A field's error is next to it and wired up for assistive technology. */
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** A field's error is next to it and wired up for assistive technology (its hint, if any, is read too). */
 export async function expectFieldError(page: Page, label: string, message: string): Promise<void> {
   const input = page.getByLabel(label, { exact: true });
   await expect(input).toHaveAttribute("aria-invalid", "true");
-  const describedBy = await input.getAttribute("aria-describedby");
+  const describedBy = (await input.getAttribute("aria-describedby")) ?? "";
   expect(describedBy, `${label} has aria-describedby`).toBeTruthy();
-  await expect(page.locator(`[id="${describedBy}"]`)).toHaveText(message);
-  await expect(input).toHaveAccessibleDescription(message);
+  const texts = await Promise.all(describedBy.split(/\s+/).map((id) => page.locator(`[id="${id}"]`).innerText()));
+  expect(texts, `${label}'s descriptions`).toContain(message);
+  await expect(input).toHaveAccessibleDescription(new RegExp(escapeRegExp(message)));
+  await expectNoAxeViolations(page, `error on ${label}`);
+}
+
+/**
+ * The form's error summary lists the messages, has focus (so it is read first, with or without JavaScript),
+ * and the page title starts with "Error: ".
+ */
+export async function expectErrorSummary(page: Page, messages: string[]): Promise<void> {
+  const summary = page.locator(".error-summary");
+  await expect(summary).toBeVisible();
+  await expect(summary.getByRole("heading", { name: "There is a problem" })).toBeVisible();
+  for (const message of messages) await expect(summary).toContainText(message);
+  await expect(summary).toBeFocused();
+  await expect(page).toHaveTitle(/^Error: /);
+  await expectNoAxeViolations(page, "error summary");
+}
+
+/** A confirmation at the top of the page, focused, so it is in view and read after a post. */
+export async function expectStatus(page: Page, text: string | RegExp): Promise<void> {
+  const status = page.getByRole("status");
+  await expect(status).toContainText(text);
+  await expect(status).toBeFocused();
+  await expect(status).toBeInViewport();
+  await expectNoAxeViolations(page, "status");
 }
 
 /**

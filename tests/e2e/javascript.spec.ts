@@ -2,7 +2,10 @@
 // browser first. Hydration problems show up as console errors, which fail these tests.
 import {
   expect,
+  expectErrorSummary,
   expectFieldError,
+  expectNoAxeViolations,
+  expectStatus,
   expectSignedInAs,
   PASSWORD,
   sessionCookie,
@@ -56,19 +59,22 @@ test("submitting an invalid e-mail is refused in the browser, without a round tr
   await page.getByLabel("Email").fill("not-an-email");
   // Enter submits from the field itself: the error comes from submit-time validation, not from a blur.
   await page.getByLabel("Email").press("Enter");
-  await expectFieldError(page, "Email", "Invalid email");
+  await expectErrorSummary(page, ["Enter an email address like ada@example.com."]);
+  await expectFieldError(page, "Email", "Enter an email address like ada@example.com.");
   await expect(page).toHaveURL("/sign-in");
 
   // Correcting the address clears the error while typing.
   await page.getByLabel("Email").fill("someone@example.com");
   await expect(page.getByLabel("Email")).not.toHaveAttribute("aria-invalid", "true");
+  await expect(page).not.toHaveTitle(/^Error/);
   expect(submissions, "nothing was sent to the server").toEqual([]);
 });
 
 test("a wrong password shows the form error", async ({ page, user }) => {
   await page.goto("/sign-in");
+  await waitForHydration(page);
   await submitSignIn(page, { email: user.email, password: "not the password" });
-  await expect(page.getByRole("alert")).toHaveText("Invalid email or password");
+  await expectErrorSummary(page, ["That email and password don't match. Check both and try again."]);
   await expect(page).toHaveURL("/sign-in");
 });
 
@@ -76,17 +82,23 @@ test("revoking another session updates the list in place", async ({ page, openCo
   await signIn(page, user);
   const phone = await openContext();
   await signIn(phone.page, user);
-  await page.reload();
+  await page.goto("/account/sessions");
+  await waitForHydration(page);
   await expect(page.getByTestId("session-row")).toHaveCount(2);
-  await page.getByRole("button", { name: "Revoke" }).click();
+  await expectNoAxeViolations(page, "sessions");
+  await page.getByRole("button", { name: /Revoke/ }).click();
   await expect(page.getByTestId("session-row")).toHaveCount(1);
+  await expectStatus(page, "Signed out Chrome on Linux.");
   await phone.page.goto("/account");
   await expect(phone.page).toHaveURL("/sign-in?redirectTo=%2Faccount");
 });
 
 test("the account page's sections validate in the browser and show server errors in the right section", async ({ page, user }) => {
   await signIn(page, user);
+  await page.getByRole("navigation", { name: "Account" }).getByRole("link", { name: "Security" }).click();
+  await expect(page).toHaveURL("/account/security");
   await waitForHydration(page);
+  await expectNoAxeViolations(page, "security");
 
   // Client-side: a too-short new password is refused before any request is sent.
   let posted = false;
@@ -96,19 +108,25 @@ test("the account page's sections validate in the browser and show server errors
   await page.getByLabel("Current password").fill(user.password);
   await page.getByLabel("New password").fill("short");
   await page.getByRole("button", { name: "Change password" }).click();
-  await expectFieldError(page, "New password", "Password too short");
+  await expectErrorSummary(page, ["Use at least 8 characters."]);
+  await expectFieldError(page, "New password", "Use at least 8 characters.");
   expect(posted).toBe(false);
 
   // Server-side: a wrong current password comes back next to that field, and only in that section.
   await page.getByLabel("Current password").fill("not my password");
   await page.getByLabel("New password").fill("a long enough passphrase");
   await page.getByRole("button", { name: "Change password" }).click();
-  await expectFieldError(page, "Current password", "Invalid password");
-  await expect(page.getByLabel("New e-mail")).not.toHaveAttribute("aria-invalid", "true");
+  await expectErrorSummary(page, ["That isn't your current password."]);
+  await expectFieldError(page, "Current password", "That isn't your current password.");
 
-  // A profile change is confirmed in its own section and shows at once.
+  // A profile change is confirmed at the top of its page, focused, and the form keeps the new value.
+  await page.getByRole("navigation", { name: "Account" }).getByRole("link", { name: "Profile" }).click();
+  await expect(page).toHaveURL("/account/profile");
+  await expect(page).not.toHaveTitle(/^Error/);
   await page.getByLabel("Name").fill("Ada King");
   await page.getByRole("button", { name: "Save profile" }).click();
-  await expect(page.getByRole("status")).toHaveText("Profile saved.");
+  await expectStatus(page, "Profile saved.");
+  await expect(page.getByLabel("Name")).toHaveValue("Ada King");
+  await page.getByRole("navigation", { name: "Account" }).getByRole("link", { name: "Overview" }).click();
   await expect(page.getByTestId("account-name")).toHaveText("Ada King");
 });

@@ -145,7 +145,8 @@ test.describe("with JavaScript", () => {
     await page.getByRole("button", { name: "Create my passkey" }).click();
     await expectSignedInAs(page, { name: "Radia Perlman", email });
     await expect(page.getByText("verified")).toBeVisible();
-    // No password: the account page offers to set one.
+    // No password: the Security page offers to set one.
+    await page.goto("/account/security");
     await expect(page.getByRole("heading", { name: /set a password/i })).toBeVisible();
     await page.getByLabel("New password").fill("a password after all 123");
     await page.getByRole("button", { name: "Set password" }).click();

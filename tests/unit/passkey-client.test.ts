@@ -116,6 +116,7 @@ describe("passkey.authenticate", () => {
 
   it("a button ceremony first cancels a pending autofill request; autofill itself does not", async () => {
     await passkey.authenticate({ autoFill: true });
+    expect(calls[0]).toMatchObject({ method: "GET", path: "/api/auth/passkey/generate-authenticate-options" });
     expect(ceremony.cancelCeremony).not.toHaveBeenCalled();
     expect(ceremony.startAuthentication).toHaveBeenLastCalledWith({ optionsJSON: { challenge: "c" }, useBrowserAutofill: true });
     await passkey.authenticate();

@@ -118,11 +118,11 @@ async function register(options: { name?: string; authenticatorAttachment?: "pla
 async function authenticate(options: { email?: string; autoFill?: boolean } = {}): Promise<Result<SessionAndUser>> {
   // A button press replaces a pending autofill request (one ceremony at a time; the server keeps one challenge).
   if (!options.autoFill) WebAuthnAbortService.cancelCeremony();
-  const request = await call<Parameters<typeof startAuthentication>[0]["optionsJSON"]>(
-    "POST",
-    "/passkey/generate-authenticate-options",
-    options.email ? { email: options.email } : {},
-  );
+  type RequestOptions = Parameters<typeof startAuthentication>[0]["optionsJSON"];
+  // Autofill starts on page load, unasked: a GET, which changes nothing the user did. A button press is a POST.
+  const request = options.autoFill
+    ? await call<RequestOptions>("GET", "/passkey/generate-authenticate-options")
+    : await call<RequestOptions>("POST", "/passkey/generate-authenticate-options", options.email ? { email: options.email } : {});
   if (request.error) return request;
   let response;
   try {

@@ -1,0 +1,96 @@
+// Who is asking, about which organization, and the lock that makes membership changes take turns.
+import { AuthError } from "~/auth/errors";
+import type { SessionWithUser } from "~/auth/session.server";
+import { databaseKind, db, type Db, type Member, type Transaction } from "~/db.server";
+
+type Client = Db | Transaction;
+
+/** Transactions that wait for an organization's lock may queue behind a few others (ten parallel accepts). */
+export const TX_OPTIONS = { maxWait: 15_000, timeout: 15_000 } as const;
+
+/**
+ * Serializes changes to one organization's members and invitations (docs/decisions/015-organizations.md): the
+ * rules that count rows ("the only owner", "one pending invitation per address", "the membership limit") are
+ * then checked and acted on by one transaction at a time. On PostgreSQL a row lock on the organization; SQLite
+ * runs one write transaction at a time anyway.
+ */
+export async function lockOrganization(tx: Transaction, organizationId: string): Promise<void> {
+  if (databaseKind !== "postgres") return;
+  const rows = await tx.$queryRawUnsafe<unknown[]>(`SELECT "id" FROM "organization" WHERE "id" = $1 FOR UPDATE`, organizationId);
+  if (rows.length === 0) throw new AuthError("ORGANIZATION_NOT_FOUND");
+}
+
+/** The organization a call is about: the one named, else the session's active one. */
+export function targetOrganizationId(current: SessionWithUser, organizationId?: string | null): string {
+  const id = organizationId ?? current.session.activeOrganizationId;
+  if (!id) throw new AuthError("NO_ACTIVE_ORGANIZATION");
+  return id;
+}
+
+export async function findMember(client: Client, organizationId: string, userId: string): Promise<Member | null> {
+  return client.member.findUnique({ where: { organizationId_userId: { organizationId, userId } } });
+}
+
+/** The caller's membership, or why there is none (no such organization, or not a member of it). */
+export async function requireMember(client: Client, organizationId: string, userId: string): Promise<Member> {
+  const member = await findMember(client, organizationId, userId);
+  if (member) return member;
+  const exists = await client.organization.count({ where: { id: organizationId } });
+  throw new AuthError(exists ? "USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION" : "ORGANIZATION_NOT_FOUND");
+}
+
+/** Inside a transaction, after the lock: the owners other than `exceptMemberId`. */
+export async function countOtherOwners(tx: Client, organizationId: string, exceptMemberId: string): Promise<number> {
+  const members = await tx.member.findMany({ where: { organizationId, id: { not: exceptMemberId } }, select: { role: true } });
+  return members.filter((m) => m.role.split(",").map((r) => r.trim()).includes("owner")).length;
+}
+
+/** A member who leaves or is removed stops having it as their active organization. */
+export async function unsetActiveOrganization(client: Client, userId: string, organizationId: string): Promise<void> {
+  await client.session.updateMany({ where: { userId, activeOrganizationId: organizationId }, data: { activeOrganizationId: null } });
+}
+
+export async function setActiveOrganizationId(sessionId: string, organizationId: string | null): Promise<void> {
+  await db.session.updateMany({ where: { id: sessionId }, data: { activeOrganizationId: organizationId } });
+}
+
+const holdsOwner = (role: string) => role.split(",").map((r) => r.trim()).includes("owner");
+
+/**
+ * Before an account goes (issue 9): refused while the user is the only owner of an organization that has other
+ * members, naming those organizations. Returns the organizations where the user is the only member.
+ */
+export async function assertNoOrganizationLeftWithoutOwner(client: Client, userId: string): Promise<string[]> {
+  const memberships = await client.member.findMany({
+    where: { userId },
+    include: { organization: { include: { members: { select: { userId: true, role: true } } } } },
+  });
+  const blocking: string[] = [];
+  const alone: string[] = [];
+  for (const { organization, role } of memberships) {
+    const others = organization.members.filter((m) => m.userId !== userId);
+    if (others.length === 0) alone.push(organization.id);
+    else if (holdsOwner(role) && !others.some((m) => holdsOwner(m.role))) blocking.push(organization.name);
+  }
+  if (blocking.length) {
+    throw new AuthError("YOU_ARE_THE_ONLY_OWNER_OF_AN_ORGANIZATION_WITH_OTHER_MEMBERS", {
+      message: `You are the only owner of ${blocking.map((n) => `"${n}"`).join(", ")}, which ${blocking.length === 1 ? "has" : "have"} other members. Make another member an owner or delete ${blocking.length === 1 ? "the organization" : "them"} first.`,
+    });
+  }
+  return alone;
+}
+
+/** Inside the transaction that deletes the user: check again, and delete the organizations only they were in. */
+export async function settleOrganizationsOfDeletedUser(tx: Transaction, userId: string): Promise<void> {
+  // Lock the user's organizations (in one order, so two deletions cannot deadlock): nobody joins, leaves or
+  // changes roles in them while this decides.
+  const memberships = await tx.member.findMany({ where: { userId }, select: { organizationId: true }, orderBy: { organizationId: "asc" } });
+  for (const { organizationId } of memberships) {
+    // An organization deleted a moment ago has nothing left to decide about.
+    await lockOrganization(tx, organizationId).catch((error) => {
+      if (!(error instanceof AuthError)) throw error;
+    });
+  }
+  const alone = await assertNoOrganizationLeftWithoutOwner(tx, userId);
+  if (alone.length) await tx.organization.deleteMany({ where: { id: { in: alone } } });
+}

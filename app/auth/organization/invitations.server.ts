@@ -1,0 +1,250 @@
+// Invitations (spec §4, §6, §8): invite (and resend), accept, reject, cancel, read and list. The e-mailed link
+// carries a secret of its own, kept by the one verification mechanism (docs/decisions/015-organizations.md):
+// invitation ids are readable by inviters and admins, so an id alone proves nothing; the secret proves the inbox.
+import { newId } from "~/auth/crypto.server";
+import { AuthError } from "~/auth/errors";
+import { absoluteUrl } from "~/auth/links.server";
+import type { SessionWithUser } from "~/auth/session.server";
+import { issueToken, peekToken, revokeTokensWhere } from "~/auth/verification.server";
+import { db, isUniqueViolation, type Invitation, type User } from "~/db.server";
+import { sendMail } from "~/email/mailer.server";
+import { emails } from "~/email/templates.server";
+import { env } from "~/env.server";
+import { findMember, lockOrganization, requireMember, setActiveOrganizationId, targetOrganizationId, TX_OPTIONS } from "~/auth/organization/access.server";
+import { normalizeRole } from "~/auth/organization/members.server";
+import { isOwner, roleAllows } from "~/auth/organization/permissions";
+import { memberWithUser, publicInvitation } from "~/auth/organization/presenters.server";
+
+export const INVITATION_TOKEN_LENGTH = 43; // 62^43 ≈ 2^256
+interface InvitationTokenPayload {
+  /** The inviter: deleting them deletes the invitation, and with it the token. */
+  userId: string;
+  invitationId: string;
+}
+
+const isLive = (invitation: Invitation) => invitation.status === "pending" && invitation.expiresAt.getTime() > Date.now();
+
+export function invitationLink(invitationId: string, token: string): string {
+  return absoluteUrl(`/invitations/${encodeURIComponent(invitationId)}?token=${encodeURIComponent(token)}`);
+}
+
+/** Whether `token` is this invitation's current link secret (constant-time: the lookup is by its hash). */
+export async function linkSecretMatches(invitationId: string, token: string | null | undefined): Promise<boolean> {
+  if (!token) return false;
+  const payload = await peekToken<InvitationTokenPayload>("invitation", token);
+  return payload?.invitationId === invitationId;
+}
+
+/**
+ * Whether a sign-up that will return to `redirectTo` was started from an invitation link whose secret is valid
+ * and whose invited address is `email`: then the mail reached that inbox and the new account starts verified.
+ */
+export async function invitationLinkProvesEmail(redirectTo: string | null | undefined, email: string): Promise<boolean> {
+  if (!redirectTo) return false;
+  let url: URL;
+  try {
+    url = new URL(redirectTo, "http://invitation.invalid");
+  } catch {
+    return false;
+  }
+  const match = /^\/invitations\/([A-Za-z0-9]{1,128})$/.exec(url.pathname);
+  const token = url.searchParams.get("token");
+  if (!match || !token || (url.origin !== "http://invitation.invalid" && url.origin !== new URL(absoluteUrl("/")).origin)) return false;
+  const invitation = await db.invitation.findUnique({ where: { id: match[1] } });
+  if (!invitation || !isLive(invitation) || invitation.email !== email.trim().toLowerCase()) return false;
+  return linkSecretMatches(invitation.id, token);
+}
+
+/** A fresh link secret for the invitation (older ones stop working) and the e-mail that carries it. */
+async function mailInvitation(invitation: Invitation, inviter: User, organizationName: string): Promise<void> {
+  await revokeTokensWhere("invitation", "invitationId", invitation.id);
+  const ttlSeconds = Math.max(1, Math.ceil((invitation.expiresAt.getTime() - Date.now()) / 1000));
+  const token = await issueToken<InvitationTokenPayload>(
+    "invitation",
+    { userId: inviter.id, invitationId: invitation.id },
+    { ttlSeconds, length: INVITATION_TOKEN_LENGTH },
+  );
+  const lifetime = Math.round(env.AUTH_INVITATION_EXPIRES_IN / 1000);
+  await sendMail(emails.invitation(invitation.email, organizationName, inviter.name || inviter.email, invitation.role, invitationLink(invitation.id, token), lifetime));
+}
+
+/**
+ * Invites an address. Needs `invitation: create`; only an owner may invite an owner. An address with a pending
+ * invitation is refused unless `resend`, which renews the expiry and the link secret and mails it again. The
+ * organization's lock makes two invites of one address leave one pending invitation.
+ */
+export async function inviteMember(current: SessionWithUser, input: { email: string; role: string | string[]; organizationId?: string; resend?: boolean }) {
+  const organizationId = targetOrganizationId(current, input.organizationId);
+  const email = input.email.trim().toLowerCase();
+  const role = normalizeRole(input.role);
+  const { invitation, organizationName } = await db.$transaction(async (tx) => {
+    await lockOrganization(tx, organizationId);
+    const actor = await requireMember(tx, organizationId, current.user.id);
+    if (!roleAllows(actor.role, { invitation: ["create"] })) throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_INVITE_USERS_TO_THIS_ORGANIZATION");
+    if (isOwner(role) && !isOwner(actor.role)) throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_INVITE_A_USER_WITH_THIS_ROLE");
+    if (await tx.member.count({ where: { organizationId, user: { email } } })) throw new AuthError("USER_IS_ALREADY_A_MEMBER_OF_THIS_ORGANIZATION");
+    const organization = await tx.organization.findUniqueOrThrow({ where: { id: organizationId }, select: { name: true } });
+    const expiresAt = new Date(Date.now() + env.AUTH_INVITATION_EXPIRES_IN);
+    const pending = await tx.invitation.findFirst({ where: { organizationId, email, status: "pending", expiresAt: { gt: new Date() } } });
+    if (pending) {
+      if (!input.resend) throw new AuthError("USER_IS_ALREADY_INVITED_TO_THIS_ORGANIZATION");
+      const renewed = await tx.invitation.update({ where: { id: pending.id }, data: { expiresAt } });
+      return { invitation: renewed, organizationName: organization.name };
+    }
+    if ((await tx.member.count({ where: { organizationId } })) >= env.AUTH_ORGANIZATION_MEMBERSHIP_LIMIT) {
+      throw new AuthError("ORGANIZATION_MEMBERSHIP_LIMIT_REACHED");
+    }
+    // Older, expired invitations of the address stop counting as pending.
+    await tx.invitation.updateMany({ where: { organizationId, email, status: "pending" }, data: { status: "canceled" } });
+    const created = await tx.invitation.create({
+      data: { id: newId(), organizationId, email, role, status: "pending", inviterId: current.user.id, expiresAt },
+    });
+    return { invitation: created, organizationName: organization.name };
+  }, TX_OPTIONS);
+  try {
+    await mailInvitation(invitation, current.user, organizationName);
+  } catch (error) {
+    // Nobody received a link: a fresh invitation is withdrawn; a resent one keeps its earlier link's fate.
+    if (!input.resend) await db.invitation.deleteMany({ where: { id: invitation.id } });
+    throw error;
+  }
+  return publicInvitation(invitation);
+}
+
+/** The invitation if it is live and addressed to the caller (spec §6: the session e-mail must equal it). */
+async function recipientInvitation(current: SessionWithUser, invitationId: string) {
+  const invitation = await db.invitation.findUnique({ where: { id: invitationId } });
+  if (!invitation || !isLive(invitation)) throw new AuthError("INVITATION_NOT_FOUND");
+  if (invitation.email !== current.user.email.toLowerCase()) throw new AuthError("YOU_ARE_NOT_THE_RECIPIENT_OF_THE_INVITATION");
+  return invitation;
+}
+
+/**
+ * An unverified address proves nothing (anyone can sign up with someone else's address), so answering an
+ * invitation needs a verified e-mail or the e-mailed link's secret. Returns whether the secret proved the inbox.
+ */
+async function assertInboxProven(current: SessionWithUser, invitationId: string, token?: string): Promise<boolean> {
+  const bySecret = await linkSecretMatches(invitationId, token);
+  if (!bySecret && !current.user.emailVerified && env.AUTH_INVITATION_REQUIRE_VERIFIED_EMAIL === "on") {
+    throw new AuthError("EMAIL_VERIFICATION_REQUIRED_BEFORE_ACCEPTING_OR_REJECTING_INVITATION");
+  }
+  return bySecret;
+}
+
+/** Ten parallel accepts: the conditional status update lets exactly one through; the others find nothing pending. */
+export async function acceptInvitation(current: SessionWithUser, invitationId: string, token?: string) {
+  const invitation = await recipientInvitation(current, invitationId);
+  const bySecret = await assertInboxProven(current, invitationId, token);
+  const result = await db.$transaction(async (tx) => {
+    await lockOrganization(tx, invitation.organizationId);
+    const { count } = await tx.invitation.updateMany({
+      where: { id: invitation.id, status: "pending", expiresAt: { gt: new Date() } },
+      data: { status: "accepted" },
+    });
+    if (count === 0) throw new AuthError("INVITATION_NOT_FOUND");
+    if (!(await findMember(tx, invitation.organizationId, invitation.inviterId))) throw new AuthError("INVITER_IS_NO_LONGER_A_MEMBER_OF_THE_ORGANIZATION");
+    if ((await tx.member.count({ where: { organizationId: invitation.organizationId } })) >= env.AUTH_ORGANIZATION_MEMBERSHIP_LIMIT) {
+      throw new AuthError("ORGANIZATION_MEMBERSHIP_LIMIT_REACHED");
+    }
+    try {
+      const member = await tx.member.create({
+        data: { organizationId: invitation.organizationId, userId: current.user.id, role: invitation.role },
+        include: { user: { select: { id: true, name: true, email: true, image: true } } },
+      });
+      return { invitation: publicInvitation({ ...invitation, status: "accepted" }), member: memberWithUser(member) };
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new AuthError("USER_IS_ALREADY_A_MEMBER_OF_THIS_ORGANIZATION");
+      throw error;
+    }
+  }, TX_OPTIONS);
+  await revokeTokensWhere("invitation", "invitationId", invitation.id);
+  // The link's secret reached this inbox: the address is proven (no second e-mail round trip).
+  if (bySecret && !current.user.emailVerified) {
+    await db.user.updateMany({ where: { id: current.user.id, email: invitation.email }, data: { emailVerified: true } });
+  }
+  await setActiveOrganizationId(current.session.id, invitation.organizationId);
+  return result;
+}
+
+export async function rejectInvitation(current: SessionWithUser, invitationId: string, token?: string) {
+  const invitation = await recipientInvitation(current, invitationId);
+  await assertInboxProven(current, invitationId, token);
+  const { count } = await db.invitation.updateMany({
+    where: { id: invitation.id, status: "pending", expiresAt: { gt: new Date() } },
+    data: { status: "rejected" },
+  });
+  if (count === 0) throw new AuthError("INVITATION_NOT_FOUND");
+  await revokeTokensWhere("invitation", "invitationId", invitation.id);
+  return { invitation: publicInvitation({ ...invitation, status: "rejected" }), member: null };
+}
+
+/** Spec §4: cancel sets canceled without itself checking the current status; it needs `invitation: cancel`. */
+export async function cancelInvitation(current: SessionWithUser, invitationId: string) {
+  const invitation = await db.invitation.findUnique({ where: { id: invitationId } });
+  if (!invitation) throw new AuthError("INVITATION_NOT_FOUND");
+  const actor = await requireMember(db, invitation.organizationId, current.user.id);
+  if (!roleAllows(actor.role, { invitation: ["cancel"] })) throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_CANCEL_THIS_INVITATION");
+  const canceled = await db.invitation.update({ where: { id: invitation.id }, data: { status: "canceled" } });
+  await revokeTokensWhere("invitation", "invitationId", invitation.id);
+  return publicInvitation(canceled);
+}
+
+/** GET /organization/get-invitation: the recipient's live invitation with its organization and inviter. */
+export async function getInvitation(current: SessionWithUser, invitationId: string) {
+  const invitation = await recipientInvitation(current, invitationId);
+  const [organization, inviter] = await Promise.all([
+    db.organization.findUnique({ where: { id: invitation.organizationId } }),
+    db.member.findUnique({
+      where: { organizationId_userId: { organizationId: invitation.organizationId, userId: invitation.inviterId } },
+      include: { user: { select: { email: true } } },
+    }),
+  ]);
+  if (!organization) throw new AuthError("ORGANIZATION_NOT_FOUND");
+  if (!inviter) throw new AuthError("INVITER_IS_NO_LONGER_A_MEMBER_OF_THE_ORGANIZATION");
+  return { ...publicInvitation(invitation), organizationName: organization.name, organizationSlug: organization.slug, inviterEmail: inviter.user.email };
+}
+
+export async function listInvitations(current: SessionWithUser, organizationId?: string) {
+  const id = targetOrganizationId(current, organizationId);
+  await requireMember(db, id, current.user.id);
+  const invitations = await db.invitation.findMany({ where: { organizationId: id }, orderBy: { createdAt: "asc" } });
+  return invitations.map(publicInvitation);
+}
+
+/** The caller's live invitations; none for an unverified address when verification is required. */
+export async function listUserInvitations(current: SessionWithUser) {
+  if (!current.user.emailVerified && env.AUTH_INVITATION_REQUIRE_VERIFIED_EMAIL === "on") return [];
+  const invitations = await db.invitation.findMany({
+    where: { email: current.user.email.toLowerCase(), status: "pending", expiresAt: { gt: new Date() } },
+    include: { organization: { select: { name: true, slug: true } } },
+    orderBy: { createdAt: "asc" },
+  });
+  return invitations.map((i) => ({ ...publicInvitation(i), organizationName: i.organization.name, organizationSlug: i.organization.slug }));
+}
+
+export type InvitationPageState = "pending" | "expired" | "accepted" | "rejected" | "canceled" | "unknown";
+
+/** What the /invitations/{id} page shows to anyone holding the id: it verifies nothing by itself. */
+export async function describeInvitation(invitationId: string, token: string | null) {
+  const invitation = await db.invitation.findUnique({
+    where: { id: invitationId },
+    include: { organization: { select: { name: true, slug: true } }, inviter: { select: { name: true, email: true } } },
+  });
+  if (!invitation) return { state: "unknown" as InvitationPageState, invitation: null, linkSecretValid: false };
+  const state: InvitationPageState =
+    invitation.status === "pending" ? (invitation.expiresAt.getTime() > Date.now() ? "pending" : "expired") : (invitation.status as InvitationPageState);
+  return {
+    state,
+    invitation: {
+      id: invitation.id,
+      email: invitation.email,
+      role: invitation.role,
+      expiresAt: invitation.expiresAt.toISOString(),
+      organizationName: invitation.organization.name,
+      organizationSlug: invitation.organization.slug,
+      inviterName: invitation.inviter.name,
+      inviterEmail: invitation.inviter.email,
+    },
+    linkSecretValid: state === "pending" && (await linkSecretMatches(invitation.id, token)),
+  };
+}

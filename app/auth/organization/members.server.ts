@@ -1,0 +1,125 @@
+// Members: the caller's own membership, the list, leaving, removing, changing roles and permission checks.
+// Every change that depends on who else is an owner runs under the organization's lock (access.server.ts).
+import { AuthError } from "~/auth/errors";
+import type { SessionWithUser } from "~/auth/session.server";
+import { db, type Member, type Transaction } from "~/db.server";
+import {
+  countOtherOwners,
+  findMember,
+  lockOrganization,
+  requireMember,
+  targetOrganizationId,
+  TX_OPTIONS,
+  unsetActiveOrganization,
+} from "~/auth/organization/access.server";
+import { isKnownRole, isOwner, parseRoles, roleAllows } from "~/auth/organization/permissions";
+import { memberWithUser } from "~/auth/organization/presenters.server";
+
+const WITH_USER = { user: { select: { id: true, name: true, email: true, image: true } } } as const;
+
+/** "admin" / ["admin", "member"] → "admin,member"; an unknown role name is refused (ROLE_NOT_FOUND). */
+export function normalizeRole(role: string | readonly string[]): string {
+  const roles = parseRoles(role);
+  if (roles.length === 0 || !roles.every(isKnownRole)) throw new AuthError("ROLE_NOT_FOUND");
+  return roles.join(",");
+}
+
+export async function getActiveMember(current: SessionWithUser) {
+  const organizationId = current.session.activeOrganizationId;
+  if (!organizationId) throw new AuthError("NO_ACTIVE_ORGANIZATION");
+  const member = await db.member.findUnique({ where: { organizationId_userId: { organizationId, userId: current.user.id } }, include: WITH_USER });
+  if (!member) throw new AuthError("MEMBER_NOT_FOUND");
+  return memberWithUser(member);
+}
+
+export async function getActiveMemberRole(current: SessionWithUser, query: { userId?: string; organizationId?: string }) {
+  const organizationId = targetOrganizationId(current, query.organizationId);
+  const own = await requireMember(db, organizationId, current.user.id);
+  if (!query.userId || query.userId === current.user.id) return { role: own.role };
+  const other = await findMember(db, organizationId, query.userId);
+  if (!other) throw new AuthError("MEMBER_NOT_FOUND");
+  return { role: other.role };
+}
+
+export async function listMembers(current: SessionWithUser, query: { organizationId?: string; limit?: number; offset?: number }) {
+  const organizationId = targetOrganizationId(current, query.organizationId);
+  await requireMember(db, organizationId, current.user.id);
+  const [members, total] = await Promise.all([
+    db.member.findMany({ where: { organizationId }, include: WITH_USER, orderBy: { createdAt: "asc" }, take: query.limit, skip: query.offset }),
+    db.member.count({ where: { organizationId } }),
+  ]);
+  return { members: members.map(memberWithUser), total };
+}
+
+/** Removes `target` (already read under the lock); the only owner may not go (spec §5). */
+async function removeUnderLock(tx: Transaction, target: Member) {
+  if (isOwner(target.role) && (await countOtherOwners(tx, target.organizationId, target.id)) === 0) {
+    throw new AuthError("YOU_CANNOT_LEAVE_THE_ORGANIZATION_AS_THE_ONLY_OWNER");
+  }
+  const { count } = await tx.member.deleteMany({ where: { id: target.id } });
+  if (count === 0) throw new AuthError("MEMBER_NOT_FOUND");
+  await unsetActiveOrganization(tx, target.userId, target.organizationId);
+}
+
+export async function leaveOrganization(current: SessionWithUser, organizationId: string) {
+  return db.$transaction(async (tx) => {
+    await lockOrganization(tx, organizationId);
+    const member = await tx.member.findUnique({ where: { organizationId_userId: { organizationId, userId: current.user.id } }, include: WITH_USER });
+    if (!member) throw new AuthError("MEMBER_NOT_FOUND");
+    await removeUnderLock(tx, member);
+    return memberWithUser(member);
+  }, TX_OPTIONS);
+}
+
+/** Removes a member named by id or e-mail: oneself always (but the only owner), others with `member: delete`. */
+export async function removeMember(current: SessionWithUser, input: { memberIdOrEmail: string; organizationId?: string }) {
+  const organizationId = targetOrganizationId(current, input.organizationId);
+  return db.$transaction(async (tx) => {
+    await lockOrganization(tx, organizationId);
+    const actor = await requireMember(tx, organizationId, current.user.id);
+    const byEmail = input.memberIdOrEmail.includes("@");
+    const target = await tx.member.findFirst({
+      where: byEmail ? { organizationId, user: { email: input.memberIdOrEmail.trim().toLowerCase() } } : { organizationId, id: input.memberIdOrEmail },
+      include: WITH_USER,
+    });
+    if (!target) throw new AuthError("MEMBER_NOT_FOUND");
+    if (target.id !== actor.id) {
+      if (!roleAllows(actor.role, { member: ["delete"] })) throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_MEMBER");
+      // Only an owner may remove an owner.
+      if (isOwner(target.role) && !isOwner(actor.role)) throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_MEMBER");
+    }
+    await removeUnderLock(tx, target);
+    return { member: memberWithUser(target) };
+  }, TX_OPTIONS);
+}
+
+/**
+ * Changes a member's role. Needs `member: update`; only an owner may make someone an owner or change an owner's
+ * role; the last owner cannot be demoted. Two owners demoting each other at once: the lock makes them take
+ * turns, and the second finds it is no longer an owner.
+ */
+export async function updateMemberRole(current: SessionWithUser, input: { memberId: string; role: string | string[]; organizationId?: string }) {
+  const role = normalizeRole(input.role);
+  const organizationId = targetOrganizationId(current, input.organizationId);
+  return db.$transaction(async (tx) => {
+    await lockOrganization(tx, organizationId);
+    const actor = await requireMember(tx, organizationId, current.user.id);
+    if (!roleAllows(actor.role, { member: ["update"] })) throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_MEMBER");
+    const target = await tx.member.findFirst({ where: { id: input.memberId, organizationId } });
+    if (!target) throw new AuthError("MEMBER_NOT_FOUND");
+    const touchesOwner = isOwner(target.role) || isOwner(role);
+    if (touchesOwner && !isOwner(actor.role)) throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_MEMBER");
+    if (isOwner(target.role) && !isOwner(role) && (await countOtherOwners(tx, organizationId, target.id)) === 0) {
+      throw new AuthError("YOU_CANNOT_LEAVE_THE_ORGANIZATION_WITHOUT_AN_OWNER");
+    }
+    const updated = await tx.member.update({ where: { id: target.id }, data: { role }, include: WITH_USER });
+    return memberWithUser(updated);
+  }, TX_OPTIONS);
+}
+
+export async function hasPermission(current: SessionWithUser, input: { permissions: Record<string, string[]>; organizationId?: string }) {
+  const organizationId = targetOrganizationId(current, input.organizationId);
+  const member = await requireMember(db, organizationId, current.user.id);
+  return { error: null, success: roleAllows(member.role, input.permissions) };
+}
+

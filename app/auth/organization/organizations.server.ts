@@ -1,0 +1,151 @@
+// Organizations themselves: create, check a slug, update, delete, read in full, list, and the session's active one.
+import { AuthError } from "~/auth/errors";
+import type { SessionWithUser } from "~/auth/session.server";
+import { db, isUniqueViolation } from "~/db.server";
+import { env } from "~/env.server";
+import { revokeTokensWhere } from "~/auth/verification.server";
+import { requireMember, setActiveOrganizationId, targetOrganizationId, TX_OPTIONS } from "~/auth/organization/access.server";
+import { roleAllows } from "~/auth/organization/permissions";
+import { memberWithUser, publicInvitation, publicMember, publicOrganization } from "~/auth/organization/presenters.server";
+
+const USER_FIELDS = { select: { id: true, name: true, email: true, image: true } } as const;
+
+export interface CreateInput {
+  name: string;
+  slug: string;
+  logo?: string;
+  metadata?: Record<string, string>;
+}
+
+/** Creates an organization with `userId` as its first member, holding the creator role (spec §4). */
+export async function createOrganization(userId: string, input: CreateInput) {
+  if (env.AUTH_ORGANIZATION_CREATION === "off") throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_CREATE_A_NEW_ORGANIZATION");
+  if (env.AUTH_ORGANIZATION_LIMIT > 0 && (await db.member.count({ where: { userId } })) >= env.AUTH_ORGANIZATION_LIMIT) {
+    throw new AuthError("YOU_HAVE_REACHED_THE_MAXIMUM_NUMBER_OF_ORGANIZATIONS");
+  }
+  try {
+    // The slug's unique index decides between two creates of one slug: the second fails as a whole.
+    return await db.$transaction(async (tx) => {
+      const organization = await tx.organization.create({
+        data: {
+          name: input.name,
+          slug: input.slug,
+          logo: input.logo || null,
+          metadata: input.metadata ? JSON.stringify(input.metadata) : null,
+        },
+      });
+      const member = await tx.member.create({ data: { organizationId: organization.id, userId, role: env.AUTH_ORGANIZATION_CREATOR_ROLE } });
+      return { ...publicOrganization(organization), members: [publicMember(member)] };
+    }, TX_OPTIONS);
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new AuthError("ORGANIZATION_ALREADY_EXISTS");
+    throw error;
+  }
+}
+
+/** POST /organization/create for a signed-in user: the new organization becomes active unless asked not to. */
+export async function createForSession(current: SessionWithUser, input: CreateInput & { userId?: string; keepCurrentActiveOrganization?: boolean }) {
+  // `userId` lets server-side code create on someone's behalf; from a browser it may only name the caller.
+  if (input.userId !== undefined && input.userId !== current.user.id) throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_CREATE_A_NEW_ORGANIZATION");
+  const created = await createOrganization(current.user.id, input);
+  if (!input.keepCurrentActiveOrganization) await setActiveOrganizationId(current.session.id, created.id);
+  return created;
+}
+
+export async function checkSlug(slug: string) {
+  if (await db.organization.count({ where: { slug } })) throw new AuthError("ORGANIZATION_ALREADY_EXISTS");
+  return { status: true };
+}
+
+export async function updateOrganization(
+  current: SessionWithUser,
+  input: { organizationId?: string; data: { name?: string; slug?: string; logo?: string | null; metadata?: Record<string, string> | null } },
+) {
+  const organizationId = targetOrganizationId(current, input.organizationId);
+  const member = await requireMember(db, organizationId, current.user.id);
+  if (!roleAllows(member.role, { organization: ["update"] })) throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_ORGANIZATION");
+  const { name, slug, logo, metadata } = input.data;
+  try {
+    const organization = await db.organization.update({
+      where: { id: organizationId },
+      data: {
+        name,
+        slug,
+        logo: logo === undefined ? undefined : logo || null,
+        metadata: metadata === undefined ? undefined : metadata === null ? null : JSON.stringify(metadata),
+      },
+    });
+    return publicOrganization(organization);
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new AuthError("ORGANIZATION_ALREADY_EXISTS");
+    throw error;
+  }
+}
+
+/** Deletes the organization with its members and invitations; sessions that had it active lose it (FK). */
+export async function deleteOrganization(current: SessionWithUser, organizationId: string) {
+  const member = await requireMember(db, organizationId, current.user.id);
+  if (!roleAllows(member.role, { organization: ["delete"] })) throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_ORGANIZATION");
+  const invitations = await db.invitation.findMany({ where: { organizationId, status: "pending" }, select: { id: true } });
+  const deleted = await db.organization.deleteMany({ where: { id: organizationId } });
+  if (deleted.count === 0) throw new AuthError("ORGANIZATION_NOT_FOUND");
+  // Their links' secrets would expire anyway; they go now with the invitations they belonged to.
+  for (const { id } of invitations) await revokeTokensWhere("invitation", "invitationId", id);
+  return { id: organizationId };
+}
+
+/** The organization with its members (and their name, e-mail, image) and invitations; members only (spec §6). */
+export async function getFullOrganization(current: SessionWithUser, by: { organizationId?: string; organizationSlug?: string }) {
+  let organizationId = by.organizationId;
+  if (!organizationId && by.organizationSlug) {
+    const found = await db.organization.findUnique({ where: { slug: by.organizationSlug }, select: { id: true } });
+    if (!found) throw new AuthError("ORGANIZATION_NOT_FOUND");
+    organizationId = found.id;
+  }
+  organizationId ??= current.session.activeOrganizationId ?? undefined;
+  if (!organizationId) return null;
+  await requireMember(db, organizationId, current.user.id);
+  const organization = await db.organization.findUnique({
+    where: { id: organizationId },
+    include: { members: { include: { user: USER_FIELDS }, orderBy: { createdAt: "asc" } }, invitations: { orderBy: { createdAt: "asc" } } },
+  });
+  if (!organization) throw new AuthError("ORGANIZATION_NOT_FOUND");
+  return {
+    ...publicOrganization(organization),
+    members: organization.members.map(memberWithUser),
+    invitations: organization.invitations.map(publicInvitation),
+  };
+}
+
+export async function setActiveOrganization(current: SessionWithUser, input: { organizationId?: string | null; organizationSlug?: string }) {
+  if (input.organizationId === null || (input.organizationId === undefined && !input.organizationSlug)) {
+    await setActiveOrganizationId(current.session.id, null);
+    return null;
+  }
+  const full = await getFullOrganization(current, { organizationId: input.organizationId, organizationSlug: input.organizationSlug });
+  if (!full) throw new AuthError("ORGANIZATION_NOT_FOUND");
+  await setActiveOrganizationId(current.session.id, full.id);
+  return full;
+}
+
+/** The user's organizations, with the role they hold in each (the role is for pages; the API drops it). */
+export async function listOrganizationsWithRole(userId: string) {
+  const memberships = await db.member.findMany({ where: { userId }, include: { organization: true }, orderBy: { createdAt: "asc" } });
+  return memberships.map((m) => ({ ...publicOrganization(m.organization), role: m.role }));
+}
+
+export async function listOrganizations(userId: string) {
+  return (await listOrganizationsWithRole(userId)).map(({ role: _role, ...organization }) => organization);
+}
+
+/** What the active-organization switcher shows: the user's organizations and the session's active one. */
+export async function switcherData(current: SessionWithUser | null) {
+  if (!current) return null;
+  const organizations = await db.member.findMany({
+    where: { userId: current.user.id },
+    select: { organization: { select: { id: true, name: true } } },
+    orderBy: { createdAt: "asc" },
+  });
+  return { organizations: organizations.map((m) => m.organization), activeId: current.session.activeOrganizationId };
+}
+export type SwitcherData = Awaited<ReturnType<typeof switcherData>>;

@@ -1,0 +1,63 @@
+// The organization capability's field rules, shared by the JSON routes and the page forms.
+import { z } from "zod";
+import { emailField, MAX_NAME_LENGTH } from "~/auth/schemas";
+
+export const MAX_SLUG_LENGTH = 64;
+const ID_MAX = 128;
+
+export const slugField = z
+  .string({ error: "Slug is required" })
+  .trim()
+  .min(1, "Slug is required")
+  .max(MAX_SLUG_LENGTH, `Slug is at most ${MAX_SLUG_LENGTH} characters`)
+  .regex(/^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/, "Slug may contain lowercase letters, digits and dashes (not at either end)");
+
+export const orgNameField = z.string({ error: "Name is required" }).trim().min(1, "Name is required").max(MAX_NAME_LENGTH);
+
+/** Only http(s) addresses: a logo is rendered as an image on members' pages. */
+export const logoField = z
+  .string()
+  .trim()
+  .max(2048)
+  .refine((value) => value === "" || /^https?:\/\/[^\s]+$/i.test(value), "Logo must be an http(s) URL");
+
+/** Spec §3: metadata is an optional map of strings. */
+export const metadataField = z.record(z.string().max(200), z.string().max(2000)).refine((m) => Object.keys(m).length <= 50, "Too many metadata entries");
+
+export const idField = z.string().min(1).max(ID_MAX);
+/** One role or several (an array, or comma-separated). */
+export const roleField = z.union([z.string().min(1).max(200), z.array(z.string().min(1).max(50)).min(1).max(3)]);
+
+export const createOrganizationBody = z.object({
+  name: orgNameField,
+  slug: slugField,
+  userId: idField.optional(),
+  logo: logoField.optional(),
+  metadata: metadataField.optional(),
+  keepCurrentActiveOrganization: z.boolean().optional(),
+});
+
+export const updateOrganizationBody = z.object({
+  data: z.object({
+    name: orgNameField.optional(),
+    slug: slugField.optional(),
+    logo: logoField.nullable().optional(),
+    metadata: metadataField.nullable().optional(),
+  }),
+  organizationId: idField.optional(),
+});
+
+export const inviteMemberBody = z.object({
+  email: emailField,
+  role: roleField,
+  organizationId: idField.optional(),
+  resend: z.boolean().optional(),
+});
+
+export const permissionsField = z.record(z.string().max(50), z.array(z.string().max(50)).max(20));
+
+// Page forms (flat fields only).
+export const createOrganizationForm = z.object({ name: orgNameField, slug: slugField });
+export const organizationSettingsForm = z.object({ name: orgNameField, slug: slugField, logo: logoField.optional() });
+export const inviteForm = z.object({ email: emailField, role: z.enum(["member", "admin", "owner"]) });
+export const memberRoleForm = z.object({ memberId: idField, role: z.enum(["member", "admin", "owner"]) });

@@ -1,0 +1,33 @@
+// The loader side of every account page: the signed-in user (or a redirect to sign in and back), the page's
+// one-time message from the action that redirected here, and the session cookie's refresh headers.
+import type { AppLoadContext } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import type { SessionWithUser } from "~/auth/session.server";
+import type { RequestContext } from "~/auth/request-context.server";
+import { takeFlash } from "~/http/flash.server";
+import { requirePageSession } from "~/http/page.server";
+
+/** A confirmation to show once; `id` changes with every message, so the page refocuses it and resets its forms. */
+export interface Flash {
+  text: string;
+  id: string;
+}
+
+export async function loadAccountPage<T extends object>(
+  request: Request,
+  context: AppLoadContext,
+  load: (current: SessionWithUser, ctx: RequestContext) => Promise<T> | T,
+) {
+  const [current, ctx] = await requirePageSession(request, context);
+  const text = takeFlash(request, ctx.responseHeaders);
+  const flash: Flash | null = text ? { text, id: `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}` } : null;
+  const { user } = current;
+  return data(
+    {
+      user: { name: user.name, email: user.email, image: user.image, emailVerified: user.emailVerified },
+      flash,
+      ...(await load(current, ctx)),
+    },
+    { headers: ctx.responseHeaders },
+  );
+}

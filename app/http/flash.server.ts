@@ -1,0 +1,48 @@
+// A one-time message carried across a post/redirect/get: the action that succeeded sets it on its redirect, and
+// the page it redirects to reads it once (its loader clears it) and shows it focused at the top. A short-lived,
+// signed, HttpOnly cookie: it works without JavaScript, a refresh does not repeat it, and nobody else can plant
+// a message on the page (see docs/decisions/013-account-area-and-feedback.md).
+import { parse, serialize } from "cookie";
+import { sign, unsign } from "~/auth/crypto.server";
+import { env } from "~/env.server";
+
+const FLASH_COOKIE = `${env.secureCookies ? "__Secure-" : ""}latchkey.flash`;
+const FLASH_PURPOSE = "flash";
+/** Long enough for a slow redirect, short enough that a message never greets a later, unrelated visit. */
+const FLASH_MAX_AGE_SECONDS = 60;
+const MAX_FLASH_LENGTH = 500;
+
+const cookieOptions = { httpOnly: true, sameSite: "lax" as const, path: "/", secure: env.secureCookies };
+
+export interface FlashContent {
+  text: string;
+  /** An address to prefill on the next page's form (the sign-in page after a password reset). */
+  email?: string;
+}
+
+/** Sets the message the next page shows. */
+export function setFlash(headers: Headers, message: string, extra: Omit<FlashContent, "text"> = {}): void {
+  const content: FlashContent = { text: message.slice(0, MAX_FLASH_LENGTH), ...extra };
+  const value = sign(Buffer.from(JSON.stringify(content)).toString("base64url"), FLASH_PURPOSE);
+  headers.append("Set-Cookie", serialize(FLASH_COOKIE, value, { ...cookieOptions, maxAge: FLASH_MAX_AGE_SECONDS }));
+}
+
+/** The message set for this page, if any, clearing it (the clearing cookie is appended to `headers`). */
+export function takeFlashContent(request: Request, headers: Headers): FlashContent | null {
+  const raw = parse(request.headers.get("cookie") ?? "")[FLASH_COOKIE];
+  if (raw === undefined) return null;
+  headers.append("Set-Cookie", serialize(FLASH_COOKIE, "", { ...cookieOptions, maxAge: 0 }));
+  const value = unsign(raw, FLASH_PURPOSE);
+  if (value === null) return null;
+  try {
+    const content = JSON.parse(Buffer.from(value, "base64url").toString("utf8")) as FlashContent;
+    return typeof content.text === "string" ? content : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The message text set for this page, if any, clearing it. */
+export function takeFlash(request: Request, headers: Headers): string | null {
+  return takeFlashContent(request, headers)?.text || null;
+}

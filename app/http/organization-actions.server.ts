@@ -1,0 +1,77 @@
+// Form actions of the organization pages (/organizations, /organizations/{slug}, /invitations/{id}): the same
+// order as the account page's (origin, bounded read, the intent's rate-limit bucket, its own schema's fields),
+// and the same domain functions as the JSON API. Errors come back as form errors of the intent submitted.
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { SubmissionResult } from "@conform-to/react";
+import type { AppLoadContext } from "@remix-run/node";
+import type { z } from "zod";
+import { enforceRateLimit } from "~/auth/rate-limit.server";
+import type { RequestContext } from "~/auth/request-context.server";
+import { getSession, type SessionWithUser } from "~/auth/session.server";
+import { knownError } from "~/http/known-error.server";
+import { pageRequestContext, readForm } from "~/http/page.server";
+
+export interface IntentSpec<S extends z.ZodObject> {
+  schema: S;
+  /** The API path whose rate-limit bucket this action shares. */
+  rateLimitAs: string;
+  /** Signed out is allowed (the handler gets null). */
+  anonymous?: boolean;
+  run: (value: z.infer<S>, current: SessionWithUser | null, ctx: RequestContext) => Promise<{ message?: string; redirect?: string }>;
+}
+
+export const intent = <S extends z.ZodObject>(spec: IntentSpec<S>) => spec;
+
+export interface IntentResult {
+  intent: string | null;
+  /** Which row a row-level form was about (a member's or an invitation's id). */
+  target?: string | null;
+  result?: SubmissionResult<string[]>;
+  message?: string;
+  error?: string;
+}
+
+export type IntentOutcome =
+  | { kind: "reply"; status: number; body: IntentResult; headers: Headers }
+  | { kind: "redirect"; location: string; headers: Headers };
+
+export async function runIntent(
+  request: Request,
+  loadContext: AppLoadContext,
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each intent has its own schema
+  intents: Record<string, IntentSpec<any>>,
+): Promise<IntentOutcome> {
+  const ctx = await pageRequestContext(request, loadContext);
+  const form = await readForm(request);
+  const name = form.get("intent") ?? "";
+  const target = form.get("memberId") ?? form.get("invitationId");
+  const spec = Object.hasOwn(intents, name) ? intents[name] : undefined;
+  const reply = (status: number, body: Omit<IntentResult, "intent" | "target">, extra: Record<string, string> = {}): IntentOutcome => {
+    for (const [header, value] of Object.entries(extra)) ctx.responseHeaders.set(header, value);
+    return { kind: "reply", status, body: { intent: spec ? name : null, target, ...body }, headers: ctx.responseHeaders };
+  };
+  try {
+    await enforceRateLimit(ctx.clientIp, spec?.rateLimitAs ?? "/organization/unknown");
+  } catch (thrown) {
+    const error = knownError(thrown);
+    if (!error) throw thrown;
+    return reply(error.status, { error: error.message }, error.headers);
+  }
+  if (!spec) return reply(400, { error: "Unknown action" });
+  const current = await getSession(ctx);
+  if (!current && !spec.anonymous) {
+    const url = new URL(request.url);
+    return { kind: "redirect", location: `/sign-in?redirectTo=${encodeURIComponent(url.pathname + url.search)}`, headers: ctx.responseHeaders };
+  }
+  const submission = parseWithZod(form.pick(spec.schema), { schema: spec.schema });
+  if (submission.status !== "success") return reply(400, { result: submission.reply() });
+  try {
+    const outcome = await spec.run(submission.value, current, ctx);
+    if (outcome.redirect) return { kind: "redirect", location: outcome.redirect, headers: ctx.responseHeaders };
+    return reply(200, { result: submission.reply({ resetForm: true }), message: outcome.message });
+  } catch (thrown) {
+    const error = knownError(thrown);
+    if (!error) throw thrown;
+    return reply(error.status, { result: submission.reply({ formErrors: [error.message] }), error: error.message }, error.headers);
+  }
+}

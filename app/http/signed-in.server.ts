@@ -1,0 +1,17 @@
+// /sign-in and /sign-up for someone already signed in: there is nothing to fill in, so they go where they were
+// heading (a safe redirectTo) or to their account.
+import type { AppLoadContext } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
+import { safeRedirectTarget } from "~/auth/origin.server";
+import { getSession } from "~/auth/session.server";
+import { requestContext } from "~/http/page.server";
+
+/** Throws the redirect when signed in; otherwise the headers the page's answer must carry. */
+export async function redirectIfSignedIn(request: Request, context: AppLoadContext): Promise<Headers> {
+  const ctx = await requestContext(request, context, null);
+  if (await getSession(ctx)) {
+    const target = new URL(request.url).searchParams.get("redirectTo") ?? "";
+    throw redirect(safeRedirectTarget(target), { headers: ctx.responseHeaders });
+  }
+  return ctx.responseHeaders;
+}

@@ -1,0 +1,30 @@
+// /account/profile: name and picture, and the email address.
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { ChangeEmailSection, FlashMessage, ProfileSection } from "~/components/account-sections";
+import { pageTitle } from "~/components/page-title";
+import { env } from "~/env.server";
+import { accountAction } from "~/http/account-actions.server";
+import { loadAccountPage } from "~/http/account-page.server";
+
+export const meta = pageTitle("Profile");
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  return loadAccountPage(request, context, () => ({ changeEmail: env.AUTH_CHANGE_EMAIL === "on" }));
+}
+
+export const action = (args: ActionFunctionArgs) => accountAction(args);
+
+export default function AccountProfile() {
+  const page = useLoaderData<typeof loader>();
+  const last = useActionData<typeof action>();
+  const { user } = page;
+  return (
+    <>
+      <h1 className="page-title">Profile</h1>
+      <FlashMessage flash={page.flash} />
+      <ProfileSection key={`profile-${page.flash?.id}`} name={user.name} image={user.image} last={last} />
+      {page.changeEmail ? <ChangeEmailSection key={`email-${page.flash?.id}`} email={user.email} last={last} /> : null}
+    </>
+  );
+}

@@ -1,0 +1,72 @@
+// /account/sessions: where you are signed in, this device first, each other one with its own Revoke button.
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { describeDevice } from "~/auth/device";
+import { listSessions } from "~/auth/session.server";
+import { FlashMessage } from "~/components/account-sections";
+import { ErrorSummary, SubmitButton } from "~/components/forms";
+import { pageTitle } from "~/components/page-title";
+import { relativeTime, utcTime } from "~/components/time";
+import { accountAction } from "~/http/account-actions.server";
+import { loadAccountPage } from "~/http/account-page.server";
+
+export const meta = pageTitle("Sessions");
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  return loadAccountPage(request, context, async ({ user, session }) => {
+    const now = new Date();
+    const sessions = (await listSessions(user.id)).map((s) => ({
+      id: s.id,
+      current: s.id === session.id,
+      device: describeDevice(s.userAgent),
+      ipAddress: s.ipAddress,
+      lastActive: relativeTime(s.updatedAt, now),
+      lastActiveAt: s.updatedAt.toISOString(),
+      lastActiveUtc: utcTime(s.updatedAt),
+    }));
+    // This device first, then the others by last activity (the list already comes newest first).
+    sessions.sort((a, b) => Number(b.current) - Number(a.current));
+    return { sessions };
+  });
+}
+
+export const action = (args: ActionFunctionArgs) => accountAction(args);
+
+export default function AccountSessions() {
+  const page = useLoaderData<typeof loader>();
+  const last = useActionData<typeof action>();
+  return (
+    <>
+      <section aria-labelledby="sessions-heading">
+        <h1 id="sessions-heading">Sessions</h1>
+        <FlashMessage flash={page.flash} />
+        {last?.error ? <ErrorSummary errors={[last.error]} /> : null}
+        <p className="muted">The browsers and devices signed in to your account. Revoking one signs it out.</p>
+        <ul className="sessions">
+          {page.sessions.map((s) => (
+            <li key={s.id} data-testid="session-row">
+              <div>
+                <div>
+                  {s.device}
+                  {s.current ? <strong> · this device</strong> : null}
+                </div>
+                <div className="muted">
+                  {s.ipAddress ? `${s.ipAddress} · ` : ""}
+                  {s.current ? "active now" : <>last active <time dateTime={s.lastActiveAt} title={s.lastActiveUtc}>{s.lastActive}</time></>}
+                </div>
+              </div>
+              {s.current ? null : (
+                <Form method="post" className="inline">
+                  <input type="hidden" name="sessionId" value={s.id} />
+                  <SubmitButton name="intent" value="revoke-session" className="secondary">
+                    Revoke<span className="visually-hidden"> {s.device}, last active {s.lastActive}</span>
+                  </SubmitButton>
+                </Form>
+              )}
+            </li>
+          ))}
+        </ul>
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,8 @@
+import { listOrganizations } from "~/auth/organization/organizations.server";
+import { requireSession } from "~/auth/session.server";
+import { endpoint } from "~/http/endpoint.server";
+
+export const { loader, action } = endpoint({
+  method: "GET",
+  handler: async ({ ctx }) => listOrganizations((await requireSession(ctx)).user.id),
+});

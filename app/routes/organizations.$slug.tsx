@@ -1,0 +1,321 @@
+// /organizations/{slug}: one organization for its members (everyone else gets a 404). Members with their role,
+// pending invitations, the invite form, settings, leaving and deleting — each control shown only to members whose
+// role allows it (the domain checks again whatever the page shows). Works without JavaScript.
+import { getFormProps } from "@conform-to/react";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import type { ReactNode } from "react";
+import { z } from "zod";
+import { knownError } from "~/http/known-error.server";
+import { cancelInvitation, inviteMember } from "~/auth/organization/invitations.server";
+import { leaveOrganization, removeMember, updateMemberRole } from "~/auth/organization/members.server";
+import { deleteOrganization, getFullOrganization, switcherData, updateOrganization } from "~/auth/organization/organizations.server";
+import { isOwner, roleAllows, ROLES } from "~/auth/organization/permissions";
+import { idField, inviteForm, memberRoleForm, organizationSettingsForm } from "~/auth/organization/schemas";
+import { CheckboxField, ErrorList, Field, SubmitButton, useZodForm } from "~/components/forms";
+import { OrganizationSwitcher } from "~/components/organization-switcher";
+import { intent, runIntent, type IntentResult } from "~/http/organization-actions.server";
+import { requirePageSession } from "~/http/page.server";
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.organization.name ?? "Organization"} · Latchkey` }];
+
+const notFound = () => new Response("Not found", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  const [current, ctx] = await requirePageSession(request, context);
+  let organization;
+  try {
+    organization = await getFullOrganization(current, { organizationSlug: params.slug ?? "" });
+  } catch (thrown) {
+    // Not a member, or no such organization: the same 404, so the page does not reveal which slugs exist.
+    if (knownError(thrown)) throw notFound();
+    throw thrown;
+  }
+  if (!organization) throw notFound();
+  const me = organization.members.find((m) => m.userId === current.user.id)!;
+  const now = Date.now();
+  return data(
+    {
+      organization: { id: organization.id, name: organization.name, slug: organization.slug, logo: organization.logo },
+      me: { memberId: me.id, role: me.role },
+      can: {
+        update: roleAllows(me.role, { organization: ["update"] }),
+        delete: roleAllows(me.role, { organization: ["delete"] }),
+        invite: roleAllows(me.role, { invitation: ["create"] }),
+        cancel: roleAllows(me.role, { invitation: ["cancel"] }),
+        changeRoles: roleAllows(me.role, { member: ["update"] }),
+        remove: roleAllows(me.role, { member: ["delete"] }),
+        manageOwners: isOwner(me.role),
+      },
+      members: organization.members.map((m) => ({ id: m.id, role: m.role, name: m.user.name, email: m.user.email, isMe: m.userId === current.user.id })),
+      invitations: organization.invitations
+        .filter((i) => i.status === "pending" && i.expiresAt.getTime() > now)
+        .map((i) => ({ id: i.id, email: i.email, role: i.role, expiresAt: i.expiresAt.toISOString() })),
+      switcher: await switcherData(current),
+    },
+    { headers: ctx.responseHeaders },
+  );
+}
+
+const confirmField = z.boolean({ error: "Tick the box to confirm" }).refine((ticked) => ticked, "Tick the box to confirm");
+
+export async function action({ request, context, params }: ActionFunctionArgs) {
+  const here = `/organizations/${params.slug ?? ""}`;
+  /** The organization this page is about, for the signed-in member (the domain checks their rights). */
+  const orgId = async (current: Parameters<typeof getFullOrganization>[0]) => {
+    const full = await getFullOrganization(current, { organizationSlug: params.slug ?? "" });
+    if (!full) throw notFound();
+    return full.id;
+  };
+  const outcome = await runIntent(request, context, {
+    "update-role": intent({
+      schema: memberRoleForm,
+      rateLimitAs: "/organization/update-member-role",
+      run: async (value, current) => {
+        await updateMemberRole(current!, { memberId: value.memberId, role: value.role, organizationId: await orgId(current!) });
+        return { message: "Role changed." };
+      },
+    }),
+    "remove-member": intent({
+      schema: z.object({ memberId: idField }),
+      rateLimitAs: "/organization/remove-member",
+      run: async (value, current) => {
+        await removeMember(current!, { memberIdOrEmail: value.memberId, organizationId: await orgId(current!) });
+        return { redirect: here };
+      },
+    }),
+    "cancel-invitation": intent({
+      schema: z.object({ invitationId: idField }),
+      rateLimitAs: "/organization/cancel-invitation",
+      run: async (value, current) => {
+        await orgId(current!);
+        await cancelInvitation(current!, value.invitationId);
+        return { message: "Invitation canceled." };
+      },
+    }),
+    invite: intent({
+      schema: inviteForm,
+      rateLimitAs: "/organization/invite-member",
+      run: async (value, current) => {
+        const invitation = await inviteMember(current!, { email: value.email, role: value.role, organizationId: await orgId(current!) });
+        return { message: `Invitation sent to ${invitation.email}.` };
+      },
+    }),
+    settings: intent({
+      schema: organizationSettingsForm,
+      rateLimitAs: "/organization/update",
+      run: async (value, current) => {
+        const updated = await updateOrganization(current!, {
+          organizationId: await orgId(current!),
+          data: { name: value.name, slug: value.slug, logo: value.logo ?? null },
+        });
+        return { redirect: `/organizations/${updated.slug}` };
+      },
+    }),
+    leave: intent({
+      schema: z.object({}),
+      rateLimitAs: "/organization/leave",
+      run: async (_value, current) => {
+        await leaveOrganization(current!, await orgId(current!));
+        return { redirect: "/organizations" };
+      },
+    }),
+    delete: intent({
+      schema: z.object({ confirm: confirmField }),
+      rateLimitAs: "/organization/delete",
+      run: async (_value, current) => {
+        await deleteOrganization(current!, await orgId(current!));
+        return { redirect: "/organizations" };
+      },
+    }),
+  });
+  if (outcome.kind === "redirect") throw redirect(outcome.location, { headers: outcome.headers });
+  return data(outcome.body, { status: outcome.status, headers: outcome.headers });
+}
+
+const formatDate = (iso: string) => new Date(iso).toISOString().replace("T", " ").slice(0, 16) + " UTC";
+
+/** A form's confirmation, and its error unless the form shows its own errors (`messageOnly`). */
+function Outcome({ last, intent: name, messageOnly }: { last?: IntentResult; intent: string; messageOnly?: boolean }) {
+  if (last?.intent !== name) return null;
+  if (last.message) {
+    return (
+      <p className="notice" role="status">
+        {last.message}
+      </p>
+    );
+  }
+  return last.error && !messageOnly ? <ErrorList errors={[last.error]} /> : null;
+}
+
+function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  return (
+    <section aria-labelledby={`${id}-heading`}>
+      <h2 id={`${id}-heading`}>{title}</h2>
+      {children}
+    </section>
+  );
+}
+
+export default function OrganizationPage() {
+  const page = useLoaderData<typeof loader>();
+  const last = useActionData<typeof action>() as IntentResult | undefined;
+  const { organization, can } = page;
+  const roleChoices = ROLES.filter((r) => can.manageOwners || r !== "owner");
+  const [invite, inviteFields] = useZodForm("invite", inviteForm, last?.intent === "invite" ? last.result : undefined, { role: "member" });
+  const [settings, settingsFields] = useZodForm("settings", organizationSettingsForm, last?.intent === "settings" ? last.result : undefined, {
+    name: organization.name,
+    slug: organization.slug,
+    logo: organization.logo ?? "",
+  });
+  const [remove, removeFields] = useZodForm("delete-organization", z.object({ confirm: confirmField }), last?.intent === "delete" ? last.result : undefined);
+  return (
+    <>
+      <section>
+        <h1>{organization.name}</h1>
+        <p className="muted">
+          <Link to="/organizations">All organizations</Link> · your role: {page.me.role.split(",").join(", ")}
+        </p>
+        <OrganizationSwitcher data={page.switcher} />
+      </section>
+
+      <Section id="members" title="Members">
+        <Outcome last={last} intent="update-role" />
+        <Outcome last={last} intent="remove-member" />
+        <ul className="rows" aria-label="Members">
+          {page.members.map((m) => {
+            const ownerRow = m.role.split(",").includes("owner");
+            const mayChange = can.changeRoles && (can.manageOwners || !ownerRow);
+            const mayRemove = !m.isMe && can.remove && (can.manageOwners || !ownerRow);
+            return (
+              <li key={m.id} aria-label={m.email}>
+                <span>
+                  <strong>{m.name}</strong> <span className="muted">{m.email}</span>
+                  <br />
+                  <span className="muted" data-testid="member-role">
+                    {m.role.split(",").join(", ")}
+                  </span>
+                </span>
+                <span className="row-actions">
+                  {mayChange ? (
+                    <Form method="post" className="inline">
+                      <input type="hidden" name="intent" value="update-role" />
+                      <input type="hidden" name="memberId" value={m.id} />
+                      <label htmlFor={`role-${m.id}`} className="visually-hidden">
+                        Role of {m.email}
+                      </label>
+                      <select id={`role-${m.id}`} name="role" defaultValue={m.role.split(",")[0]}>
+                        {roleChoices.map((r) => (
+                          <option key={r} value={r}>
+                            {r}
+                          </option>
+                        ))}
+                      </select>{" "}
+                      <button type="submit" className="secondary">
+                        Change role
+                      </button>
+                    </Form>
+                  ) : null}{" "}
+                  {mayRemove ? (
+                    <Form method="post" className="inline">
+                      <input type="hidden" name="intent" value="remove-member" />
+                      <input type="hidden" name="memberId" value={m.id} />
+                      <button type="submit" className="danger" aria-label={`Remove ${m.email}`}>
+                        Remove
+                      </button>
+                    </Form>
+                  ) : null}
+                </span>
+              </li>
+            );
+          })}
+        </ul>
+      </Section>
+
+      {page.invitations.length || can.invite ? (
+        <Section id="invitations" title="Invitations">
+          <Outcome last={last} intent="cancel-invitation" />
+          {page.invitations.length === 0 ? <p className="muted">No pending invitations.</p> : null}
+          <ul className="rows" aria-label="Pending invitations">
+            {page.invitations.map((i) => (
+              <li key={i.id} aria-label={i.email}>
+                <span>
+                  {i.email} <span className="muted">as {i.role}, until {formatDate(i.expiresAt)}</span>
+                </span>
+                {can.cancel ? (
+                  <Form method="post" className="inline">
+                    <input type="hidden" name="intent" value="cancel-invitation" />
+                    <input type="hidden" name="invitationId" value={i.id} />
+                    <button type="submit" className="secondary" aria-label={`Cancel the invitation of ${i.email}`}>
+                      Cancel
+                    </button>
+                  </Form>
+                ) : null}
+              </li>
+            ))}
+          </ul>
+          {can.invite ? (
+            <Form method="post" {...getFormProps(invite)}>
+              <h3>Invite someone</h3>
+              <Outcome last={last} intent="invite" messageOnly />
+              <input type="hidden" name="intent" value="invite" />
+              <Field label="Email" meta={inviteFields.email} type="email" autoComplete="off" />
+              <div className="field">
+                <label htmlFor={inviteFields.role.id}>Role</label>
+                <select id={inviteFields.role.id} name={inviteFields.role.name} defaultValue="member">
+                  {roleChoices.map((r) => (
+                    <option key={r} value={r}>
+                      {r}
+                    </option>
+                  ))}
+                </select>
+                <ErrorList id={inviteFields.role.errorId} errors={inviteFields.role.errors} />
+              </div>
+              <ErrorList id={invite.errorId} errors={invite.errors} />
+              <SubmitButton>Send invitation</SubmitButton>
+            </Form>
+          ) : null}
+        </Section>
+      ) : null}
+
+      {can.update ? (
+        <Section id="settings" title="Settings">
+          <Form method="post" {...getFormProps(settings)}>
+            <input type="hidden" name="intent" value="settings" />
+            <Field label="Name" meta={settingsFields.name} type="text" autoComplete="organization" />
+            <Field label="Slug" meta={settingsFields.slug} type="text" autoComplete="off" />
+            <Field label="Logo URL" meta={settingsFields.logo} type="url" autoComplete="off" />
+            <ErrorList id={settings.errorId} errors={settings.errors} />
+            <SubmitButton>Save</SubmitButton>
+          </Form>
+        </Section>
+      ) : null}
+
+      <Section id="leave" title="Leave">
+        <Outcome last={last} intent="leave" />
+        <Form method="post">
+          <input type="hidden" name="intent" value="leave" />
+          <p className="muted">You lose access to this organization until someone invites you again.</p>
+          <button type="submit" className="secondary">
+            Leave organization
+          </button>
+        </Form>
+      </Section>
+
+      {can.delete ? (
+        <Section id="delete" title="Delete organization">
+          <Form method="post" {...getFormProps(remove)}>
+            <input type="hidden" name="intent" value="delete" />
+            <p className="warning">This deletes the organization, its members' access and its invitations. It cannot be undone.</p>
+            <CheckboxField label={`Yes, delete ${organization.name}`} meta={removeFields.confirm} />
+            <ErrorList id={remove.errorId} errors={remove.errors} />
+            <button type="submit" className="danger">
+              Delete organization
+            </button>
+          </Form>
+        </Section>
+      ) : null}
+    </>
+  );
+}

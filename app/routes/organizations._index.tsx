@@ -1,0 +1,135 @@
+// /organizations: the user's organizations with their role, invitations waiting for them, the active-organization
+// switcher and the "Create organization" form. Everything works without JavaScript; with it, the slug is
+// suggested from the name.
+import { getFormProps } from "@conform-to/react";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { z } from "zod";
+import { safeRedirectTarget } from "~/auth/origin.server";
+import { listUserInvitations } from "~/auth/organization/invitations.server";
+import { createForSession, listOrganizationsWithRole, setActiveOrganization, switcherData } from "~/auth/organization/organizations.server";
+import { createOrganizationForm, idField } from "~/auth/organization/schemas";
+import { ErrorList, Field, SubmitButton, useZodForm } from "~/components/forms";
+import { OrganizationSwitcher } from "~/components/organization-switcher";
+import { intent, runIntent } from "~/http/organization-actions.server";
+import { requirePageSession } from "~/http/page.server";
+
+export const meta: MetaFunction = () => [{ title: "Organizations · Latchkey" }];
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const [current, ctx] = await requirePageSession(request, context);
+  const [organizations, invitations, switcher] = await Promise.all([
+    listOrganizationsWithRole(current.user.id),
+    listUserInvitations(current),
+    switcherData(current),
+  ]);
+  return data(
+    {
+      organizations: organizations.map((o) => ({ id: o.id, name: o.name, slug: o.slug, role: o.role })),
+      invitations: invitations.map((i) => ({ id: i.id, organizationName: i.organizationName, role: i.role })),
+      switcher,
+    },
+    { headers: ctx.responseHeaders },
+  );
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  // Built here, not at module level: the browser bundle drops server modules.
+  const outcome = await runIntent(request, context, {
+    create: intent({
+      schema: createOrganizationForm,
+      rateLimitAs: "/organization/create",
+      run: async (value, current) => {
+        const created = await createForSession(current!, value);
+        return { redirect: `/organizations/${created.slug}` };
+      },
+    }),
+    "set-active": intent({
+      schema: z.object({ organizationId: idField.optional(), redirectTo: z.string().max(2048).optional() }),
+      rateLimitAs: "/organization/set-active",
+      run: async (value, current) => {
+        await setActiveOrganization(current!, { organizationId: value.organizationId ?? null });
+        return { redirect: safeRedirectTarget(value.redirectTo, "/organizations") };
+      },
+    }),
+  });
+  if (outcome.kind === "redirect") throw redirect(outcome.location, { headers: outcome.headers });
+  return data(outcome.body, { status: outcome.status, headers: outcome.headers });
+}
+
+/** "Acme Corp." → "acme-corp" */
+function suggestSlug(name: string): string {
+  return name
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 64);
+}
+
+export default function Organizations() {
+  const page = useLoaderData<typeof loader>();
+  const last = useActionData<typeof action>();
+  const [form, fields] = useZodForm("create-organization", createOrganizationForm, last?.intent === "create" ? last.result : undefined);
+  return (
+    <>
+      <section>
+        <h1>Organizations</h1>
+        <p className="muted">
+          <Link to="/account">Back to your account</Link>
+        </p>
+        {last?.intent === "set-active" && last.error ? <ErrorList errors={[last.error]} /> : null}
+        <OrganizationSwitcher data={page.switcher} />
+        {page.organizations.length === 0 ? (
+          <p>You are not a member of any organization yet.</p>
+        ) : (
+          <ul className="rows" aria-label="Your organizations">
+            {page.organizations.map((o) => (
+              <li key={o.id}>
+                <Link to={`/organizations/${o.slug}`}>{o.name}</Link>
+                <span className="muted">{o.role.split(",").join(", ")}</span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+      {page.invitations.length ? (
+        <section aria-labelledby="invitations-heading">
+          <h2 id="invitations-heading">Invitations for you</h2>
+          <ul className="rows">
+            {page.invitations.map((i) => (
+              <li key={i.id}>
+                <Link to={`/invitations/${i.id}`}>{i.organizationName}</Link>
+                <span className="muted">as {i.role}</span>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+      <section aria-labelledby="create-heading">
+        <h2 id="create-heading">Create organization</h2>
+        <Form
+          method="post"
+          {...getFormProps(form)}
+          onInput={(event) => {
+            // With JavaScript: suggest the slug from the name until the slug is edited by hand.
+            const target = event.target as HTMLInputElement;
+            const slug = event.currentTarget.elements.namedItem("slug") as HTMLInputElement | null;
+            if (!slug) return;
+            if (target.name === "slug") slug.dataset.edited = "true";
+            else if (target.name === "name" && slug.dataset.edited !== "true") slug.value = suggestSlug(target.value);
+          }}
+        >
+          <input type="hidden" name="intent" value="create" />
+          <Field label="Name" meta={fields.name} type="text" autoComplete="organization" />
+          <Field label="Slug" meta={fields.slug} type="text" autoComplete="off" />
+          <p className="muted">Lowercase letters, digits and dashes; it becomes the organization's address.</p>
+          <ErrorList id={form.errorId} errors={form.errors} />
+          <SubmitButton>Create organization</SubmitButton>
+        </Form>
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,136 @@
+// Better Auth's official client with its organizationClient() plugin drives the organization routes (issue 9):
+// the compatibility promise for organizations, checked against the real server.
+import { createAuthClient } from "better-auth/client";
+import { organizationClient } from "better-auth/client/plugins";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ApiClient, PASSWORD, uniqueEmail } from "../support/client";
+import { actionLink, Mailbox } from "../support/mailbox";
+import { startServer, type TestServer } from "../support/server";
+
+let server: TestServer;
+let mailbox: Mailbox;
+beforeAll(async () => {
+  mailbox = await new Mailbox().start();
+  server = await startServer({ env: { SMTP_URL: mailbox.url } });
+});
+afterAll(async () => {
+  await server?.stop();
+  await mailbox?.stop();
+});
+
+/** The official client with a browser's cookie jar and Origin header (what `credentials: "include"` gives). */
+function browserClient() {
+  const jar = new ApiClient(server.baseUrl);
+  const customFetchImpl: typeof fetch = async (input, init) => {
+    const request = new Request(input, init);
+    const headers = new Headers(request.headers);
+    if (jar.cookies.size) headers.set("cookie", jar.cookieHeader());
+    if (request.method !== "GET") headers.set("origin", server.origin);
+    const response = await fetch(request.url, {
+      method: request.method,
+      headers,
+      body: request.method === "GET" ? undefined : await request.text(),
+      redirect: "manual",
+    });
+    for (const line of response.headers.getSetCookie()) {
+      const [pair, ...attributes] = line.split(";");
+      const [name, ...value] = pair.split("=");
+      if (attributes.some((a) => /max-age=0/i.test(a)) || value.join("=") === "") jar.cookies.delete(name.trim());
+      else jar.cookies.set(name.trim(), value.join("="));
+    }
+    return response;
+  };
+  return { client: createAuthClient({ baseURL: server.baseUrl, fetchOptions: { customFetchImpl }, plugins: [organizationClient()] }), jar };
+}
+
+async function signedUp(label: string) {
+  const { client, jar } = browserClient();
+  const email = uniqueEmail(label);
+  const result = await client.signUp.email({ name: label, email, password: PASSWORD });
+  expect(result.error).toBeNull();
+  return { client, jar, email, id: result.data!.user.id };
+}
+
+describe("Better Auth's organizationClient() against this server", () => {
+  it("creates, invites, accepts, changes roles, checks permissions, removes, leaves and deletes", async () => {
+    const owner = await signedUp("ba-owner");
+    const slug = `ba-${Date.now().toString(36)}`;
+    expect((await owner.client.organization.checkSlug({ slug })).data).toEqual({ status: true });
+    const created = await owner.client.organization.create({ name: "Client Co", slug });
+    expect(created.error).toBeNull();
+    expect(created.data).toMatchObject({ name: "Client Co", slug });
+    const organizationId = created.data!.id;
+    const taken = await owner.client.organization.checkSlug({ slug });
+    expect(taken.error).toMatchObject({ status: 400, code: "ORGANIZATION_ALREADY_EXISTS" });
+
+    expect((await owner.client.organization.list()).data?.map((o) => o.id)).toEqual([organizationId]);
+    expect((await owner.client.getSession()).data?.session).toMatchObject({ activeOrganizationId: organizationId });
+    expect((await owner.client.organization.getActiveMemberRole()).data).toEqual({ role: "owner" });
+
+    // An invitee verifies their address from the mail, then finds and accepts the invitation.
+    const invitee = await signedUp("ba-invitee");
+    await new ApiClient(server.baseUrl).get(actionLink(await mailbox.waitFor(invitee.email, /Verify your e-mail/)));
+    const invited = await owner.client.organization.inviteMember({ email: invitee.email, role: "member", organizationId });
+    expect(invited.error).toBeNull();
+    expect(invited.data).toMatchObject({ email: invitee.email, role: "member", status: "pending" });
+    await mailbox.waitFor(invitee.email, /Join Client Co/);
+    const mine = await invitee.client.organization.listUserInvitations();
+    expect(mine.data?.map((i) => i.id)).toEqual([invited.data!.id]);
+    const seen = await invitee.client.organization.getInvitation({ query: { id: invited.data!.id } });
+    expect(seen.data).toMatchObject({ organizationName: "Client Co", organizationSlug: slug, inviterEmail: owner.email });
+    const accepted = await invitee.client.organization.acceptInvitation({ invitationId: invited.data!.id });
+    expect(accepted.error).toBeNull();
+    expect(accepted.data?.member).toMatchObject({ organizationId, role: "member" });
+    expect((await invitee.client.organization.getActiveMember()).data).toMatchObject({ organizationId, role: "member" });
+
+    const full = await owner.client.organization.getFullOrganization({ query: { organizationId } });
+    expect(full.data?.members.map((m) => m.user.email).sort()).toEqual([owner.email, invitee.email].sort());
+    const members = await owner.client.organization.listMembers({ query: { organizationId } });
+    expect(members.data?.total).toBe(2);
+    const inviteeMember = members.data!.members.find((m) => m.userId === invitee.id)!;
+
+    const denied = await invitee.client.organization.hasPermission({ permissions: { member: ["delete"] } });
+    expect(denied.data).toMatchObject({ success: false });
+    const promoted = await owner.client.organization.updateMemberRole({ memberId: inviteeMember.id, role: "admin", organizationId });
+    expect(promoted.error).toBeNull();
+    expect((await invitee.client.organization.hasPermission({ permissions: { member: ["delete"] } })).data).toMatchObject({ success: true });
+    const notOwner = await invitee.client.organization.delete({ organizationId });
+    expect(notOwner.error).toMatchObject({ status: 403, code: "YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_ORGANIZATION" });
+
+    const renamed = await invitee.client.organization.update({ data: { name: "Client Company" }, organizationId });
+    expect(renamed.data).toMatchObject({ name: "Client Company" });
+
+    // An admin may not invite an owner; the owner may, and may cancel it.
+    const third = uniqueEmail("ba-third");
+    const ownerInvite = await invitee.client.organization.inviteMember({ email: third, role: "owner", organizationId });
+    expect(ownerInvite.error).toMatchObject({ status: 403, code: "YOU_ARE_NOT_ALLOWED_TO_INVITE_A_USER_WITH_THIS_ROLE" });
+    const pending = await owner.client.organization.inviteMember({ email: third, role: "owner", organizationId });
+    expect((await owner.client.organization.listInvitations({ query: { organizationId } })).data?.some((i) => i.id === pending.data!.id)).toBe(true);
+    expect((await owner.client.organization.cancelInvitation({ invitationId: pending.data!.id })).data).toMatchObject({ status: "canceled" });
+
+    expect((await invitee.client.organization.leave({ organizationId })).error).toBeNull();
+    expect((await invitee.client.organization.list()).data).toEqual([]);
+    const onlyOwner = await owner.client.organization.leave({ organizationId });
+    expect(onlyOwner.error).toMatchObject({ status: 400, code: "YOU_CANNOT_LEAVE_THE_ORGANIZATION_AS_THE_ONLY_OWNER" });
+
+    expect((await owner.client.organization.setActive({ organizationId: null })).error).toBeNull();
+    expect((await owner.client.getSession()).data?.session).toMatchObject({ activeOrganizationId: null });
+    expect((await owner.client.organization.delete({ organizationId })).error).toBeNull();
+    expect((await owner.client.organization.list()).data).toEqual([]);
+  });
+
+  it("rejects an invitation and removes a member by e-mail", async () => {
+    const owner = await signedUp("ba-owner2");
+    const created = await owner.client.organization.create({ name: "Second Co", slug: `ba2-${Date.now().toString(36)}` });
+    const organizationId = created.data!.id;
+    const invitee = await signedUp("ba-invitee2");
+    await new ApiClient(server.baseUrl).get(actionLink(await mailbox.waitFor(invitee.email, /Verify your e-mail/)));
+    const first = await owner.client.organization.inviteMember({ email: invitee.email, role: "member", organizationId });
+    expect((await invitee.client.organization.rejectInvitation({ invitationId: first.data!.id })).data).toMatchObject({ member: null });
+    const second = await owner.client.organization.inviteMember({ email: invitee.email, role: "member", organizationId });
+    expect((await invitee.client.organization.acceptInvitation({ invitationId: second.data!.id })).error).toBeNull();
+    const removed = await owner.client.organization.removeMember({ memberIdOrEmail: invitee.email, organizationId });
+    expect(removed.data?.member).toMatchObject({ userId: invitee.id });
+    expect((await invitee.client.organization.getFullOrganization({ query: { organizationId } })).error).toMatchObject({ status: 403 });
+  });
+});

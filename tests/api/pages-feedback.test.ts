@@ -1,0 +1,99 @@
+// Issue 7 on the server side of the pages: words for people on pages while the JSON API keeps the
+// specification's messages, one-time messages after a redirect that cannot be forged, the development outbox
+// named at start-up and linked where a page says mail was sent, and a mistyped URL logged as one line.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ApiClient, PASSWORD, uniqueEmail } from "../support/client";
+import { startServer, type TestServer } from "../support/server";
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startServer({ env: { AUTH_EMAIL_VERIFICATION: "required" } });
+});
+afterAll(async () => {
+  await server?.stop();
+});
+
+const FORM = { "content-type": "application/x-www-form-urlencoded" };
+const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
+
+describe("pages speak to people; the JSON API keeps the specification's words", () => {
+  it("a too-short password is 'Use at least 8 characters.' on the page and PASSWORD_TOO_SHORT on the API", async () => {
+    const page = await new ApiClient(server.baseUrl).request("POST", "/sign-up", {
+      rawBody: form({ name: "Ada", email: uniqueEmail("short"), password: "1234567" }),
+      headers: FORM,
+    });
+    expect(page.status).toBe(400);
+    expect(page.text).toContain("Use at least 8 characters.");
+    expect(page.text).toContain("<title>Error: Sign up · Latchkey</title>");
+    expect(page.text).not.toContain('role="alert"');
+
+    const api = await new ApiClient(server.baseUrl).post("/api/auth/sign-up/email", { name: "Ada", email: uniqueEmail("short"), password: "1234567" });
+    expect(api.body).toEqual({ code: "PASSWORD_TOO_SHORT", message: "Password too short" });
+  });
+});
+
+describe("after sign-up, where the mail went", () => {
+  it("the sign-in page names the address once, with a link to the development outbox", async () => {
+    const client = new ApiClient(server.baseUrl);
+    const email = uniqueEmail("outbox");
+    const posted = await client.request("POST", "/sign-up", { rawBody: form({ name: "Ada", email, password: PASSWORD }), headers: FORM });
+    expect(posted.status).toBe(302);
+    expect(posted.headers.get("location")).toBe("/sign-in?verify=1");
+
+    const first = await client.get("/sign-in?verify=1");
+    expect(first.text).toContain(`We sent a verification link to ${email}`);
+    expect(first.text).toContain('href="/dev/outbox"');
+    expect(first.text).toContain(`value="${email}"`);
+    const again = await client.get("/sign-in?verify=1");
+    expect(again.text).not.toContain("We sent a verification link");
+  });
+
+  it("the account page links an unverified address to the outbox too", async () => {
+    const optional = await startServer({ env: { AUTH_EMAIL_VERIFICATION: "optional" } });
+    try {
+      const client = new ApiClient(optional.baseUrl);
+      const email = uniqueEmail("banner");
+      const posted = await client.request("POST", "/sign-up", { rawBody: form({ name: "Ada", email, password: PASSWORD }), headers: FORM });
+      expect(posted.status).toBe(302);
+      const account = await client.get("/account");
+      expect(account.text).toContain(`Welcome, Ada. We sent a verification link to ${email}.`);
+      expect(account.text).toContain("is not verified yet.");
+      expect(account.text).toContain('href="/dev/outbox"');
+    } finally {
+      await optional.stop();
+    }
+  });
+
+  it("names the outbox at start-up", () => {
+    expect(server.output()).toContain(`kept at ${server.baseUrl.replace("127.0.0.1", "localhost")}/dev/outbox`);
+  });
+});
+
+describe("one-time messages", () => {
+  it("ignores a message it did not sign", async () => {
+    const client = new ApiClient(server.baseUrl);
+    const forged = Buffer.from(JSON.stringify({ text: "Your account was upgraded" })).toString("base64url");
+    client.cookies.set("latchkey.flash", `${forged}.not-a-signature`);
+    const page = await client.get("/sign-in");
+    expect(page.text).not.toContain("Your account was upgraded");
+  });
+
+  it("/email-verified opened directly claims nothing", async () => {
+    const page = await new ApiClient(server.baseUrl).get("/email-verified");
+    expect(page.status).toBe(200);
+    expect(page.text).toContain("There is nothing to confirm here.");
+    expect(page.text).not.toMatch(/is verified|Change confirmed/);
+  });
+});
+
+describe("a mistyped URL", () => {
+  it("answers 404 and logs one line, not a stack trace", async () => {
+    const before = server.output().length;
+    const response = await new ApiClient(server.baseUrl).get("/acount/setings");
+    expect(response.status).toBe(404);
+    expect(response.text).toContain("Page not found");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const logged = server.output().slice(before).trim().split("\n");
+    expect(logged).toEqual(["[latchkey] 404 GET /acount/setings"]);
+  });
+});

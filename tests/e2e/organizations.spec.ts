@@ -1,0 +1,184 @@
+// Organizations with JavaScript off (issue 9): create one, invite an address that has no account, join from the
+// e-mailed link by creating the account there, invite an existing user who signs in from the link, change a
+// role, remove a member, leave, delete.
+import { createRequire } from "node:module";
+import type { Page } from "@playwright/test";
+import { expect, PASSWORD, signUp, test, uniqueEmail, waitForHydration } from "./fixtures";
+import { linkFromMail } from "./mail";
+
+test.use({ javaScriptEnabled: false });
+
+const INVITE_MAIL = /Join /;
+const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
+
+/** axe-core's serious and critical findings on the current page (JavaScript on). */
+async function accessibilityViolations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ path: AXE });
+  const violations = await page.evaluate(async () => {
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- axe is injected at run time
+    const result = await (window as any).axe.run(document);
+    return result.violations as Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }>;
+  });
+  return violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+}
+
+const row = (page: Page, email: string) => page.getByRole("listitem", { name: email, exact: true });
+
+async function invite(page: Page, email: string, role: "member" | "admin" = "member") {
+  await page.getByLabel("Email", { exact: true }).fill(email);
+  await page.getByLabel("Role", { exact: true }).selectOption(role);
+  await page.getByRole("button", { name: "Send invitation" }).click();
+  await expect(page.getByRole("status")).toHaveText(`Invitation sent to ${email.toLowerCase()}.`);
+  await expect(row(page, email.toLowerCase())).toContainText(`as ${role}`);
+}
+
+test("an owner builds a team from e-mail invitations, manages it and deletes it", async ({ page, openContext, user: existing }) => {
+  const slug = `acme-${Date.now().toString(36)}`;
+  const owner = { name: "Olive Owner", email: uniqueEmail("owner"), password: PASSWORD };
+  await signUp(page, owner);
+  await expect(page).toHaveURL("/account");
+
+  // Create the organization from the account area.
+  await page.getByRole("link", { name: "Organizations" }).click();
+  await expect(page).toHaveURL("/organizations");
+  await expect(page.getByRole("heading", { level: 1, name: "Organizations" })).toBeVisible();
+  await page.getByLabel("Name").fill("Acme Corp");
+  await page.getByLabel("Slug").fill(slug);
+  await page.getByRole("button", { name: "Create organization" }).click();
+  await expect(page).toHaveURL(`/organizations/${slug}`);
+  await expect(page.getByRole("heading", { level: 1, name: "Acme Corp" })).toBeVisible();
+  await expect(row(page, owner.email)).toContainText("owner");
+  // It became the active organization.
+  await expect(page.getByRole("combobox", { name: "Active organization" }).locator("option:checked")).toHaveText("Acme Corp");
+
+  // Invite an address that has no account; the invitee creates one from the e-mailed link.
+  const newcomer = { name: "Nina Newcomer", email: uniqueEmail("newcomer"), password: PASSWORD };
+  await invite(page, newcomer.email);
+  const link = await linkFromMail(newcomer.email, INVITE_MAIL);
+  expect(new URL(link).pathname).toMatch(/^\/invitations\/[A-Za-z0-9]{32}$/);
+
+  // Someone else signed in (here the owner) is told the invitation is not theirs, and offered to sign out.
+  await page.goto(link);
+  await expect(page.getByText(`This invitation is for ${newcomer.email}, but you are signed in as ${owner.email}.`)).toBeVisible();
+  await expect(page.getByRole("button", { name: "Sign out" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Accept invitation" })).toHaveCount(0);
+  await page.goto(`/organizations/${slug}`);
+
+  const { page: nina } = await openContext();
+  await nina.goto(link);
+  await expect(nina.getByRole("heading", { level: 1, name: "Join Acme Corp" })).toBeVisible();
+  await expect(nina.getByText(`invited ${newcomer.email}`)).toBeVisible();
+  await nina.getByRole("link", { name: "Create an account to accept" }).click();
+  await expect(nina).toHaveURL(/\/sign-up\?/);
+  await expect(nina.getByLabel("Email")).toHaveValue(newcomer.email);
+  await nina.getByLabel("Name").fill(newcomer.name);
+  await nina.getByLabel("Password").fill(newcomer.password);
+  await nina.getByRole("button", { name: "Sign up" }).click();
+  await expect(nina).toHaveURL(link);
+  await nina.getByRole("button", { name: "Accept invitation" }).click();
+  await expect(nina).toHaveURL(`/organizations/${slug}`);
+  await expect(nina.getByText("your role: member")).toBeVisible();
+  // A plain member sees no controls they may not use.
+  await expect(nina.getByRole("button", { name: "Send invitation" })).toHaveCount(0);
+  await expect(nina.getByRole("button", { name: "Change role" })).toHaveCount(0);
+  await expect(nina.getByRole("button", { name: "Remove" })).toHaveCount(0);
+  await expect(nina.getByRole("button", { name: "Save" })).toHaveCount(0);
+  await expect(nina.getByRole("button", { name: "Delete organization" })).toHaveCount(0);
+  // Joining through the link proved the inbox: the address is verified.
+  await nina.goto("/account");
+  await expect(nina.getByText("· verified")).toBeVisible();
+
+  // Invite someone who already has an account; they sign in from the link.
+  await page.reload();
+  await invite(page, existing.email);
+  const secondLink = await linkFromMail(existing.email, INVITE_MAIL);
+  const { page: ed } = await openContext();
+  await ed.goto(secondLink);
+  await ed.getByRole("link", { name: "Sign in to accept" }).click();
+  await expect(ed.getByLabel("Email")).toHaveValue(existing.email);
+  await ed.getByLabel("Password").fill(existing.password);
+  await ed.getByRole("button", { name: "Sign in" }).click();
+  await expect(ed).toHaveURL(secondLink);
+  await ed.getByRole("button", { name: "Accept invitation" }).click();
+  await expect(ed).toHaveURL(`/organizations/${slug}`);
+
+  // The owner changes Nina's role and removes Ed.
+  await page.reload();
+  await row(page, newcomer.email).getByLabel(`Role of ${newcomer.email}`).selectOption("admin");
+  await row(page, newcomer.email).getByRole("button", { name: "Change role" }).click();
+  await expect(page.getByRole("status")).toHaveText("Role changed.");
+  await expect(row(page, newcomer.email).getByTestId("member-role")).toHaveText("admin");
+  await row(page, existing.email).getByRole("button", { name: `Remove ${existing.email}` }).click();
+  await expect(page).toHaveURL(`/organizations/${slug}`);
+  await expect(row(page, existing.email)).toHaveCount(0);
+  // Ed is no longer a member: the page is a 404 for him.
+  expect((await ed.request.get(`/organizations/${slug}`)).status()).toBe(404);
+
+  // An invitation canceled from the page leaves its link with a clear page.
+  const withdrawn = uniqueEmail("withdrawn");
+  await invite(page, withdrawn);
+  const withdrawnLink = await linkFromMail(withdrawn, INVITE_MAIL);
+  await page.getByRole("button", { name: `Cancel the invitation of ${withdrawn}` }).click();
+  await expect(page.getByRole("status")).toHaveText("Invitation canceled.");
+  await expect(row(page, withdrawn)).toHaveCount(0);
+  await ed.goto(withdrawnLink);
+  await expect(ed.getByRole("heading", { level: 1, name: "This invitation was withdrawn" })).toBeVisible();
+
+  // Settings: the owner renames the organization.
+  await page.getByLabel("Name", { exact: true }).fill("Acme Inc");
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(page).toHaveURL(`/organizations/${slug}`);
+  await expect(page.getByRole("heading", { level: 1, name: "Acme Inc" })).toBeVisible();
+
+  // Nina leaves.
+  await nina.goto(`/organizations/${slug}`);
+  await nina.getByRole("button", { name: "Leave organization" }).click();
+  await expect(nina).toHaveURL("/organizations");
+  await expect(nina.getByText("You are not a member of any organization yet.")).toBeVisible();
+
+  // Deleting needs the explicit confirmation.
+  await page.reload();
+  await page.getByRole("button", { name: "Delete organization" }).click();
+  await expect(page.getByText("Tick the box to confirm")).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: "Acme Inc" })).toBeVisible();
+  await page.getByLabel("Yes, delete Acme Inc").check();
+  await page.getByRole("button", { name: "Delete organization" }).click();
+  await expect(page).toHaveURL("/organizations");
+  await expect(page.getByText("You are not a member of any organization yet.")).toBeVisible();
+});
+
+test("an invitation link that is unknown says so clearly", async ({ page }) => {
+  const response = await page.request.get("/invitations/no-such-invitation");
+  expect(response.status()).toBe(404);
+  expect(await response.text()).toContain("Invitation not found");
+});
+
+test.describe("with JavaScript on", () => {
+  // bypassCSP: axe-core is injected as a script the page's nonce-based policy would block.
+  test.use({ javaScriptEnabled: true, bypassCSP: true });
+
+  test("the slug is suggested from the name, and the switcher changes the active organization", async ({ page }) => {
+    const owner = { name: "Sam Switcher", email: uniqueEmail("switcher"), password: PASSWORD };
+    await signUp(page, owner);
+    await expect(page).toHaveURL("/account");
+    await page.goto("/organizations");
+    await waitForHydration(page);
+    const suffix = Date.now().toString(36);
+    await page.getByLabel("Name").pressSequentially(`Blue Sky Labs ${suffix}`);
+    await expect(page.getByLabel("Slug")).toHaveValue(`blue-sky-labs-${suffix}`);
+    await page.getByRole("button", { name: "Create organization" }).click();
+    await expect(page).toHaveURL(`/organizations/blue-sky-labs-${suffix}`);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Blue Sky Labs ${suffix}`);
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await page.goto("/organizations");
+    expect(await accessibilityViolations(page)).toEqual([]);
+
+    await page.goto("/account");
+    const switcher = page.getByRole("combobox", { name: "Active organization" });
+    await expect(switcher.locator("option:checked")).toHaveText(`Blue Sky Labs ${suffix}`);
+    await switcher.selectOption("");
+    await page.getByRole("button", { name: "Switch" }).click();
+    await expect(page).toHaveURL("/account");
+    await expect(switcher.locator("option:checked")).toHaveText("None");
+  });
+});

@@ -1,0 +1,36 @@
+// Words for people (ADR 014): page messages carry the number or the way on; relative times read naturally.
+import { describe, expect, it } from "vitest";
+import { AuthError } from "~/auth/errors";
+import { relativeTime } from "~/components/time";
+import { wordsFor } from "~/http/page-messages.server";
+
+describe("wordsFor", () => {
+  it("says how long to wait, from Retry-After", () => {
+    expect(wordsFor(new AuthError("TOO_MANY_REQUESTS", { headers: { "Retry-After": "10" } }))).toBe("Too many attempts. Try again in 10 seconds.");
+    expect(wordsFor(new AuthError("TOO_MANY_REQUESTS", { headers: { "Retry-After": "1" } }))).toBe("Too many attempts. Try again in 1 second.");
+  });
+
+  it("gives the number and the way on", () => {
+    expect(wordsFor(new AuthError("PASSWORD_TOO_SHORT"))).toBe("Use at least 8 characters.");
+    expect(wordsFor(new AuthError("USER_ALREADY_EXISTS"))).toBe("An account with this email already exists. Sign in or reset your password.");
+    expect(wordsFor(new AuthError("INVALID_PASSWORD"))).toBe("That isn't your current password.");
+  });
+
+  it("falls back to the catalogue's message for a code it does not word", () => {
+    expect(wordsFor(new AuthError("DELETE_USER_IS_DISABLED"))).toBe("Delete user is disabled");
+  });
+});
+
+describe("relativeTime", () => {
+  const now = new Date("2026-11-23T12:00:00Z");
+  const ago = (seconds: number) => relativeTime(new Date(now.getTime() - seconds * 1000), now);
+  it("reads like a person would say it", () => {
+    expect(ago(10)).toBe("just now");
+    expect(ago(60)).toBe("1 minute ago");
+    expect(ago(5 * 60)).toBe("5 minutes ago");
+    expect(ago(3 * 3600)).toBe("3 hours ago");
+    expect(ago(30 * 3600)).toBe("yesterday");
+    expect(ago(3 * 86400)).toBe("3 days ago");
+    expect(ago(60 * 86400)).toBe("on 2026-09-24");
+  });
+});
