@@ -37,13 +37,13 @@ const OPTIONS_URL = "**/api/auth/passkey/generate-authenticate-options";
 
 /**
  * Chromium's virtual authenticator answers a conditional (autofill) request at once, where a real browser waits
- * for the user to pick the passkey. To test anything else on the sign-in page, hold the page's requests for
- * sign-in options (never answered, so autofill never starts) until `open()`; later requests go through.
+ * for the user to pick the passkey. To test anything else on the sign-in page, hold the page's autofill requests
+ * for options (GETs: a button press POSTs) until `open()`, so autofill never starts.
  */
 async function autofillGate(page: Page) {
   let open = false;
   await page.route(OPTIONS_URL, async (route) => {
-    if (open) await route.continue();
+    if (open || route.request().method() !== "GET") await route.continue();
     // else: held; the page drops it when it navigates away
   });
   return { open: () => (open = true) };
@@ -74,7 +74,7 @@ test.describe("with JavaScript", () => {
 
   test("add a passkey on the account page, sign out, sign in with the button", async ({ page, user }) => {
     await addVirtualAuthenticator(page);
-    const gate = await autofillGate(page);
+    await autofillGate(page);
     await signIn(page, user);
     await addPasskeyOnAccountPage(page);
     await signOut(page);
@@ -82,8 +82,7 @@ test.describe("with JavaScript", () => {
     const autofillRequest = page.waitForRequest((request) => request.url().endsWith("/generate-authenticate-options"));
     await page.goto("/sign-in");
     await expect(page.getByLabel("Email")).toHaveAttribute("autocomplete", "username webauthn");
-    await autofillRequest; // the page's autofill request is waiting; the button must replace it
-    gate.open();
+    await autofillRequest; // the page's autofill request is held; the button's own (a POST) goes through
     expect(await accessibilityViolations(page)).toEqual([]);
     await page.getByRole("button", { name: "Sign in with a passkey" }).click();
     await expectSignedInAs(page, user);
@@ -108,12 +107,11 @@ test.describe("with JavaScript", () => {
 
   test("a passkey sign-in that fails says so, and the password form still works", async ({ page, user }) => {
     await addVirtualAuthenticator(page); // it holds no passkey for this site
-    const gate = await autofillGate(page);
+    await autofillGate(page);
     let optionRequests = 0;
     page.on("request", (request) => void (request.url().endsWith("/generate-authenticate-options") && optionRequests++));
     await page.goto("/sign-in");
     await expect.poll(() => optionRequests).toBe(1); // the autofill request, held
-    gate.open();
     await page.getByRole("button", { name: "Sign in with a passkey" }).click();
     await expect(page.getByRole("alert")).toHaveText("Signing in with a passkey was cancelled or did not work. Try again, or use your password.");
     await expect.poll(() => optionRequests).toBe(3); // the button's, then autofill offered again
