@@ -1,6 +1,6 @@
 import { defineConfig } from "@playwright/test";
 
-import { E2E_PORT, E2E_SMTP_PORT } from "./tests/e2e/ports";
+import { E2E_IDP_PORT, E2E_PORT, E2E_SMTP_PORT } from "./tests/e2e/ports";
 
 export default defineConfig({
   testDir: "tests/e2e",
@@ -26,7 +26,15 @@ export default defineConfig({
     env: {
       E2E_PORT: String(E2E_PORT),
       // Mail goes to the SMTP server of tests/e2e/global-setup.ts; deletion asks for the e-mailed confirmation.
-      E2E_EXTRA_ENV: JSON.stringify({ SMTP_URL: `smtp://127.0.0.1:${E2E_SMTP_PORT}`, AUTH_DELETE_ACCOUNT: "email" }),
+      E2E_EXTRA_ENV: JSON.stringify({
+        SMTP_URL: `smtp://127.0.0.1:${E2E_SMTP_PORT}`,
+        AUTH_DELETE_ACCOUNT: "email",
+        // "Continue with Test SSO": the OpenID provider of tests/e2e/global-setup.ts.
+        OIDC_ISSUER: `http://localhost:${E2E_IDP_PORT}`,
+        OIDC_CLIENT_ID: "latchkey-e2e",
+        OIDC_CLIENT_SECRET: "latchkey-e2e-secret",
+        OIDC_PROVIDER_NAME: "Test SSO",
+      }),
     },
   },
 });

@@ -4,6 +4,7 @@ import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:f
 import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { z } from "zod";
+import { parseSocialSettings, type SocialSettings } from "~/auth/social/env";
 
 const DAY_SECONDS = 24 * 60 * 60;
 const MAX_COOKIE_AGE_SECONDS = 400 * DAY_SECONDS; // browsers cap cookies at 400 days (spec §9: 34560000 s)
@@ -74,6 +75,8 @@ const schema = z
       .regex(/^(?=.{1,253}$)[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/, "must be a host name such as example.com")
       .optional(),
     AUTH_PASSKEY_RP_NAME: z.string().trim().min(1).max(64).default("Latchkey"),
+    /** E-mail one-time codes: "off" stops a code sign-in from creating an account for an unknown address. */
+    AUTH_EMAIL_OTP_SIGN_UP: onOff("on"),
   })
   .refine((v) => v.PASSWORD_MIN_LENGTH <= v.PASSWORD_MAX_LENGTH, {
     path: ["PASSWORD_MIN_LENGTH"],
@@ -81,6 +84,7 @@ const schema = z
   });
 
 export type Env = Omit<z.infer<typeof schema>, "BASE_URL" | "AUTH_PASSKEY_RP_ID"> & {
+  social: SocialSettings;
   BASE_URL: string;
   AUTH_PASSKEY_RP_ID: string;
   AUTH_SECRET: string;
@@ -142,6 +146,8 @@ export function parseEnv(source: NodeJS.ProcessEnv): Env {
     const lines = result.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`);
     throw new ConfigurationError(`Invalid configuration:\n${lines.join("\n")}`);
   }
+  const social = parseSocialSettings(source);
+  if (social.problems.length) throw new ConfigurationError(`Invalid configuration:\n${social.problems.join("\n")}`);
   const parsed = { ...result.data, BASE_URL: result.data.BASE_URL ?? `http://localhost:${result.data.PORT}` };
   const baseUrl = new URL(parsed.BASE_URL);
   const rpId = parsed.AUTH_PASSKEY_RP_ID ?? baseUrl.hostname;
@@ -155,6 +161,7 @@ export function parseEnv(source: NodeJS.ProcessEnv): Env {
     ...parsed,
     AUTH_PASSKEY_RP_ID: rpId,
     AUTH_SECRET: parsed.AUTH_SECRET ?? developmentSecret(parsed.BASE_URL, parsed.DATABASE_URL),
+    social: social.settings,
     baseOrigin: baseUrl.origin,
     secureCookies: baseUrl.protocol === "https:",
     localOutbox: !parsed.SMTP_URL && isLocalhost(parsed.BASE_URL),

@@ -15,6 +15,8 @@ import {
 import { MAX_NAME_LENGTH } from "~/auth/schemas";
 import { startSession } from "~/auth/session.server";
 import { absoluteUrl } from "~/auth/links.server";
+import { afterFirstFactor, type FirstFactorOutcome } from "~/auth/two-factor/gate.server";
+import { parseUsername, usernameTaken } from "~/auth/username/username.server";
 import { db, isUniqueViolation, type User } from "~/db.server";
 import { sendMail } from "~/email/mailer.server";
 import { emails } from "~/email/templates.server";
@@ -30,12 +32,17 @@ export interface SignUpInput {
   callbackURL?: string;
   /** Server-side only: the address was already proven (an invitation link's secret), so it starts verified. */
   emailProven?: boolean;
+  /** Username plugin: optional; stored lowercased, displayUsername keeps the typed form. */
+  username?: string;
+  displayUsername?: string;
 }
 
 export async function signUpWithEmail(ctx: RequestContext, input: SignUpInput) {
   const email = normalizeEmail(input.email);
   assertPasswordLength(input.password);
   const name = input.name.trim().slice(0, MAX_NAME_LENGTH);
+  const names = input.username ? parseUsername(input.username, input.displayUsername) : null;
+  if (names && (await db.user.findUnique({ where: { username: names.username }, select: { id: true } }))) throw usernameTaken();
   if (await db.user.findUnique({ where: { email }, select: { id: true } })) return answerForTakenAddress(ctx, input, email, name);
   const passwordHash = await hashPassword(input.password);
   const id = newId();
@@ -49,12 +56,17 @@ export async function signUpWithEmail(ctx: RequestContext, input: SignUpInput) {
         email,
         image: input.image || null,
         emailVerified: input.emailProven === true,
+        ...names,
         accounts: { create: { providerId: CREDENTIAL_PROVIDER, accountId: id, password: passwordHash } },
       },
     });
   } catch (error) {
-    // Two sign-ups for one address at once: the unique index lets exactly one through.
-    if (isUniqueViolation(error)) return answerForTakenAddress(ctx, input, email, name, { hashed: true });
+    // Two sign-ups for one address (or username) at once: the unique index lets exactly one through.
+    if (isUniqueViolation(error)) {
+      const emailTaken = await db.user.findUnique({ where: { email }, select: { id: true } });
+      if (names && !emailTaken) throw usernameTaken();
+      return answerForTakenAddress(ctx, input, email, name, { hashed: true });
+    }
     throw error;
   }
   if (emailVerificationRequired() && !user.emailVerified) {
@@ -139,6 +151,11 @@ export async function signInWithEmail(ctx: RequestContext, input: SignInInput) {
     bindVerificationToBrowser(ctx, user.id);
     throw new AuthError("EMAIL_NOT_VERIFIED");
   }
-  const { session } = await startSession(ctx, user, { rememberMe: input.rememberMe });
-  return { redirect: Boolean(input.callbackURL), token: session.token, url: input.callbackURL, user: publicUser(user) };
+  return signInAnswer(await afterFirstFactor(ctx, user, { rememberMe: input.rememberMe }), input.callbackURL);
+}
+
+/** `/sign-in/*`'s answer: the session, or `{twoFactorRedirect: true}` when a second factor is due. */
+export function signInAnswer(outcome: FirstFactorOutcome, callbackURL: string | undefined) {
+  if (outcome.twoFactorRedirect) return outcome;
+  return { redirect: Boolean(callbackURL), token: outcome.session.token, url: callbackURL, user: publicUser(outcome.user) };
 }

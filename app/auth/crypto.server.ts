@@ -1,5 +1,5 @@
 // Small, well-understood primitives on Node's crypto. Everything secret is compared in constant time.
-import { createHash, createHmac, randomBytes, randomInt, timingSafeEqual } from "node:crypto";
+import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, randomInt, timingSafeEqual } from "node:crypto";
 import { env } from "~/env.server";
 
 const ALPHANUMERIC = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
@@ -46,4 +46,23 @@ export function unsign(signed: string, purpose: string): string | null {
   if (dot <= 0) return null;
   const value = signed.slice(0, dot);
   return safeEqual(signed.slice(dot + 1), hmacBase64Url(value, purpose)) ? value : null;
+}
+
+const encryptionKey = createHmac("sha256", env.AUTH_SECRET).update("latchkey encryption key").digest();
+
+/** AES-256-GCM under a key derived from AUTH_SECRET: "iv.ciphertext.tag" in base64url. */
+export function encrypt(plaintext: string): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv("aes-256-gcm", encryptionKey, iv);
+  const body = Buffer.concat([cipher.update(plaintext, "utf8"), cipher.final()]);
+  return [iv, body, cipher.getAuthTag()].map((part) => part.toString("base64url")).join(".");
+}
+
+/** The plaintext of `encrypt`'s output; throws if it was altered or made with another secret. */
+export function decrypt(sealed: string): string {
+  const [iv, body, tag] = sealed.split(".").map((part) => Buffer.from(part, "base64url"));
+  if (!iv || !body || !tag) throw new Error("malformed ciphertext");
+  const decipher = createDecipheriv("aes-256-gcm", encryptionKey, iv);
+  decipher.setAuthTag(tag);
+  return Buffer.concat([decipher.update(body), decipher.final()]).toString("utf8");
 }

@@ -6,6 +6,10 @@
 
 import { ORGANIZATION_ERRORS } from "~/auth/organization/errors";
 import { PASSKEY_ERRORS } from "~/auth/passkey/errors";
+import { TWO_FACTOR_ERRORS } from "~/auth/two-factor/errors";
+import { USERNAME_ERRORS } from "~/auth/username/errors";
+import { EMAIL_OTP_ERRORS } from "~/auth/email-otp/errors";
+import { SOCIAL_ERRORS } from "~/auth/social/errors";
 
 type Entry = readonly [status: number, message: string];
 
@@ -61,6 +65,10 @@ export const ERRORS = {
   INTERNAL_SERVER_ERROR: [500, "unknown error"],
   ...ORGANIZATION_ERRORS,
   ...PASSKEY_ERRORS,
+  ...TWO_FACTOR_ERRORS,
+  ...USERNAME_ERRORS,
+  ...EMAIL_OTP_ERRORS,
+  ...SOCIAL_ERRORS,
 } as const satisfies Record<string, Entry>;
 
 export type ErrorName = keyof typeof ERRORS;

@@ -64,6 +64,12 @@ export async function resetPassword(input: { newPassword: string; token: string 
   });
   const user = await db.user.findUnique({ where: { id: userId }, select: { id: true } });
   if (!user) throw new AuthError("INVALID_TOKEN");
+  await replacePassword(userId, passwordHash);
+  return { status: true };
+}
+
+/** After a proven reset: the new password, other reset links revoked, and (by default) every session ended. */
+export async function replacePassword(userId: string, passwordHash: string): Promise<void> {
   await db.$transaction(async (tx) => {
     const updated = await tx.account.updateMany({
       where: { userId, providerId: CREDENTIAL_PROVIDER },
@@ -76,7 +82,6 @@ export async function resetPassword(input: { newPassword: string; token: string 
     if (env.AUTH_REVOKE_SESSIONS_ON_PASSWORD_RESET === "on") await tx.session.deleteMany({ where: { userId } });
   });
   await revokeTokens("reset-password", userId);
-  return { status: true };
 }
 
 /** POST /change-password: needs the current password; may sign out every other device. */

@@ -19,18 +19,29 @@ export const CREDENTIAL_RULE: RateRule = { windowSeconds: 10, max: 3 };
 export const MAIL_RULE: RateRule = { windowSeconds: 60, max: 3 };
 export const DEFAULT_RULE: RateRule = { windowSeconds: 10, max: 100 };
 
-const CREDENTIAL_PATHS = ["/sign-in/", "/sign-up/", "/change-password", "/change-email"];
-const MAIL_PATHS = ["/forget-password", "/request-password-reset", "/send-verification-email", "/passkey/sign-up/send-code"];
+const CREDENTIAL_PATHS = ["/sign-in/", "/sign-up/", "/change-password", "/change-email", "/two-factor/", "/email-otp/"];
+const MAIL_PATHS = [
+  "/forget-password",
+  "/request-password-reset",
+  "/send-verification-email",
+  "/two-factor/send-otp",
+  "/email-otp/send-verification-otp",
+  "/email-otp/request-password-reset",
+  "/passkey/sign-up/send-code",
+];
 /** Reads of an unguessable signed cookie; limiting them would only slow every page. */
 const UNLIMITED_PATHS = new Set(["/get-session", "/ok"]);
 
 /** Paths that are one endpoint under two names count as one bucket. */
-const ALIASES: Record<string, string> = { "/forget-password": "/request-password-reset" };
+const ALIASES: Record<string, string> = {
+  "/forget-password": "/request-password-reset",
+  "/forget-password/email-otp": "/email-otp/request-password-reset",
+};
 
 export function ruleFor(path: string): RateRule | null {
   if (UNLIMITED_PATHS.has(path)) return null;
-  if (CREDENTIAL_PATHS.some((prefix) => path.startsWith(prefix))) return CREDENTIAL_RULE;
   if (MAIL_PATHS.some((prefix) => path.startsWith(prefix))) return MAIL_RULE;
+  if (CREDENTIAL_PATHS.some((prefix) => path.startsWith(prefix))) return CREDENTIAL_RULE;
   return DEFAULT_RULE;
 }
 

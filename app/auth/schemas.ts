@@ -2,6 +2,7 @@
 // Their messages are what the page forms show, so they are worded for people ("Use at least 8 characters.");
 // the JSON API answers with the error catalogue's codes and messages, never these.
 import { z } from "zod";
+import { identifierField, usernameField } from "~/auth/username/schemas";
 
 export const MAX_EMAIL_LENGTH = 254;
 export const MAX_NAME_LENGTH = 200;
@@ -66,12 +67,14 @@ export function signUpFormSchema(bounds: { min: number; max: number }) {
     name: nameField,
     email: emailField,
     password: passwordField(bounds),
+    username: usernameField.optional(),
     redirectTo: z.string().optional(),
   });
 }
 
 export const signInFormSchema = z.object({
-  email: emailField,
+  /** "Email or username" (issue 11): the field keeps its name so existing forms and clients still work. */
+  email: identifierField,
   password: z.string({ error: "Enter your password." }).min(1, "Enter your password."),
   rememberMe: checkboxField,
   redirectTo: z.string().optional(),
@@ -85,6 +88,7 @@ export function resetPasswordFormSchema(bounds: { min: number; max: number }) {
 
 export const profileSchema = z.object({
   name: nameField,
+  username: usernameField.optional(),
   image: imageField.optional(),
 });
 

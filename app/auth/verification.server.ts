@@ -5,9 +5,9 @@
 // statement, so of two concurrent requests exactly one wins — and it expires.
 import { createHmac } from "node:crypto";
 import { errors as joseErrors, jwtVerify, SignJWT } from "jose";
-import { randomToken, sha256Hex } from "~/auth/crypto.server";
+import { hmacBase64Url, randomToken, safeEqual, sha256Hex } from "~/auth/crypto.server";
 import { AuthError } from "~/auth/errors";
-import { db, isRecordNotFound } from "~/db.server";
+import { db, isRecordNotFound, isUniqueViolation } from "~/db.server";
 import { sendMail, type MailMessage } from "~/email/mailer.server";
 import { env } from "~/env.server";
 
@@ -18,7 +18,8 @@ export type TokenPurpose =
   | "delete-account"
   | "invitation"
   | "passkey-challenge"
-  | "passkey-sign-up";
+  | "passkey-sign-up"
+  | "oauth-state";
 
 /**
  * Every token names its user, so a user's outstanding tokens can be revoked together; null only before there is
@@ -31,7 +32,7 @@ export interface TokenPayload {
 const jwtKey = createHmac("sha256", env.AUTH_SECRET).update("latchkey verification jwt").digest();
 
 /** `bindTo`: a second secret the holder must also present (a browser's cookie), so a short code is not enough. */
-const identifierFor = (purpose: TokenPurpose, secret: string, bindTo?: string) =>
+const identifierFor = (purpose: TokenPurpose | EntryPurpose, secret: string, bindTo?: string) =>
   `${purpose}:${sha256Hex(bindTo === undefined ? secret : `${bindTo}\0${secret}`)}`;
 
 interface IssueOptions {
@@ -181,4 +182,168 @@ export async function revokeTokensWhere(purpose: TokenPurpose, field: string, va
 
 export async function deleteExpiredTokens(): Promise<void> {
   await db.verification.deleteMany({ where: { expiresAt: { lt: new Date() } } });
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Keyed entries: short-lived state that a secret key (a sign-in attempt's id, an e-mail address) finds, such as
+// a two-factor attempt or a one-time code sent by e-mail. Same table and rules as above: the key is stored only
+// hashed, rows expire, and every change is one conditional statement so concurrent requests cannot both win.
+// A code (digits typed by a person) is stored as an HMAC, never in clear, and counts its wrong guesses.
+
+export type EntryPurpose =
+  | "two-factor-attempt"
+  | "two-factor-otp"
+  | "totp-used"
+  | "email-otp-sign-in"
+  | "email-otp-email-verification"
+  | "email-otp-forget-password";
+
+interface EntryRow {
+  /** Wrong guesses so far. */
+  failures: number;
+  /** HMAC of the code, for entries that carry one. */
+  codeHash?: string;
+  [field: string]: unknown;
+}
+
+export interface Entry<P> {
+  payload: P;
+  failures: number;
+  expiresAt: Date;
+}
+
+const entryIdentifier = (purpose: EntryPurpose, key: string) => identifierFor(purpose, key);
+const codeHash = (purpose: EntryPurpose, key: string, code: string) => hmacBase64Url(`${key}\0${code}`, `code:${purpose}`);
+
+function splitRow<P>(value: string): { row: EntryRow; payload: P } {
+  const row = JSON.parse(value) as EntryRow;
+  const { failures: _failures, codeHash: _hash, ...payload } = row;
+  return { row, payload: payload as P };
+}
+
+/** Opens an entry under `key`, replacing an earlier one (a new code makes the previous one useless). */
+export async function openEntry<P extends object>(
+  purpose: EntryPurpose,
+  key: string,
+  payload: P,
+  options: { ttlSeconds: number; code?: string },
+): Promise<void> {
+  const identifier = entryIdentifier(purpose, key);
+  const row: EntryRow = { ...payload, failures: 0, ...(options.code ? { codeHash: codeHash(purpose, key, options.code) } : {}) };
+  const data = { value: JSON.stringify(row), expiresAt: new Date(Date.now() + options.ttlSeconds * 1000) };
+  const write = () => db.verification.upsert({ where: { identifier }, create: { identifier, ...data }, update: data });
+  try {
+    // Two opens of one key at once can both try to create it: the loser's second try updates the winner's
+    // row, so the last code mailed is the one that works.
+    await write().catch((error) => (isUniqueViolation(error) ? write() : Promise.reject(error)));
+  } catch (error) {
+    console.error("[latchkey] could not store a verification entry:", (error as Error).message);
+    throw new AuthError("UNABLE_TO_CREATE_VERIFICATION");
+  }
+}
+
+/** The entry under `key` if it exists and has not expired (an expired one is deleted). */
+export async function readEntry<P>(purpose: EntryPurpose, key: string): Promise<Entry<P> | null> {
+  if (!key || key.length > 4096) return null;
+  const identifier = entryIdentifier(purpose, key);
+  const found = await db.verification.findUnique({ where: { identifier } });
+  if (!found) return null;
+  if (found.expiresAt.getTime() <= Date.now()) {
+    await db.verification.deleteMany({ where: { identifier, value: found.value } });
+    return null;
+  }
+  const { row, payload } = splitRow<P>(found.value);
+  return { payload, failures: row.failures, expiresAt: found.expiresAt };
+}
+
+/** Uses an entry up: true for exactly one of concurrent callers, and only while it has not expired. */
+export async function takeEntry(purpose: EntryPurpose, key: string): Promise<boolean> {
+  const identifier = entryIdentifier(purpose, key);
+  const found = await db.verification.findUnique({ where: { identifier }, select: { expiresAt: true } });
+  if (!found) return false;
+  const { count } = await db.verification.deleteMany({ where: { identifier } });
+  return count === 1 && found.expiresAt.getTime() > Date.now();
+}
+
+/** Ends an entry. */
+export async function closeEntry(purpose: EntryPurpose, key: string): Promise<void> {
+  await db.verification.deleteMany({ where: { identifier: entryIdentifier(purpose, key) } });
+}
+
+/**
+ * Counts one wrong guess against the entry; at `maxFailures` the entry is deleted. Returns whether it is still
+ * open. Compare-and-swap on the stored value, so two wrong guesses at once are both counted.
+ */
+export async function recordFailure(purpose: EntryPurpose, key: string, maxFailures: number): Promise<boolean> {
+  const identifier = entryIdentifier(purpose, key);
+  for (let round = 0; round < 20; round++) {
+    const found = await db.verification.findUnique({ where: { identifier } });
+    if (!found) return false;
+    const { row } = splitRow(found.value);
+    const failures = row.failures + 1;
+    if (failures >= maxFailures) {
+      await db.verification.deleteMany({ where: { identifier } });
+      return false;
+    }
+    const { count } = await db.verification.updateMany({
+      where: { identifier, value: found.value },
+      data: { value: JSON.stringify({ ...row, failures }) },
+    });
+    if (count === 1) return true;
+  }
+  return false;
+}
+
+export type CodeCheck<P> =
+  | { ok: true; payload: P }
+  | { ok: false; reason: "missing" | "expired" | "invalid" | "exhausted" };
+
+/**
+ * Checks a typed code against the entry under `key`. A right code uses the entry up (exactly one of two
+ * concurrent right answers wins); a wrong one counts, and the last allowed wrong one deletes the entry.
+ * `keep: true` checks without using it up (a "is this code right?" question before the real use).
+ */
+export async function checkCode<P>(
+  purpose: EntryPurpose,
+  key: string,
+  code: string,
+  options: { maxFailures: number; keep?: boolean },
+): Promise<CodeCheck<P>> {
+  if (!key || key.length > 4096) return { ok: false, reason: "missing" };
+  const identifier = entryIdentifier(purpose, key);
+  const found = await db.verification.findUnique({ where: { identifier } });
+  if (!found) return { ok: false, reason: "missing" };
+  if (found.expiresAt.getTime() <= Date.now()) {
+    await db.verification.deleteMany({ where: { identifier, value: found.value } });
+    return { ok: false, reason: "expired" };
+  }
+  const { row, payload } = splitRow<P>(found.value);
+  if (!row.codeHash || !safeEqual(row.codeHash, codeHash(purpose, key, code.trim()))) {
+    const open = await recordFailure(purpose, key, options.maxFailures);
+    return { ok: false, reason: open ? "invalid" : "exhausted" };
+  }
+  if (options.keep) return { ok: true, payload };
+  const { count } = await db.verification.deleteMany({ where: { identifier, value: found.value } });
+  return count === 1 ? { ok: true, payload } : { ok: false, reason: "missing" };
+}
+
+/**
+ * Records that something happened once (e.g. a TOTP code was used in its time step); false if it was already
+ * recorded. The unique identifier lets exactly one of concurrent claims through.
+ */
+export async function claimOnce(purpose: EntryPurpose, key: string, ttlSeconds: number): Promise<boolean> {
+  try {
+    await db.verification.create({
+      data: { identifier: entryIdentifier(purpose, key), value: "{}", expiresAt: new Date(Date.now() + ttlSeconds * 1000) },
+    });
+    return true;
+  } catch (error) {
+    if (isUniqueViolation(error)) return false;
+    throw error;
+  }
+}
+
+/** A code of `digits` decimal digits, uniformly random. */
+export function randomDigits(digits: number): string {
+  return randomToken(digits, "0123456789");
 }

@@ -105,13 +105,14 @@ export function VerifyEmailBanner({ email, last, outbox }: { email: string; last
   );
 }
 
-export function ProfileSection({ name, image, last }: { name: string; image: string | null; last?: SectionResult }) {
-  const [form, fields] = useZodForm("update-profile", profileSchema, lastFor("update-profile", last), { name, image: image ?? "" });
+export function ProfileSection({ name, image, username, last }: { name: string; image: string | null; username?: string | null; last?: SectionResult }) {
+  const [form, fields] = useZodForm("update-profile", profileSchema, lastFor("update-profile", last), { name, image: image ?? "", username: username ?? "" });
   return (
     <Section id="profile" title="Profile">
       <IntentForm intent="update-profile" form={form} last={last} submit="Save profile">
         <Field label="Name" meta={fields.name} type="text" autoComplete="name" />
         <Field label="Image URL" meta={fields.image} type="url" autoComplete="photo" />
+        <Field label="Username" meta={fields.username} type="text" autoComplete="username" />
       </IntentForm>
     </Section>
   );

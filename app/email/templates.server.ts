@@ -40,6 +40,19 @@ function actionMail({ to, subject, intro, action, url, lifetimeSeconds, outro }:
 
 const IGNORE = "If you did not ask for this, you can ignore this message.";
 
+/** A one-time code to type in (no link: the code is only useful where it was asked for). */
+export function codeMail({ to, subject, intro, code, lifetimeSeconds, outro }: Omit<ActionMail, "action" | "url" | "lifetimeSeconds"> & { code: string; lifetimeSeconds: number }): MailMessage {
+  const lifetime = `This code expires in ${describeLifetime(lifetimeSeconds)} and works once.`;
+  const text = [`${PRODUCT_NAME}`, "", intro, "", `Your code: ${code}`, "", lifetime, outro, ""].join("\n");
+  const html = `<!doctype html><html><body style="font-family:system-ui,sans-serif;line-height:1.5;color:#1b1b1f">
+<p style="font-weight:700">${PRODUCT_NAME}</p>
+<p>${escapeHtml(intro)}</p>
+<p style="font-size:1.5rem;font-weight:700;letter-spacing:.2em">${escapeHtml(code)}</p>
+<p style="color:#62626e;font-size:.9rem">${escapeHtml(lifetime)} ${escapeHtml(outro)}</p>
+</body></html>`;
+  return { to, subject: `${subject} · ${PRODUCT_NAME}`, text, html };
+}
+
 export const emails = {
   verifyEmail: (to: string, url: string, lifetimeSeconds: number) =>
     actionMail({
@@ -100,5 +113,27 @@ export const emails = {
       url,
       lifetimeSeconds,
       outro: "If you do not know this organization, you can ignore this message.",
+    }),
+  twoFactorCode: (to: string, code: string, lifetimeSeconds: number) =>
+    codeMail({
+      to,
+      subject: "Your two-factor code",
+      intro: "Somebody signed in to your account with its password and asked for a second-step code by e-mail.",
+      code,
+      lifetimeSeconds,
+      outro: "If this was not you, change your password.",
+    }),
+  emailOtp: (to: string, code: string, type: "sign-in" | "email-verification" | "forget-password", lifetimeSeconds: number) =>
+    codeMail({
+      to,
+      subject: { "sign-in": "Your sign-in code", "email-verification": "Your verification code", "forget-password": "Your password reset code" }[type],
+      intro: {
+        "sign-in": "Use this code to sign in to Latchkey.",
+        "email-verification": `Use this code to confirm that ${to} is your e-mail address.`,
+        "forget-password": "Use this code to choose a new password for your account.",
+      }[type],
+      code,
+      lifetimeSeconds,
+      outro: IGNORE,
     }),
 };

@@ -83,8 +83,9 @@ const INTENTS = {
   "update-profile": define({
     schema: () => profileSchema,
     rateLimitAs: "/update-user",
+    fieldFor: (error) => (error.code.startsWith("USERNAME") ? "username" : undefined),
     run: async (ctx, current, value) => {
-      await updateUser(ctx, current, { name: value.name, image: value.image ?? null });
+      await updateUser(ctx, current, { name: value.name, image: value.image ?? null, username: value.username });
       return { message: "Profile saved." };
     },
   }),

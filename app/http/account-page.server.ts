@@ -24,7 +24,7 @@ export async function loadAccountPage<T extends object>(
   const { user } = current;
   return data(
     {
-      user: { name: user.name, email: user.email, image: user.image, emailVerified: user.emailVerified },
+      user: { name: user.name, email: user.email, image: user.image, emailVerified: user.emailVerified, username: user.displayUsername ?? user.username },
       flash,
       ...(await load(current, ctx)),
     },

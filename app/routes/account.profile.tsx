@@ -23,7 +23,7 @@ export default function AccountProfile() {
     <>
       <h1 className="page-title">Profile</h1>
       <FlashMessage flash={page.flash} />
-      <ProfileSection key={`profile-${page.flash?.id}`} name={user.name} image={user.image} last={last} />
+      <ProfileSection key={`profile-${page.flash?.id}`} name={user.name} image={user.image} username={user.username} last={last} />
       {page.changeEmail ? <ChangeEmailSection key={`email-${page.flash?.id}`} email={user.email} last={last} /> : null}
     </>
   );

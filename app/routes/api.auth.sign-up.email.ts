@@ -12,6 +12,8 @@ export const { loader, action } = endpoint({
     image: apiImageField,
     callbackURL: optionalUrl,
     rememberMe: z.boolean().optional(),
+    username: z.string().max(200).optional(),
+    displayUsername: z.string().max(200).optional(),
   }),
   handler: ({ body, ctx }) => signUpWithEmail(ctx, body),
 });

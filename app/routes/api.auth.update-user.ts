@@ -10,6 +10,8 @@ export const { loader, action } = endpoint({
     name: z.string().optional(),
     image: apiImageField,
     email: z.unknown().optional(),
+    username: z.string().max(200).optional(),
+    displayUsername: z.string().max(200).optional(),
   }),
   handler: async ({ body, ctx }) => {
     await updateUser(ctx, await requireSession(ctx), body);

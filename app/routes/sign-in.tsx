@@ -2,7 +2,8 @@ import { getFormProps } from "@conform-to/react";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
-import { signInWithEmail } from "~/auth/credentials.server";
+import { signInWithIdentifier, twoFactorPage } from "~/auth/username/identifier.server";
+import { SignInAlternatives } from "~/components/sign-in-alternatives";
 import { safeRedirectTarget } from "~/auth/origin.server";
 import { signInFormSchema } from "~/auth/schemas";
 import { CheckboxField, ErrorSummary, Field, StatusMessage, SubmitButton, useZodForm } from "~/components/forms";
@@ -12,6 +13,8 @@ import { DevOutboxLink } from "~/components/dev-outbox-link";
 import { mayReadLocalOutbox } from "~/email/mailer.server";
 import { takeFlashContent } from "~/http/flash.server";
 import { handleForm } from "~/http/page.server";
+import { socialSignInOptions } from "~/auth/social/pages.server";
+import { SocialButtons } from "~/components/social-buttons";
 import { redirectIfSignedIn } from "~/http/signed-in.server";
 
 export const meta = pageTitle("Sign in");
@@ -21,7 +24,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   // After a password reset the address comes prefilled: the reset page passes it on with its message.
   const flash = takeFlashContent(request, headers);
   const outbox = mayReadLocalOutbox(request, context.peerAddress);
-  return data({ flash: flash?.text || null, email: flash?.email ?? "", outbox }, { headers });
+  return data({ flash: flash?.text || null, email: flash?.email ?? "", outbox, social: socialSignInOptions(request) }, { headers });
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -32,8 +35,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
     schema: signInFormSchema,
     hideFields: ["password"],
     run: async (value, ctx) => {
-      await signInWithEmail(ctx, { ...value, rememberMe: value.rememberMe === true });
-      return value.redirectTo;
+      const answer = await signInWithIdentifier(ctx, { ...value, identifier: value.email, rememberMe: value.rememberMe === true });
+      return "twoFactorRedirect" in answer ? twoFactorPage(value.redirectTo) : value.redirectTo;
     },
   });
   if (!outcome.ok) return data({ result: outcome.result }, outcome.init);
@@ -47,6 +50,7 @@ export default function SignIn() {
   const [form, fields] = useZodForm("sign-in", signInFormSchema, actionData?.result, { rememberMe: "on", email: page.email || (searchParams.get("email") ?? undefined) });
   const redirectTo = searchParams.get("redirectTo");
   return (
+    <>
     <Form method="post" className="card narrow" {...getFormProps(form)}>
       <h1>Sign in</h1>
       {page.flash && !actionData ? (
@@ -57,7 +61,7 @@ export default function SignIn() {
       ) : null}
       <ErrorSummary form={form} />
       <input type="hidden" name="redirectTo" value={redirectTo ?? ""} />
-      <Field label="Email" meta={fields.email} type="email" autoComplete="username webauthn" />
+      <Field label="Email or username" meta={fields.email} type="text" autoComplete="username webauthn" />
       <Field
         label="Password"
         meta={fields.password}
@@ -71,6 +75,9 @@ export default function SignIn() {
       <p className="muted">
         New here? <Link to={`/sign-up${redirectTo ? `?redirectTo=${encodeURIComponent(redirectTo)}` : ""}`}>Create an account</Link>
       </p>
+      <SignInAlternatives redirectTo={redirectTo} />
     </Form>
+    <SocialButtons providers={page.social.providers} redirectTo={redirectTo} error={page.social.error} />
+    </>
   );
 }

@@ -15,13 +15,15 @@ import { passwordBounds } from "~/auth/password.server";
 import { setFlash } from "~/http/flash.server";
 import { PAGE_MESSAGES } from "~/http/page-messages.server";
 import { handleForm } from "~/http/page.server";
+import { socialSignInOptions } from "~/auth/social/pages.server";
+import { SocialButtons } from "~/components/social-buttons";
 import { redirectIfSignedIn } from "~/http/signed-in.server";
 
 export const meta = pageTitle("Sign up");
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const headers = await redirectIfSignedIn(request, context);
-  return data({ passwordBounds: passwordBounds(), userExists: PAGE_MESSAGES.USER_ALREADY_EXISTS() }, { headers });
+  return data({ passwordBounds: passwordBounds(), userExists: PAGE_MESSAGES.USER_ALREADY_EXISTS(), social: socialSignInOptions(request) }, { headers });
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -31,7 +33,14 @@ export async function action({ request, context }: ActionFunctionArgs) {
     rateLimitAs: "/sign-up/email",
     schema: signUpFormSchema(passwordBounds()),
     hideFields: ["password"],
-    fieldFor: (error) => (error.code === "USER_ALREADY_EXISTS" || error.code === "INVALID_EMAIL" ? "email" : error.code.startsWith("PASSWORD") ? "password" : undefined),
+    fieldFor: (error) =>
+      error.code === "USER_ALREADY_EXISTS" || error.code === "INVALID_EMAIL"
+        ? "email"
+        : error.code.startsWith("PASSWORD")
+          ? "password"
+          : error.code.startsWith("USERNAME")
+            ? "username"
+            : undefined,
     run: async (value, ctx) => {
       const { token, user } = await signUpWithEmail(ctx, { ...value, emailProven: await invitationLinkProvesEmail(value.redirectTo, value.email) });
       return { signedIn: token !== null, redirectTo: value.redirectTo, email: user.email, name: user.name };
@@ -59,6 +68,7 @@ export default function SignUp() {
   const [form, fields] = useZodForm("sign-up", schema, actionData?.result, { email: searchParams.get("email") ?? undefined });
   const withRedirect = (path: string) => `${path}${redirectTo ? `?redirectTo=${encodeURIComponent(redirectTo)}` : ""}`;
   return (
+    <>
     <Form method="post" className="card narrow" {...getFormProps(form)}>
       <h1>Create an account</h1>
       <ErrorSummary form={form} />
@@ -70,6 +80,7 @@ export default function SignUp() {
           <Link to={withRedirect("/sign-in")}>Sign in</Link> or <Link to="/forgot-password">reset your password</Link>.
         </p>
       ) : null}
+      <Field label="Username (optional)" meta={fields.username} type="text" autoComplete="username" />
       <Field label="Password" meta={fields.password} type="password" autoComplete="new-password" hint={passwordLengthHint(page.passwordBounds)} />
       <SubmitButton className="primary wide">Sign up</SubmitButton>
       <PasskeySignUp redirectTo={redirectTo} />
@@ -77,5 +88,7 @@ export default function SignUp() {
         Already have an account? <Link to={withRedirect("/sign-in")}>Sign in</Link>
       </p>
     </Form>
+    <SocialButtons providers={page.social.providers} redirectTo={redirectTo} error={page.social.error} />
+    </>
   );
 }

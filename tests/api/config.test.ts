@@ -38,6 +38,14 @@ describe("invalid configuration stops start-up", () => {
     ["DATABASE_URL", { DATABASE_URL: "mysql://localhost/app" }],
     ["REDIS_URL", { REDIS_URL: "http://127.0.0.1:6379" }],
     ["AUTH_SECRET", { AUTH_SECRET: "too-short" }],
+    // A social provider switched on without the rest of what it needs.
+    ["GITHUB_CLIENT_SECRET", { GITHUB_CLIENT_ID: "an-id" }],
+    ["GOOGLE_CLIENT_ID", { GOOGLE_CLIENT_SECRET: "a-secret" }],
+    ["APPLE_PRIVATE_KEY", { APPLE_CLIENT_ID: "an-id", APPLE_TEAM_ID: "team", APPLE_KEY_ID: "key" }],
+    ["OIDC_CLIENT_SECRET", { OIDC_ISSUER: "https://idp.example.com", OIDC_CLIENT_ID: "an-id" }],
+    ["OIDC_ISSUER", { OIDC_ISSUER: "http://idp.example.com", OIDC_CLIENT_ID: "an-id", OIDC_CLIENT_SECRET: "s" }],
+    ["OIDC_PROVIDER_ID", { OIDC_ISSUER: "https://idp.example.com", OIDC_CLIENT_ID: "an-id", OIDC_CLIENT_SECRET: "s", OIDC_PROVIDER_ID: "github" }],
+    ["AUTH_TRUSTED_PROVIDERS", { AUTH_TRUSTED_PROVIDERS: "myspace" }],
   ];
 
   it.concurrent.each(cases)("names %s (%j)", async (variable, env) => {

@@ -85,7 +85,7 @@ export const test = base.extend<Fixtures>({
 
 export async function signUp(page: Page, user: TestUser): Promise<void> {
   await page.goto("/sign-up");
-  await page.getByLabel("Name").fill(user.name);
+  await page.getByLabel("Name", { exact: true }).fill(user.name);
   await page.getByLabel("Email").fill(user.email);
   await page.getByLabel("Password").fill(user.password);
   await page.getByRole("button", { name: "Sign up", exact: true }).click();

@@ -59,8 +59,8 @@ test("submitting an invalid e-mail is refused in the browser, without a round tr
   await page.getByLabel("Email").fill("not-an-email");
   // Enter submits from the field itself: the error comes from submit-time validation, not from a blur.
   await page.getByLabel("Email").press("Enter");
-  await expectErrorSummary(page, ["Enter an email address like ada@example.com."]);
-  await expectFieldError(page, "Email", "Enter an email address like ada@example.com.");
+  await expectErrorSummary(page, ["Enter an email address like ada@example.com, or your username."]);
+  await expectFieldError(page, "Email or username", "Enter an email address like ada@example.com, or your username.");
   await expect(page).toHaveURL("/sign-in");
 
   // Correcting the address clears the error while typing.
@@ -123,10 +123,10 @@ test("the account page's sections validate in the browser and show server errors
   await page.getByRole("navigation", { name: "Account" }).getByRole("link", { name: "Profile" }).click();
   await expect(page).toHaveURL("/account/profile");
   await expect(page).not.toHaveTitle(/^Error/);
-  await page.getByLabel("Name").fill("Ada King");
+  await page.getByLabel("Name", { exact: true }).fill("Ada King");
   await page.getByRole("button", { name: "Save profile" }).click();
   await expectStatus(page, "Profile saved.");
-  await expect(page.getByLabel("Name")).toHaveValue("Ada King");
+  await expect(page.getByLabel("Name", { exact: true })).toHaveValue("Ada King");
   await page.getByRole("navigation", { name: "Account" }).getByRole("link", { name: "Overview" }).click();
   await expect(page.getByTestId("account-name")).toHaveText("Ada King");
 });

@@ -54,10 +54,10 @@ test("signing up with an invalid e-mail shows the error next to the field and ke
   await expect(page).toHaveURL("/sign-up");
   await expectErrorSummary(page, ["Enter an email address like ada@example.com."]);
   await expectFieldError(page, "Email", "Enter an email address like ada@example.com.");
-  await expect(page.getByLabel("Name")).toHaveValue("Typo");
+  await expect(page.getByLabel("Name", { exact: true })).toHaveValue("Typo");
   await expect(page.getByLabel("Email")).toHaveValue("typo@");
   await expect(page.getByLabel("Password")).toHaveValue("");
-  await expect(page.getByLabel("Name")).not.toHaveAttribute("aria-invalid", "true");
+  await expect(page.getByLabel("Name", { exact: true })).not.toHaveAttribute("aria-invalid", "true");
 });
 
 test("signing up with a too-short password shows the error next to the password", async ({ page }) => {
@@ -127,7 +127,7 @@ test("a visitor without an account, sent to sign in, signs up instead and still 
   await page.goto("/account?x=1");
   await page.getByRole("link", { name: "Create an account" }).click();
   await expect(page).toHaveURL("/sign-up?redirectTo=%2Faccount%3Fx%3D1");
-  await page.getByLabel("Name").fill(user.name);
+  await page.getByLabel("Name", { exact: true }).fill(user.name);
   await page.getByLabel("Email").fill(user.email);
   await page.getByLabel("Password").fill(user.password);
   await page.getByRole("button", { name: "Sign up" }).click();

@@ -39,7 +39,7 @@ test("an owner builds a team from e-mail invitations, manages it and deletes it"
   await expect(page).toHaveURL("/account");
 
   // Create the organization from the account area.
-  await page.getByRole("link", { name: "Organizations" }).click();
+  await page.getByRole("navigation", { name: "Account" }).getByRole("link", { name: "Organizations" }).click();
   await expect(page).toHaveURL("/organizations");
   await expect(page.getByRole("heading", { level: 1, name: "Organizations" })).toBeVisible();
   await page.getByLabel("Name").fill("Acme Corp");

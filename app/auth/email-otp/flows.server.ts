@@ -1,0 +1,99 @@
+// The e-mail one-time code flows: sending a code, signing in with it (creating the account unless
+// AUTH_EMAIL_OTP_SIGN_UP=off), verifying the address, and resetting the password. See
+// docs/decisions/020-email-otp-and-usernames.md.
+import { normalizeEmail } from "~/auth/email-address";
+import { newId } from "~/auth/crypto.server";
+import { mailCode, verifyCode } from "~/auth/email-otp/codes.server";
+import type { OtpType } from "~/auth/email-otp/schemas";
+import { AuthError } from "~/auth/errors";
+import { assertPasswordLength, hashPassword } from "~/auth/password.server";
+import { publicUser } from "~/auth/presenters.server";
+import { replacePassword } from "~/auth/password-flows.server";
+import type { RequestContext } from "~/auth/request-context.server";
+import { afterFirstFactor } from "~/auth/two-factor/gate.server";
+import { db, isUniqueViolation, type User } from "~/db.server";
+import { env } from "~/env.server";
+
+/**
+ * POST /email-otp/send-verification-otp: `{success: true}` whether or not the address has an account. The code
+ * is made and mailed after the answer is decided, without waiting for SMTP.
+ */
+export async function sendVerificationOtp(input: { email: string; type: OtpType }) {
+  const email = normalizeEmail(input.email);
+  const user = await db.user.findUnique({ where: { email }, select: { id: true } });
+  const send = input.type === "sign-in" ? Boolean(user) || env.AUTH_EMAIL_OTP_SIGN_UP === "on" : Boolean(user);
+  if (send) mailCode(email, input.type).catch(() => {}); // a failure is logged by the mailer
+  return { success: true };
+}
+
+/**
+ * The code proved the inbox. An account nobody had proven this address for may hold things its creator set up
+ * (a password, sessions, a second factor, linked sign-ins): all of it ends here, once, so that pre-registering
+ * someone else's address leaves no way in.
+ */
+async function claimUnverifiedAccount(user: User): Promise<User> {
+  return db.$transaction(async (tx) => {
+    const { count } = await tx.user.updateMany({ where: { id: user.id, emailVerified: false }, data: { emailVerified: true, twoFactorEnabled: false } });
+    if (count === 1) {
+      await tx.account.deleteMany({ where: { userId: user.id } });
+      await tx.session.deleteMany({ where: { userId: user.id } });
+      await tx.twoFactor.deleteMany({ where: { userId: user.id } });
+      await tx.passkey.deleteMany({ where: { userId: user.id } });
+      await tx.verification.deleteMany({ where: { value: { contains: `"userId":${JSON.stringify(user.id)}` } } });
+    }
+    return tx.user.findUniqueOrThrow({ where: { id: user.id } });
+  });
+}
+
+async function findOrCreateUser(email: string): Promise<User> {
+  const existing = await db.user.findUnique({ where: { email } });
+  if (existing) return existing.emailVerified ? existing : claimUnverifiedAccount(existing);
+  if (env.AUTH_EMAIL_OTP_SIGN_UP !== "on") throw new AuthError("INVALID_OTP");
+  try {
+    return await db.user.create({ data: { id: newId(), name: "", email, emailVerified: true } });
+  } catch (error) {
+    // Two code sign-ins for a new address at once: one creates the account, the other uses it.
+    if (isUniqueViolation(error)) return db.user.findUniqueOrThrow({ where: { email } });
+    throw error;
+  }
+}
+
+/** POST /sign-in/email-otp: `{token, user}` and the session, or `{twoFactorRedirect: true}`. */
+export async function signInWithEmailOtp(ctx: RequestContext, input: { email: string; otp: string; rememberMe?: boolean }) {
+  const email = await verifyCode(input.email, "sign-in", input.otp);
+  const user = await findOrCreateUser(email);
+  const outcome = await afterFirstFactor(ctx, user, { rememberMe: input.rememberMe });
+  if (outcome.twoFactorRedirect) return outcome;
+  return { token: outcome.session.token, user: publicUser(outcome.user) };
+}
+
+/** POST /email-otp/verify-email: marks the address verified. */
+export async function verifyEmailWithOtp(input: { email: string; otp: string }) {
+  const email = await verifyCode(input.email, "email-verification", input.otp);
+  const user = await db.user.findUnique({ where: { email } });
+  if (!user) throw new AuthError("INVALID_OTP");
+  const verified = user.emailVerified ? user : await db.user.update({ where: { id: user.id }, data: { emailVerified: true } });
+  return { status: true, token: null, user: publicUser(verified) };
+}
+
+/** POST /email-otp/check-verification-otp: whether the code is right, without using it up (wrong ones count). */
+export async function checkVerificationOtp(input: { email: string; type: OtpType; otp: string }) {
+  await verifyCode(input.email, input.type, input.otp, { keep: true });
+  return { success: true };
+}
+
+/** POST /email-otp/request-password-reset (and /forget-password/email-otp). */
+export async function requestPasswordResetOtp(input: { email: string }) {
+  return sendVerificationOtp({ email: input.email, type: "forget-password" });
+}
+
+/** POST /email-otp/reset-password: the code proves the inbox; the new password replaces any old one. */
+export async function resetPasswordWithOtp(input: { email: string; otp: string; password: string }) {
+  assertPasswordLength(input.password); // before the code is used up
+  const passwordHash = await hashPassword(input.password);
+  const email = await verifyCode(input.email, "forget-password", input.otp);
+  const user = await db.user.findUnique({ where: { email }, select: { id: true } });
+  if (!user) throw new AuthError("INVALID_OTP");
+  await replacePassword(user.id, passwordHash);
+  return { success: true };
+}

@@ -1,0 +1,211 @@
+// Social sign-in and linking: the start (/sign-in/social, /link-social), the provider's return (/callback/{id},
+// through remix-auth), and the id-token path. Who the returning identity becomes is decided in one place,
+// `resolveIdentity`, with the linking rules of spec §5 and docs/decisions/021-social-sign-in.md.
+import { Authenticator } from "remix-auth";
+import { newId } from "~/auth/crypto.server";
+import { AuthError } from "~/auth/errors";
+import { normalizeEmail } from "~/auth/email-address";
+import { withQuery } from "~/auth/links.server";
+import { publicUser } from "~/auth/presenters.server";
+import type { RequestContext } from "~/auth/request-context.server";
+import { isSafeImageUrl, MAX_NAME_LENGTH } from "~/auth/schemas";
+import { getSession } from "~/auth/session.server";
+import { afterFirstFactor } from "~/auth/two-factor/gate.server";
+import { twoFactorPage } from "~/auth/username/identifier.server";
+import { accountTokenData } from "~/auth/social/tokens.server";
+import { providerFor, type ProviderTokens, type SocialProfile, type SocialProvider } from "~/auth/social/providers.server";
+import { consumeState, createState, type OAuthState } from "~/auth/social/state.server";
+import { CallbackError, SocialCallbackStrategy, type CallbackOutcome } from "~/auth/social/strategy.server";
+import { db, isUniqueViolation, type User } from "~/db.server";
+import { env } from "~/env.server";
+
+const CREDENTIAL_PROVIDER = "credential";
+const ERROR_PAGE = "/api/auth/error";
+
+export interface StartInput {
+  provider: string;
+  callbackURL?: string;
+  newUserCallbackURL?: string;
+  errorCallbackURL?: string;
+  scopes?: string[];
+  requestSignUp?: boolean;
+  disableRedirect?: boolean;
+}
+
+/** POST /sign-in/social and /link-social without an id token: where to send the browser. */
+export async function startSocialFlow(ctx: RequestContext, input: StartInput, linkUserId = "") {
+  const provider = providerFor(input.provider);
+  const { state, payload } = await createState(ctx, {
+    userId: linkUserId,
+    providerId: provider.id,
+    callbackURL: input.callbackURL || "/",
+    newUserCallbackURL: input.newUserCallbackURL,
+    errorCallbackURL: input.errorCallbackURL,
+    requestSignUp: input.requestSignUp,
+  });
+  const scopes = [...new Set([...provider.defaultScopes, ...(input.scopes ?? [])])];
+  const url = await provider.authorizationUrl({ state, codeVerifier: payload.codeVerifier, scopes, nonce: payload.nonce });
+  return { url: url.href, redirect: !input.disableRedirect };
+}
+
+/** Failures of the return trip, as the ?error= codes of spec §2 and §8. */
+const CALLBACK_CODES: Record<string, string> = {
+  FAILED_TO_GET_USER_INFO: "unable_to_get_user_info",
+  USER_EMAIL_NOT_FOUND: "email_not_found",
+  ACCOUNT_NOT_LINKED: "account not linked",
+  SOCIAL_ACCOUNT_ALREADY_LINKED: "account_already_linked_to_different_user",
+  EMAIL_DOESNT_MATCH: "email_doesn't_match",
+  FAILED_TO_CREATE_USER: "unable to create user",
+  FAILED_TO_CREATE_SESSION: "unable to create session",
+};
+
+function errorRedirect(target: string | undefined, code: string, description?: string): string {
+  return withQuery(target || ERROR_PAGE, { error: code, ...(description ? { error_description: description.slice(0, 200) } : {}) });
+}
+
+/**
+ * GET /callback/{id}: the provider sends the browser back with a code (or an error). Returns where to send the
+ * browser next; never throws for anything the provider or the browser sent.
+ */
+export async function completeSocialFlow(ctx: RequestContext, providerId: string, params: URLSearchParams): Promise<string> {
+  let provider: SocialProvider;
+  try {
+    provider = providerFor(providerId);
+  } catch {
+    return errorRedirect(undefined, "oauth_provider_not_found");
+  }
+  const stateValue = params.get("state");
+  if (!stateValue) return errorRedirect(undefined, params.get("error") ? params.get("error")! : "state_not_found");
+  const state = await consumeState(ctx, stateValue);
+  if (typeof state === "string") return errorRedirect(undefined, state);
+  if (state.providerId !== provider.id) return errorRedirect(state.errorCallbackURL, "state_mismatch");
+  const providerError = params.get("error");
+  if (providerError) return errorRedirect(state.errorCallbackURL, providerError.slice(0, 100), params.get("error_description") ?? undefined);
+  if (!params.get("code")) return errorRedirect(state.errorCallbackURL, "no_code");
+
+  const authenticator = new Authenticator<CallbackOutcome>().use(
+    new SocialCallbackStrategy(provider, state, async ({ profile, tokens }) => finish(ctx, provider, state, profile, tokens)),
+    provider.id,
+  );
+  try {
+    const outcome = await authenticator.authenticate(provider.id, ctx.request);
+    const target = outcome.isNew && state.newUserCallbackURL ? state.newUserCallbackURL : state.callbackURL;
+    if (outcome.twoFactor) return withQuery(twoFactorPage(new URL(withQuery(target, {})).pathname), {});
+    return withQuery(target, {});
+  } catch (error) {
+    if (error instanceof CallbackError) return errorRedirect(state.errorCallbackURL, error.code);
+    if (error instanceof AuthError && CALLBACK_CODES[error.code]) return errorRedirect(state.errorCallbackURL, CALLBACK_CODES[error.code]);
+    console.error(`[latchkey] social callback (${provider.id}) failed:`, error);
+    return errorRedirect(state.errorCallbackURL, "unable_to_get_user_info");
+  }
+}
+
+async function finish(ctx: RequestContext, provider: SocialProvider, state: OAuthState, profile: SocialProfile, tokens: ProviderTokens) {
+  if (state.userId) {
+    await linkIdentity(ctx, provider, state.userId, profile, tokens);
+    return { user: null, isNew: false, twoFactor: false };
+  }
+  const { user, isNew } = await resolveIdentity(provider, profile, tokens);
+  // A provider is a first factor like a password: a user with two-factor on still owes the second step.
+  const outcome = await afterFirstFactor(ctx, user);
+  return { user, isNew, twoFactor: Boolean(outcome.twoFactorRedirect) };
+}
+
+/** The id-token path of /sign-in/social: a token the client obtained itself, verified against the provider's keys. */
+export async function signInWithIdToken(ctx: RequestContext, providerId: string, idToken: { token: string; nonce?: string; accessToken?: string; refreshToken?: string; expiresAt?: number }) {
+  const provider = providerFor(providerId);
+  if (!provider.verifyIdToken) throw new AuthError("ID_TOKEN_NOT_SUPPORTED");
+  const profile = await provider.verifyIdToken(idToken.token, idToken.nonce);
+  const tokens: ProviderTokens = {
+    accessToken: idToken.accessToken ?? null,
+    refreshToken: idToken.refreshToken ?? null,
+    idToken: idToken.token,
+    accessTokenExpiresAt: idToken.expiresAt ? new Date(idToken.expiresAt) : null,
+    scopes: [],
+  };
+  const { user } = await resolveIdentity(provider, profile, tokens);
+  const outcome = await afterFirstFactor(ctx, user);
+  if (outcome.twoFactorRedirect) return outcome;
+  return { redirect: false, token: outcome.session.token, url: null, user: publicUser(user) };
+}
+
+/**
+ * Who a provider identity is: the user it is linked to; else the user with the same address, when the provider
+ * vouches for the address and the local account's own address is verified (or the provider is trusted);
+ * else a new user. An unverified local account is never joined by an untrusted provider, and when a trusted one
+ * joins it, whatever was set up before the proof (password, sessions) ends.
+ */
+export async function resolveIdentity(provider: SocialProvider, profile: SocialProfile, tokens: ProviderTokens): Promise<{ user: User; isNew: boolean }> {
+  const linked = await db.account.findUnique({
+    where: { providerId_accountId: { providerId: provider.id, accountId: profile.id } },
+    include: { user: true },
+  });
+  if (linked) {
+    await db.account.update({ where: { id: linked.id }, data: accountTokenData(tokens) });
+    return { user: linked.user, isNew: false };
+  }
+  if (!profile.email) throw new AuthError("USER_EMAIL_NOT_FOUND");
+  const email = normalizeEmail(profile.email);
+  const existing = await db.user.findUnique({ where: { email } });
+  if (existing) {
+    const trusted = env.social.trustedProviders.includes(provider.id);
+    if (!profile.emailVerified || !(existing.emailVerified || trusted)) throw new AuthError("ACCOUNT_NOT_LINKED");
+    const user = await db.$transaction(async (tx) => {
+      if (!existing.emailVerified) {
+        // The provider proved the inbox; whoever registered the address before that proof loses their way in.
+        await tx.account.deleteMany({ where: { userId: existing.id, providerId: CREDENTIAL_PROVIDER } });
+        await tx.session.deleteMany({ where: { userId: existing.id } });
+      }
+      await tx.account.create({ data: { userId: existing.id, providerId: provider.id, accountId: profile.id, ...accountTokenData(tokens) } });
+      return existing.emailVerified ? existing : tx.user.update({ where: { id: existing.id }, data: { emailVerified: true } });
+    }).catch((error) => {
+      if (isUniqueViolation(error)) throw new AuthError("SOCIAL_ACCOUNT_ALREADY_LINKED");
+      throw error;
+    });
+    return { user, isNew: false };
+  }
+  try {
+    const id = newId();
+    const user = await db.user.create({
+      data: {
+        id,
+        name: (profile.name || email.split("@")[0]).slice(0, MAX_NAME_LENGTH),
+        email,
+        emailVerified: profile.emailVerified,
+        image: profile.image && isSafeImageUrl(profile.image) ? profile.image : null,
+        accounts: { create: { providerId: provider.id, accountId: profile.id, ...accountTokenData(tokens) } },
+      },
+    });
+    return { user, isNew: true };
+  } catch (error) {
+    // The same identity arriving twice at once: the unique indexes let one through; the other signs in.
+    if (isUniqueViolation(error)) {
+      const again = await db.account.findUnique({ where: { providerId_accountId: { providerId: provider.id, accountId: profile.id } }, include: { user: true } });
+      if (again) return { user: again.user, isNew: false };
+    }
+    throw new AuthError("FAILED_TO_CREATE_USER");
+  }
+}
+
+/** The return of /link-social: the identity joins the signed-in user who started it, under the linking rules. */
+async function linkIdentity(ctx: RequestContext, provider: SocialProvider, userId: string, profile: SocialProfile, tokens: ProviderTokens) {
+  const current = await getSession(ctx);
+  if (!current || current.user.id !== userId) throw new CallbackError("unable_to_link_account");
+  const taken = await db.account.findUnique({ where: { providerId_accountId: { providerId: provider.id, accountId: profile.id } } });
+  if (taken && taken.userId !== userId) throw new CallbackError("account_already_linked_to_different_user");
+  if (taken) {
+    await db.account.update({ where: { id: taken.id }, data: accountTokenData(tokens) });
+    return;
+  }
+  const sameEmail = profile.email !== null && normalizeEmail(profile.email) === current.user.email;
+  if (!sameEmail && !env.social.allowDifferentEmails) throw new AuthError("EMAIL_DOESNT_MATCH");
+  // One account per provider per user.
+  const other = await db.account.findFirst({ where: { userId, providerId: provider.id } });
+  if (other) throw new CallbackError("account_already_linked");
+  try {
+    await db.account.create({ data: { userId, providerId: provider.id, accountId: profile.id, ...accountTokenData(tokens) } });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new CallbackError("unable_to_link_account");
+    throw error;
+  }
+}

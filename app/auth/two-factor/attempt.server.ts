@@ -1,0 +1,70 @@
+// A sign-in waiting for its second factor: a verification entry found by a random id that a short-lived signed
+// cookie carries. It counts wrong codes (the fifth ends it) and is used up by the first right one.
+import { randomToken, sign, unsign } from "~/auth/crypto.server";
+import { AuthError } from "~/auth/errors";
+import { publicUser } from "~/auth/presenters.server";
+import type { RequestContext } from "~/auth/request-context.server";
+import { cookieName, requestCookies, setCookie } from "~/auth/cookies.server";
+import { startSession } from "~/auth/session.server";
+import { MAX_TWO_FACTOR_FAILURES, TWO_FACTOR_ATTEMPT_SECONDS } from "~/auth/two-factor/constants";
+import { trustThisDevice } from "~/auth/two-factor/trusted-device.server";
+import { openEntry, readEntry, recordFailure, takeEntry } from "~/auth/verification.server";
+import { db, type User } from "~/db.server";
+
+export const TWO_FACTOR_COOKIE = cookieName("two_factor");
+const PURPOSE = "two_factor";
+
+interface AttemptPayload {
+  userId: string;
+  rememberMe: boolean;
+}
+
+export interface Attempt {
+  id: string;
+  user: User;
+  rememberMe: boolean;
+}
+
+export async function startAttempt(ctx: RequestContext, userId: string, rememberMe: boolean): Promise<void> {
+  const id = randomToken(32);
+  await openEntry<AttemptPayload>("two-factor-attempt", id, { userId, rememberMe }, { ttlSeconds: TWO_FACTOR_ATTEMPT_SECONDS });
+  setCookie(ctx, TWO_FACTOR_COOKIE, sign(id, PURPOSE), TWO_FACTOR_ATTEMPT_SECONDS);
+}
+
+export function hasAttemptCookie(request: Request): boolean {
+  return Boolean(requestCookies(request)[TWO_FACTOR_COOKIE]);
+}
+
+function clearAttemptCookie(ctx: RequestContext): void {
+  setCookie(ctx, TWO_FACTOR_COOKIE, "", 0);
+}
+
+/** The attempt this browser's cookie names, or 401 "invalid two factor cookie". */
+export async function currentAttempt(ctx: RequestContext): Promise<Attempt> {
+  const signed = requestCookies(ctx.request)[TWO_FACTOR_COOKIE];
+  const id = signed ? unsign(signed, PURPOSE) : null;
+  const entry = id ? await readEntry<AttemptPayload>("two-factor-attempt", id) : null;
+  const user = entry ? await db.user.findUnique({ where: { id: entry.payload.userId } }) : null;
+  if (!id || !entry || !user) {
+    if (signed) clearAttemptCookie(ctx);
+    throw new AuthError("INVALID_TWO_FACTOR_COOKIE");
+  }
+  return { id, user, rememberMe: entry.payload.rememberMe };
+}
+
+/** A wrong code: counted, and the attempt is over at the fifth. */
+export async function failAttempt(ctx: RequestContext, attempt: Attempt): Promise<never> {
+  const open = await recordFailure("two-factor-attempt", attempt.id, MAX_TWO_FACTOR_FAILURES);
+  if (!open) clearAttemptCookie(ctx);
+  throw new AuthError("INVALID_TWO_FACTOR_AUTHENTICATION");
+}
+
+/** A right code: the attempt is used up (once, even for two answers at once) and the session starts. */
+export async function finishAttempt(ctx: RequestContext, attempt: Attempt, trustDevice: boolean | undefined) {
+  const won = await takeEntry("two-factor-attempt", attempt.id);
+  clearAttemptCookie(ctx);
+  if (!won) throw new AuthError("INVALID_TWO_FACTOR_COOKIE");
+  const { session, user } = await startSession(ctx, attempt.user, { rememberMe: attempt.rememberMe });
+  if (trustDevice) await trustThisDevice(ctx, user.id);
+  return { token: session.token, user: publicUser(user) };
+}

@@ -1,0 +1,98 @@
+// Turning two-factor on and off for the signed-in user, and replacing the backup codes. Each asks for the
+// password. Enabling stores a new secret and codes but switches two-factor on only when the first code from the
+// app is verified (`confirmEnable`), so nobody locks themselves out with a secret their app never received.
+import { CREDENTIAL_PROVIDER } from "~/auth/credentials.server";
+import { AuthError } from "~/auth/errors";
+import { verifyAgainstDecoy, verifyPassword } from "~/auth/password.server";
+import type { RequestContext } from "~/auth/request-context.server";
+import { refreshCookieCache, type SessionWithUser } from "~/auth/session.server";
+import QRCode from "qrcode";
+import { newBackupCodes, openBackupCodes, sealBackupCodes } from "~/auth/two-factor/backup-codes.server";
+import { newEncryptedSecret, plainSecret, totpUri } from "~/auth/two-factor/totp.server";
+import { forgetThisDevice } from "~/auth/two-factor/trusted-device.server";
+import { db } from "~/db.server";
+
+async function assertPassword(userId: string, password: string): Promise<void> {
+  const account = await db.account.findFirst({ where: { userId, providerId: CREDENTIAL_PROVIDER }, select: { password: true } });
+  if (!account?.password) {
+    await verifyAgainstDecoy(password);
+    throw new AuthError("CREDENTIAL_ACCOUNT_NOT_FOUND");
+  }
+  if (!(await verifyPassword(password, account.password))) throw new AuthError("INVALID_PASSWORD");
+}
+
+/** POST /two-factor/enable: a new secret and backup codes; on once the first code is verified. */
+export async function enableTwoFactor(ctx: RequestContext, current: SessionWithUser, input: { password: string; issuer?: string }) {
+  await assertPassword(current.user.id, input.password);
+  const secret = newEncryptedSecret();
+  const backupCodes = newBackupCodes();
+  const data = { secret, backupCodes: sealBackupCodes(backupCodes) };
+  const [, user] = await db.$transaction([
+    db.twoFactor.upsert({ where: { userId: current.user.id }, create: { userId: current.user.id, ...data }, update: data }),
+    // Setting up again starts over: the old secret stops counting until the new one is confirmed.
+    db.user.update({ where: { id: current.user.id }, data: { twoFactorEnabled: false } }),
+  ]);
+  refreshCookieCache(ctx, { session: current.session, user });
+  return { totpURI: totpUri(secret, current.user.email, input.issuer), backupCodes };
+}
+
+/** The secret and URI of the setup in progress or in use (for showing the QR code again). */
+export async function currentTotpUri(userId: string, accountName: string): Promise<{ totpURI: string; secret: string } | null> {
+  const row = await db.twoFactor.findUnique({ where: { userId } });
+  if (!row) return null;
+  return { totpURI: totpUri(row.secret, accountName), secret: row.secret };
+}
+
+/** The two-factor state the account page shows: off, set up but awaiting its first code, or on. */
+export async function twoFactorStatus(userId: string, accountName: string) {
+  const row = await db.twoFactor.findUnique({ where: { userId }, include: { user: { select: { twoFactorEnabled: true } } } });
+  if (!row) return { enabled: false, pending: null };
+  if (row.user.twoFactorEnabled) return { enabled: true, pending: null, backupCodesLeft: openBackupCodes(row.backupCodes).length };
+  const uri = totpUri(row.secret, accountName);
+  return { enabled: false, pending: { totpURI: uri, secret: plainSecret(row.secret), qrCode: await QRCode.toDataURL(uri, { margin: 1, width: 240 }) } };
+}
+
+/** The current backup codes, for showing them right after two-factor was switched on. */
+export async function currentBackupCodes(userId: string): Promise<string[]> {
+  const row = await db.twoFactor.findUnique({ where: { userId }, select: { backupCodes: true } });
+  return row ? openBackupCodes(row.backupCodes) : [];
+}
+
+/** POST /two-factor/get-totp-uri. */
+export async function getTotpUri(current: SessionWithUser, input: { password: string }) {
+  await assertPassword(current.user.id, input.password);
+  const found = await currentTotpUri(current.user.id, current.user.email);
+  if (!found) throw new AuthError("TOTP_NOT_ENABLED");
+  return { totpURI: found.totpURI };
+}
+
+/** The first verified code switches two-factor on. */
+export async function confirmEnable(ctx: RequestContext, current: SessionWithUser) {
+  const user = await db.user.update({ where: { id: current.user.id }, data: { twoFactorEnabled: true } });
+  refreshCookieCache(ctx, { session: current.session, user });
+  return user;
+}
+
+/** POST /two-factor/disable: the secret and backup codes are deleted, trusted devices with them. */
+export async function disableTwoFactor(ctx: RequestContext, current: SessionWithUser, input: { password: string }) {
+  await assertPassword(current.user.id, input.password);
+  const [, user] = await db.$transaction([
+    db.twoFactor.deleteMany({ where: { userId: current.user.id } }),
+    db.user.update({ where: { id: current.user.id }, data: { twoFactorEnabled: false } }),
+  ]);
+  forgetThisDevice(ctx);
+  refreshCookieCache(ctx, { session: current.session, user });
+  return { status: true };
+}
+
+/** POST /two-factor/generate-backup-codes: ten new codes replace the old ones. */
+export async function generateBackupCodes(current: SessionWithUser, input: { password: string }) {
+  await assertPassword(current.user.id, input.password);
+  const backupCodes = newBackupCodes();
+  const { count } = await db.twoFactor.updateMany({
+    where: { userId: current.user.id, user: { twoFactorEnabled: true } },
+    data: { backupCodes: sealBackupCodes(backupCodes) },
+  });
+  if (count === 0) throw new AuthError("TWO_FACTOR_ISNT_ENABLED");
+  return { status: true, backupCodes };
+}

@@ -1,0 +1,61 @@
+// Usernames: the rules, availability and sign-in by username (changing it is POST /update-user). Stored lowercased and unique (the
+// database's unique index decides races); displayUsername keeps the form the person typed.
+import { AuthError } from "~/auth/errors";
+import { verifyAgainstDecoy, verifyPassword } from "~/auth/password.server";
+import type { RequestContext } from "~/auth/request-context.server";
+import { afterFirstFactor } from "~/auth/two-factor/gate.server";
+import { usernameProblem } from "~/auth/username/schemas";
+import { db, type User } from "~/db.server";
+import { emailVerificationRequired, sendVerificationInBackground } from "~/auth/email-verification.server";
+import { CREDENTIAL_PROVIDER, signInAnswer } from "~/auth/credentials.server";
+
+export interface UsernameNames {
+  username: string;
+  displayUsername: string;
+}
+
+/** Checks the typed username and gives its stored (lowercased) and displayed forms; 400 when malformed. */
+export function parseUsername(typed: string, display?: string): UsernameNames {
+  const trimmed = typed.trim();
+  const problem = usernameProblem(trimmed);
+  if (problem) throw new AuthError(problem);
+  return { username: trimmed.toLowerCase(), displayUsername: display?.trim() || trimmed };
+}
+
+/** POST /is-username-available. */
+export async function isUsernameAvailable(typed: string): Promise<{ available: boolean }> {
+  const { username } = parseUsername(typed);
+  const found = await db.user.findUnique({ where: { username }, select: { id: true } });
+  return { available: found === null };
+}
+
+export function usernameTaken(): AuthError {
+  return new AuthError("USERNAME_IS_ALREADY_TAKEN_PLEASE_TRY_ANOTHER");
+}
+
+/** Checks the password of the user with this username; every failure is the same 401 after the same work. */
+export async function verifyUsernameCredentials(typed: string, password: string): Promise<User> {
+  const { username } = parseUsername(typed);
+  const user = await db.user.findUnique({
+    where: { username },
+    include: { accounts: { where: { providerId: CREDENTIAL_PROVIDER }, select: { password: true } } },
+  });
+  const hash = user?.accounts[0]?.password;
+  const valid = hash ? await verifyPassword(password, hash) : await verifyAgainstDecoy(password);
+  if (!user || !valid) throw new AuthError("INVALID_USERNAME_OR_PASSWORD");
+  const { accounts: _accounts, ...plainUser } = user;
+  return plainUser;
+}
+
+/** POST /sign-in/username: answers like /sign-in/email. */
+export async function signInWithUsername(
+  ctx: RequestContext,
+  input: { username: string; password: string; rememberMe?: boolean; callbackURL?: string },
+) {
+  const user = await verifyUsernameCredentials(input.username, input.password);
+  if (emailVerificationRequired() && !user.emailVerified) {
+    sendVerificationInBackground(user, input.callbackURL);
+    throw new AuthError("EMAIL_NOT_VERIFIED");
+  }
+  return signInAnswer(await afterFirstFactor(ctx, user, { rememberMe: input.rememberMe }), input.callbackURL);
+}

@@ -1,0 +1,56 @@
+// The account's two-factor page, in pieces: backup codes shown once (with a text-file download) and the
+// password-confirmed forms.
+import { getFormProps } from "@conform-to/react";
+import { Form } from "@remix-run/react";
+import { twoFactorPasswordFormSchema } from "~/auth/two-factor/schemas";
+import { ErrorList, Field, SubmitButton, useZodForm } from "~/components/forms";
+
+export type TwoFactorIntent = "enable" | "confirm" | "disable" | "generate";
+type Intent = TwoFactorIntent;
+
+export function BackupCodes({ codes }: { codes: string[] }) {
+  const file = `Latchkey backup codes\nEach code works once.\n\n${codes.join("\n")}\n`;
+  return (
+    <div className="notice" role="status">
+      <p>
+        <strong>Save these backup codes now.</strong> Each one signs you in once if you lose your phone. They are shown only this
+        once.
+      </p>
+      <ul className="backup-codes" aria-label="Backup codes">
+        {codes.map((code) => (
+          <li key={code}>
+            <code>{code}</code>
+          </li>
+        ))}
+      </ul>
+      <a href={`data:text/plain;charset=utf-8,${encodeURIComponent(file)}`} download="latchkey-backup-codes.txt">
+        Download backup codes
+      </a>
+    </div>
+  );
+}
+
+export function PasswordForm({
+  intent,
+  id,
+  label = "Password",
+  submit,
+  last,
+  danger,
+}: {
+  intent: Intent;
+  id: string;
+  label?: string;
+  submit: string;
+  last?: { intent: string; result?: unknown };
+  danger?: boolean;
+}) {
+  const [form, fields] = useZodForm(id, twoFactorPasswordFormSchema, last?.intent === intent ? (last.result as never) : undefined);
+  return (
+    <Form method="post" action={`/account/two-factor?intent=${intent}`} {...getFormProps(form)}>
+      <Field label={label} meta={fields.password} type="password" autoComplete="current-password" />
+      <ErrorList id={form.errorId} errors={form.errors} />
+      <SubmitButton className={danger ? "danger" : undefined}>{submit}</SubmitButton>
+    </Form>
+  );
+}

@@ -1,0 +1,10 @@
+import { z } from "zod";
+import { signInWithEmailOtp } from "~/auth/email-otp/flows.server";
+import { emailOtpBody } from "~/auth/email-otp/schemas";
+import { endpoint } from "~/http/endpoint.server";
+
+export const { loader, action } = endpoint({
+  method: "POST",
+  body: emailOtpBody.extend({ rememberMe: z.boolean().optional() }),
+  handler: ({ body, ctx }) => signInWithEmailOtp(ctx, body),
+});

@@ -1,0 +1,10 @@
+import { requireSession } from "~/auth/session.server";
+import { passwordBody } from "~/auth/two-factor/schemas";
+import { generateBackupCodes } from "~/auth/two-factor/settings.server";
+import { endpoint } from "~/http/endpoint.server";
+
+export const { loader, action } = endpoint({
+  method: "POST",
+  body: passwordBody,
+  handler: async ({ body, ctx }) => generateBackupCodes(await requireSession(ctx), body),
+});

@@ -1,0 +1,9 @@
+import { verifyCodeBody } from "~/auth/two-factor/schemas";
+import { verifyTotp } from "~/auth/two-factor/verify.server";
+import { endpoint } from "~/http/endpoint.server";
+
+export const { loader, action } = endpoint({
+  method: "POST",
+  body: verifyCodeBody,
+  handler: ({ body, ctx }) => verifyTotp(ctx, body),
+});

@@ -1,0 +1,91 @@
+// "Email me a sign-in code": the address first, then the 6-digit code from the mail. Without JavaScript the
+// first form's answer renders the second.
+import { getFormProps } from "@conform-to/react";
+import type { ActionFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
+import { Form, Link, useActionData, useSearchParams } from "@remix-run/react";
+import { EMAIL_OTP_SECONDS } from "~/auth/email-otp/constants";
+import { sendVerificationOtp, signInWithEmailOtp } from "~/auth/email-otp/flows.server";
+import { otpCodeFormSchema, otpEmailFormSchema } from "~/auth/email-otp/schemas";
+import { safeRedirectTarget } from "~/auth/origin.server";
+import { twoFactorPage } from "~/auth/username/identifier.server";
+import { ErrorList, Field, SubmitButton, useZodForm } from "~/components/forms";
+import { handleForm } from "~/http/page.server";
+
+export const meta: MetaFunction = () => [{ title: "Sign in with a code · Latchkey" }];
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  if (new URL(request.url).searchParams.get("step") === "code") {
+    const outcome = await handleForm({
+      request,
+      context,
+      rateLimitAs: "/sign-in/email-otp",
+      schema: otpCodeFormSchema,
+      fieldFor: (error) => (["INVALID_OTP", "OTP_EXPIRED", "TOO_MANY_ATTEMPTS"].includes(error.code) ? "otp" : undefined),
+      run: async (value, ctx) => {
+        const answer = await signInWithEmailOtp(ctx, { email: value.email, otp: value.otp });
+        return "twoFactorRedirect" in answer ? twoFactorPage(value.redirectTo) : value.redirectTo;
+      },
+    });
+    if (!outcome.ok) return data({ step: "code" as const, email: null, result: outcome.result }, outcome.init);
+    throw redirect(safeRedirectTarget(outcome.value), { headers: outcome.ctx.responseHeaders });
+  }
+  const outcome = await handleForm({
+    request,
+    context,
+    rateLimitAs: "/email-otp/send-verification-otp",
+    schema: otpEmailFormSchema,
+    run: async (value) => {
+      await sendVerificationOtp({ email: value.email, type: "sign-in" });
+      return value.email.toLowerCase();
+    },
+  });
+  if (!outcome.ok) return data({ step: "email" as const, email: null, result: outcome.result }, outcome.init);
+  return { step: "code" as const, email: outcome.value, result: undefined };
+}
+
+export default function SignInWithCode() {
+  const actionData = useActionData<typeof action>();
+  const [searchParams] = useSearchParams();
+  const redirectTo = searchParams.get("redirectTo") ?? "";
+  const onCodeStep = actionData?.step === "code";
+  const [emailForm, emailFields] = useZodForm("otp-email", otpEmailFormSchema, onCodeStep ? undefined : actionData?.result);
+  const [codeForm, codeFields] = useZodForm("otp-code", otpCodeFormSchema, onCodeStep ? actionData?.result : undefined, {
+    email: actionData?.email ?? undefined,
+  });
+  const keep = redirectTo ? `&redirectTo=${encodeURIComponent(redirectTo)}` : "";
+  if (onCodeStep) {
+    return (
+      <Form method="post" action={`/sign-in/code?step=code${keep}`} className="card" {...getFormProps(codeForm)}>
+        <h1>Enter your code</h1>
+        {actionData?.email ? (
+          <p className="notice" role="status">
+            If {actionData.email} can sign in here, we sent it a 6-digit code. It works for {EMAIL_OTP_SECONDS / 60} minutes.
+          </p>
+        ) : null}
+        <input type="hidden" name="redirectTo" value={redirectTo} />
+        <input type="hidden" name={codeFields.email.name} value={codeFields.email.initialValue ?? ""} />
+        <ErrorList id={codeFields.email.errorId} errors={codeFields.email.errors} />
+        <Field label="Code" meta={codeFields.otp} type="text" autoComplete="one-time-code" />
+        <ErrorList id={codeForm.errorId} errors={codeForm.errors} />
+        <SubmitButton>Sign in</SubmitButton>
+        <p className="muted">
+          <Link to={`/sign-in/code${redirectTo ? `?redirectTo=${encodeURIComponent(redirectTo)}` : ""}`}>Send a new code</Link>
+        </p>
+      </Form>
+    );
+  }
+  return (
+    <Form method="post" action={`/sign-in/code?step=email${keep}`} className="card" {...getFormProps(emailForm)}>
+      <h1>Sign in with a code</h1>
+      <p className="muted">We will e-mail you a 6-digit code. No password needed.</p>
+      <input type="hidden" name="redirectTo" value={redirectTo} />
+      <Field label="Email" meta={emailFields.email} type="email" autoComplete="email" />
+      <ErrorList id={emailForm.errorId} errors={emailForm.errors} />
+      <SubmitButton>Email me a sign-in code</SubmitButton>
+      <p className="muted">
+        <Link to="/sign-in">Sign in with a password</Link>
+      </p>
+    </Form>
+  );
+}

@@ -1,0 +1,127 @@
+// Where a sign-in with two-factor on lands: a code from the authenticator app, or a backup code, or a code
+// sent by e-mail. Works without JavaScript: each way is its own form, chosen by `?method=`.
+import { getFormProps } from "@conform-to/react";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { AuthError } from "~/auth/errors";
+import { safeRedirectTarget } from "~/auth/origin.server";
+import { hasAttemptCookie } from "~/auth/two-factor/attempt.server";
+import { secondFactorFormSchema, sendOtpFormSchema } from "~/auth/two-factor/schemas";
+import { sendTwoFactorOtp, verifyBackupCode, verifyTotp, verifyTwoFactorOtp } from "~/auth/two-factor/verify.server";
+import { CheckboxField, ErrorList, Field, SubmitButton, useZodForm } from "~/components/forms";
+import { handleForm } from "~/http/page.server";
+
+export const meta: MetaFunction = () => [{ title: "Two-factor authentication · Latchkey" }];
+
+type Method = "totp" | "backup" | "otp";
+const methodOf = (url: URL): Method => {
+  const method = url.searchParams.get("method");
+  return method === "backup" || method === "otp" ? method : "totp";
+};
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const url = new URL(request.url);
+  // Without a pending sign-in there is nothing to finish here.
+  if (!hasAttemptCookie(request)) throw redirect("/sign-in");
+  return { method: methodOf(url), redirectTo: url.searchParams.get("redirectTo") ?? "", sent: url.searchParams.get("sent") === "1" };
+}
+
+/** Words for people; the JSON API keeps the specification's messages. */
+function forPeople(error: unknown): never {
+  if (error instanceof AuthError && error.code === "INVALID_TWO_FACTOR_AUTHENTICATION") {
+    throw new AuthError(error.code, { message: "That code is not right. Check it and try again." });
+  }
+  if (error instanceof AuthError && error.code === "INVALID_TWO_FACTOR_COOKIE") {
+    throw new AuthError(error.code, { message: "This sign-in has expired or had too many wrong codes. Please sign in again." });
+  }
+  throw error;
+}
+
+const VERIFY = { totp: verifyTotp, backup: verifyBackupCode, otp: verifyTwoFactorOtp } as const;
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const url = new URL(request.url);
+  if (url.searchParams.get("send") === "1") {
+    const outcome = await handleForm({
+      request,
+      context,
+      rateLimitAs: "/two-factor/send-otp",
+      schema: sendOtpFormSchema,
+      run: async (value, ctx) => {
+        await sendTwoFactorOtp(ctx).catch(forPeople);
+        return value.redirectTo ?? "";
+      },
+    });
+    if (!outcome.ok) return data({ result: outcome.result }, outcome.init);
+    const query = new URLSearchParams({ method: "otp", sent: "1", redirectTo: outcome.value });
+    throw redirect(`/two-factor?${query}`, { headers: outcome.ctx.responseHeaders });
+  }
+  const method = methodOf(url);
+  const outcome = await handleForm({
+    request,
+    context,
+    rateLimitAs: `/two-factor/verify-${method === "backup" ? "backup-code" : method}`,
+    schema: secondFactorFormSchema,
+    fieldFor: (error) => (error.code === "INVALID_TWO_FACTOR_AUTHENTICATION" ? "code" : undefined),
+    run: async (value, ctx) => {
+      await VERIFY[method](ctx, { code: value.code, trustDevice: value.trustDevice === true }).catch(forPeople);
+      return value.redirectTo;
+    },
+  });
+  if (!outcome.ok) return data({ result: outcome.result }, outcome.init);
+  throw redirect(safeRedirectTarget(outcome.value), { headers: outcome.ctx.responseHeaders });
+}
+
+const TITLES: Record<Method, { intro: string; label: string }> = {
+  totp: { intro: "Enter the 6-digit code from your authenticator app.", label: "Code" },
+  backup: { intro: "Enter one of the backup codes you saved when you set up two-factor authentication. Each works once.", label: "Backup code" },
+  otp: { intro: "Enter the 6-digit code we e-mailed you.", label: "Code" },
+};
+
+export default function TwoFactor() {
+  const { method, redirectTo, sent } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const [form, fields] = useZodForm(`two-factor-${method}`, secondFactorFormSchema, actionData?.result);
+  const keep = redirectTo ? `&redirectTo=${encodeURIComponent(redirectTo)}` : "";
+  return (
+    <div className="card">
+      <h1>Two-factor authentication</h1>
+      {sent && method === "otp" ? (
+        <p className="notice" role="status">
+          We sent a code to your e-mail address. It works for 5 minutes.
+        </p>
+      ) : null}
+      <p className="muted">{TITLES[method].intro}</p>
+      <Form method="post" action={`/two-factor?method=${method}${keep}`} {...getFormProps(form)}>
+        <input type="hidden" name="redirectTo" value={redirectTo} />
+        <Field label={TITLES[method].label} meta={fields.code} type="text" autoComplete="one-time-code" />
+        <CheckboxField label="Trust this device for 30 days" meta={fields.trustDevice} />
+        <ErrorList id={form.errorId} errors={form.errors} />
+        <SubmitButton>Verify</SubmitButton>
+      </Form>
+      <h2>Other ways</h2>
+      <ul className="plain">
+        {method !== "totp" ? (
+          <li>
+            <Link to={`/two-factor?method=totp${keep}`}>Use your authenticator app</Link>
+          </li>
+        ) : null}
+        {method !== "backup" ? (
+          <li>
+            <Link to={`/two-factor?method=backup${keep}`}>Use a backup code</Link>
+          </li>
+        ) : null}
+        <li>
+          <Form method="post" action={`/two-factor?send=1${keep}`} className="inline">
+            <input type="hidden" name="redirectTo" value={redirectTo} />
+            <SubmitButton className="secondary">{method === "otp" ? "Email me a new code" : "Email me a code"}</SubmitButton>
+          </Form>
+        </li>
+      </ul>
+      <p className="muted">
+        <Link to="/sign-in">Start over</Link>
+      </p>
+    </div>
+  );
+}

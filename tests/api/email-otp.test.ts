@@ -1,0 +1,229 @@
+// E-mail one-time codes (issue 11): sending, signing in (and signing up) with a code, verifying the address,
+// checking a code, and resetting the password; 6 digits, 5 minutes, 3 wrong guesses, single use, stored
+// hashed; and a code sign-in taking back an address somebody else had registered without proving it.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ApiClient, PASSWORD, signUp, uniqueEmail } from "../support/client";
+import { COOKIE, setCookie } from "../support/cookies";
+import { expectNoNewMail, mailCount, nextMail } from "../support/mail";
+import { Mailbox } from "../support/mailbox";
+import { startServer, type TestServer } from "../support/server";
+import { count, query } from "../support/sql";
+import { enableTwoFactor, TWO_FACTOR_REDIRECT } from "../support/two-factor";
+
+let mailbox: Mailbox;
+let server: TestServer;
+let noSignUp: TestServer;
+beforeAll(async () => {
+  mailbox = await new Mailbox().start();
+  [server, noSignUp] = await Promise.all([
+    startServer({ env: { SMTP_URL: mailbox.url } }),
+    startServer({ env: { SMTP_URL: mailbox.url, AUTH_EMAIL_OTP_SIGN_UP: "off" } }),
+  ]);
+});
+afterAll(async () => {
+  await Promise.all([server, noSignUp].map((s) => s?.stop()));
+  await mailbox?.stop();
+});
+
+const OTP = "/api/auth/email-otp";
+const client = (target = server) => new ApiClient(target.baseUrl);
+type OtpType = "sign-in" | "email-verification" | "forget-password";
+const SUBJECTS: Record<OtpType, RegExp> = {
+  "sign-in": /sign-in code/,
+  "email-verification": /verification code/,
+  "forget-password": /password reset code/,
+};
+
+/** Asks for a code and reads it from the mail that arrives. */
+async function mailedCode(email: string, type: OtpType, target = server, path = `${OTP}/send-verification-otp`): Promise<string> {
+  const seen = mailCount(mailbox, email, SUBJECTS[type]);
+  const response = await client(target).post(path, path.endsWith("send-verification-otp") ? { email, type } : { email });
+  expect(response.status).toBe(200);
+  expect(response.body).toEqual({ success: true });
+  const mail = await nextMail(mailbox, email, SUBJECTS[type], seen);
+  expect(mail.subject).toContain("Latchkey");
+  expect(mail.text).toContain("5 minutes");
+  return mail.text.match(/Your code: (\d{6})/)![1];
+}
+
+const markVerified = (email: string) =>
+  query(server.database, `UPDATE "user" SET "emailVerified" = ? WHERE "email" = ?`, [server.database.kind === "sqlite" ? 1 : true, email]);
+
+const wrongFor = (code: string) => (code === "123456" ? "654321" : "123456");
+
+describe("POST /email-otp/send-verification-otp", () => {
+  it("answers {success: true} for known and unknown addresses; mails 6 digits, stored only hashed", async () => {
+    const { email } = await signUp(client());
+    const code = await mailedCode(email, "forget-password");
+    expect(code).toMatch(/^\d{6}$/);
+    const rows = await query<{ identifier: string; value: string }>(server.database, `SELECT identifier, value FROM "verification"`);
+    expect(rows.some((row) => row.identifier.includes(code) || row.value.includes(code))).toBe(false);
+    expect(rows.some((row) => row.identifier.includes(email))).toBe(false);
+
+    const unknown = uniqueEmail("nobody");
+    for (const type of ["email-verification", "forget-password"] as const) {
+      const response = await client().post(`${OTP}/send-verification-otp`, { email: unknown, type });
+      expect(response.status).toBe(200);
+      expect(response.body).toEqual({ success: true });
+    }
+    await expectNoNewMail(mailbox, unknown, 0);
+  });
+
+  it("refuses an unknown type with a validation error", async () => {
+    const response = await client().post(`${OTP}/send-verification-otp`, { email: uniqueEmail(), type: "hack" });
+    expect(response.status).toBe(400);
+    expect(response.body.code).toBe("VALIDATION_ERROR");
+  });
+});
+
+describe("POST /sign-in/email-otp", () => {
+  it("signs an existing user in with {token, user} and the session; the code works once", async () => {
+    const { email, user } = await signUp(client());
+    const code = await mailedCode(email, "sign-in");
+    const c = client();
+    const response = await c.post("/api/auth/sign-in/email-otp", { email: email.toUpperCase(), otp: code });
+    expect(response.status).toBe(200);
+    expect(Object.keys(response.body).sort()).toEqual(["token", "user"]);
+    expect(response.body.user).toMatchObject({ id: user.id, email });
+    expect(setCookie(response, COOKIE.sessionToken)?.value).toBeTruthy();
+    expect((await c.get("/api/auth/get-session")).body.session.token).toBe(response.body.token);
+    const again = await client().post("/api/auth/sign-in/email-otp", { email, otp: code });
+    expect(again.status).toBe(400);
+    expect(again.body).toEqual({ code: "INVALID_OTP", message: "Invalid OTP" });
+  });
+
+  it("one code used twice at once signs in exactly once", async () => {
+    const { email } = await signUp(client());
+    const code = await mailedCode(email, "sign-in");
+    const results = await Promise.all([0, 1, 2].map(() => client().post("/api/auth/sign-in/email-otp", { email, otp: code })));
+    expect(results.map((r) => r.status).sort()).toEqual([200, 400, 400]);
+  });
+
+  it("creates a verified account for an unknown address, unless AUTH_EMAIL_OTP_SIGN_UP=off", async () => {
+    const email = uniqueEmail("new");
+    const code = await mailedCode(email, "sign-in");
+    const response = await client().post("/api/auth/sign-in/email-otp", { email, otp: code });
+    expect(response.status).toBe(200);
+    expect(response.body.user).toMatchObject({ email, emailVerified: true });
+
+    const closed = uniqueEmail("closed");
+    const answer = await client(noSignUp).post(`${OTP}/send-verification-otp`, { email: closed, type: "sign-in" });
+    expect(answer.body).toEqual({ success: true });
+    await expectNoNewMail(mailbox, closed, 0);
+    expect((await client(noSignUp).post("/api/auth/sign-in/email-otp", { email: closed, otp: "123456" })).status).toBe(400);
+    expect(await count(noSignUp.database, "user", `"email" = ?`, [closed])).toBe(0);
+  });
+
+  it("three wrong codes end the code: 'Too many attempts' (403), then even the right one is refused", async () => {
+    const { email } = await signUp(client());
+    const code = await mailedCode(email, "sign-in");
+    for (let i = 0; i < 2; i++) {
+      const wrong = await client().post("/api/auth/sign-in/email-otp", { email, otp: wrongFor(code) });
+      expect(wrong.status).toBe(400);
+      expect(wrong.body.code).toBe("INVALID_OTP");
+    }
+    const third = await client().post("/api/auth/sign-in/email-otp", { email, otp: wrongFor(code) });
+    expect(third.status).toBe(403);
+    expect(third.body).toEqual({ code: "TOO_MANY_ATTEMPTS", message: "Too many attempts" });
+    const right = await client().post("/api/auth/sign-in/email-otp", { email, otp: code });
+    expect(right.status).toBe(400);
+    expect(setCookie(right, COOKIE.sessionToken)).toBeUndefined();
+  });
+
+  it("refuses an expired code with 'OTP expired', and a newer code replaces an older one", async () => {
+    const { email } = await signUp(client());
+    const first = await mailedCode(email, "sign-in");
+    const second = await mailedCode(email, "sign-in");
+    if (first !== second) expect((await client().post("/api/auth/sign-in/email-otp", { email, otp: first })).status).toBe(400);
+    await query(server.database, `UPDATE "verification" SET "expiresAt" = "createdAt" WHERE "identifier" LIKE 'email-otp-sign-in:%'`);
+    const expired = await client().post("/api/auth/sign-in/email-otp", { email, otp: second });
+    expect(expired.status).toBe(400);
+    expect(expired.body).toEqual({ code: "OTP_EXPIRED", message: "OTP expired" });
+  });
+
+  it("goes through the two-factor gate like every other first factor", async () => {
+    const c = client();
+    const { email } = await signUp(c);
+    await markVerified(email);
+    await enableTwoFactor(c);
+    const code = await mailedCode(email, "sign-in");
+    const response = await client().post("/api/auth/sign-in/email-otp", { email, otp: code });
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual(TWO_FACTOR_REDIRECT);
+    expect(setCookie(response, COOKIE.sessionToken)).toBeUndefined();
+  });
+
+  it("takes back a never-verified account: its password and earlier sessions end, and it is marked verified", async () => {
+    // Somebody registers the address without owning it and stays signed in.
+    const squatter = client();
+    const { email, user } = await signUp(squatter, { password: "squatter's password" });
+    expect((await squatter.get("/api/auth/get-session")).body.user.emailVerified).toBe(false);
+    // …and even sets up a second factor of their own, which would lock the real owner out.
+    await enableTwoFactor(squatter, new Set(), "squatter's password");
+
+    const code = await mailedCode(email, "sign-in");
+    const owner = client();
+    const response = await owner.post("/api/auth/sign-in/email-otp", { email, otp: code });
+    expect(response.status).toBe(200);
+    expect(response.body.user).toMatchObject({ id: user.id, emailVerified: true, twoFactorEnabled: false });
+    expect(await count(server.database, "twoFactor", `"userId" = ?`, [user.id])).toBe(0);
+    expect((await squatter.get("/api/auth/get-session")).body).toBeNull();
+    expect((await client().post("/api/auth/sign-in/email", { email, password: "squatter's password" })).status).toBe(401);
+    expect((await owner.get("/api/auth/get-session")).body.user.id).toBe(user.id);
+  });
+
+  it("leaves a verified account's password alone", async () => {
+    const c = client();
+    const { email } = await signUp(c);
+    await markVerified(email);
+    const code = await mailedCode(email, "sign-in");
+    expect((await client().post("/api/auth/sign-in/email-otp", { email, otp: code })).status).toBe(200);
+    expect((await client().post("/api/auth/sign-in/email", { email, password: PASSWORD })).status).toBe(200);
+    expect((await c.get("/api/auth/get-session")).body).not.toBeNull();
+  });
+});
+
+describe("verify-email, check-verification-otp and password reset by code", () => {
+  it("POST /email-otp/verify-email marks the address verified", async () => {
+    const c = client();
+    const { email } = await signUp(c);
+    const code = await mailedCode(email, "email-verification");
+    const wrong = await client().post(`${OTP}/verify-email`, { email, otp: wrongFor(code) });
+    expect(wrong.body.code).toBe("INVALID_OTP");
+    const response = await client().post(`${OTP}/verify-email`, { email, otp: code });
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({ status: true, user: { email, emailVerified: true } });
+    expect((await c.get("/api/auth/get-session")).body.user.emailVerified).toBe(true);
+  });
+
+  it("POST /email-otp/check-verification-otp checks without using the code up; wrong guesses count", async () => {
+    const { email } = await signUp(client());
+    const code = await mailedCode(email, "sign-in");
+    const ok = await client().post(`${OTP}/check-verification-otp`, { email, type: "sign-in", otp: code });
+    expect(ok.status).toBe(200);
+    expect(ok.body).toEqual({ success: true });
+    expect((await client().post(`${OTP}/check-verification-otp`, { email, type: "forget-password", otp: code })).body.code).toBe("INVALID_OTP");
+    expect((await client().post("/api/auth/sign-in/email-otp", { email, otp: code })).status).toBe(200);
+  });
+
+  it.each([`${OTP}/request-password-reset`, "/api/auth/forget-password/email-otp"])("%s then /email-otp/reset-password sets a new password", async (path) => {
+    const { email } = await signUp(client());
+    const code = await mailedCode(email, "forget-password", server, path);
+    const short = await client().post(`${OTP}/reset-password`, { email, otp: code, password: "short" });
+    expect(short.body.code).toBe("PASSWORD_TOO_SHORT");
+    const NEW = "a brand new passphrase 7";
+    const response = await client().post(`${OTP}/reset-password`, { email, otp: code, password: NEW });
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ success: true });
+    expect((await client().post("/api/auth/sign-in/email", { email, password: NEW })).status).toBe(200);
+    expect((await client().post("/api/auth/sign-in/email", { email, password: PASSWORD })).status).toBe(401);
+    expect((await client().post(`${OTP}/reset-password`, { email, otp: code, password: "yet another one 8" })).body.code).toBe("INVALID_OTP");
+  });
+
+  it("request-password-reset answers the same for an unknown address and sends nothing", async () => {
+    const unknown = uniqueEmail("ghost");
+    const response = await client().post(`${OTP}/request-password-reset`, { email: unknown });
+    expect(response.body).toEqual({ success: true });
+    await expectNoNewMail(mailbox, unknown, 0);
+  });
+});
