@@ -69,6 +69,12 @@ const schema = z
     /** Milliseconds, as the specification counts them (§9: 172800000, two days). */
     AUTH_INVITATION_EXPIRES_IN: z.coerce.number().int().min(1000).max(MAX_COOKIE_AGE_SECONDS * 1000).default(172_800_000),
     AUTH_INVITATION_REQUIRE_VERIFIED_EMAIL: onOff("on"),
+    // Passkeys (WebAuthn): the relying party. The RP ID must be BASE_URL's host or a registrable suffix of it.
+    AUTH_PASSKEY_RP_ID: z
+      .string()
+      .regex(/^(?=.{1,253}$)[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/, "must be a host name such as example.com")
+      .optional(),
+    AUTH_PASSKEY_RP_NAME: z.string().trim().min(1).max(64).default("Latchkey"),
     /** E-mail one-time codes: "off" stops a code sign-in from creating an account for an unknown address. */
     AUTH_EMAIL_OTP_SIGN_UP: onOff("on"),
   })
@@ -77,9 +83,10 @@ const schema = z
     message: "must not exceed PASSWORD_MAX_LENGTH",
   });
 
-export type Env = Omit<z.infer<typeof schema>, "BASE_URL"> & {
+export type Env = Omit<z.infer<typeof schema>, "BASE_URL" | "AUTH_PASSKEY_RP_ID"> & {
   social: SocialSettings;
   BASE_URL: string;
+  AUTH_PASSKEY_RP_ID: string;
   AUTH_SECRET: string;
   baseOrigin: string;
   secureCookies: boolean;
@@ -143,8 +150,16 @@ export function parseEnv(source: NodeJS.ProcessEnv): Env {
   if (social.problems.length) throw new ConfigurationError(`Invalid configuration:\n${social.problems.join("\n")}`);
   const parsed = { ...result.data, BASE_URL: result.data.BASE_URL ?? `http://localhost:${result.data.PORT}` };
   const baseUrl = new URL(parsed.BASE_URL);
+  const rpId = parsed.AUTH_PASSKEY_RP_ID ?? baseUrl.hostname;
+  // A browser refuses an RP ID that is neither the page's host nor a suffix of it: fail now, not at the first passkey.
+  if (baseUrl.hostname !== rpId && !baseUrl.hostname.endsWith(`.${rpId}`)) {
+    throw new ConfigurationError(
+      `Invalid configuration:\n  AUTH_PASSKEY_RP_ID: must be BASE_URL's host (${baseUrl.hostname}) or a domain it belongs to`,
+    );
+  }
   return {
     ...parsed,
+    AUTH_PASSKEY_RP_ID: rpId,
     AUTH_SECRET: parsed.AUTH_SECRET ?? developmentSecret(parsed.BASE_URL, parsed.DATABASE_URL),
     social: social.settings,
     baseOrigin: baseUrl.origin,

@@ -56,6 +56,14 @@ if (!(await postgresReachable())) {
   }
 }
 
+// The official passkey client cannot share the root lock file (docs: tests/compat/better-auth-passkey/package.json).
+const passkeyCompat = "tests/compat/better-auth-passkey";
+if (!existsSync(path.join(passkeyCompat, "node_modules"))) {
+  console.log(`[test] installing ${passkeyCompat} (npm ci)…`);
+  const install = spawnSync("npm", ["ci", "--no-audit", "--no-fund", "--prefix", passkeyCompat], { stdio: "inherit" });
+  if (install.status !== 0 && onCi) process.exit(1);
+}
+
 if (!existsSync("app/generated/prisma-sqlite")) execFileSync(process.execPath, ["scripts/generate-prisma.mjs"], { stdio: "inherit" });
 console.log("[test] building…");
 execFileSync(process.execPath, ["node_modules/@remix-run/dev/dist/cli.js", "build"], { stdio: "inherit" });

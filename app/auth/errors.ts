@@ -5,6 +5,7 @@
 // names the fields) and INTERNAL_SERVER_ERROR ("unknown error").
 
 import { ORGANIZATION_ERRORS } from "~/auth/organization/errors";
+import { PASSKEY_ERRORS } from "~/auth/passkey/errors";
 import { TWO_FACTOR_ERRORS } from "~/auth/two-factor/errors";
 import { USERNAME_ERRORS } from "~/auth/username/errors";
 import { EMAIL_OTP_ERRORS } from "~/auth/email-otp/errors";
@@ -63,6 +64,7 @@ export const ERRORS = {
   METHOD_NOT_ALLOWED: [405, "Method not allowed"],
   INTERNAL_SERVER_ERROR: [500, "unknown error"],
   ...ORGANIZATION_ERRORS,
+  ...PASSKEY_ERRORS,
   ...TWO_FACTOR_ERRORS,
   ...USERNAME_ERRORS,
   ...EMAIL_OTP_ERRORS,

@@ -27,6 +27,7 @@ const MAIL_PATHS = [
   "/two-factor/send-otp",
   "/email-otp/send-verification-otp",
   "/email-otp/request-password-reset",
+  "/passkey/sign-up/send-code",
 ];
 /** Reads of an unguessable signed cookie; limiting them would only slow every page. */
 const UNLIMITED_PATHS = new Set(["/get-session", "/ok"]);

@@ -11,16 +11,29 @@ import { db, isRecordNotFound, isUniqueViolation } from "~/db.server";
 import { sendMail, type MailMessage } from "~/email/mailer.server";
 import { env } from "~/env.server";
 
-export type TokenPurpose = "email-verification" | "change-email" | "reset-password" | "delete-account" | "invitation" | "oauth-state";
+export type TokenPurpose =
+  | "email-verification"
+  | "change-email"
+  | "reset-password"
+  | "delete-account"
+  | "invitation"
+  | "passkey-challenge"
+  | "passkey-sign-up"
+  | "oauth-state";
 
-/** Every token names its user, so a user's outstanding tokens can be revoked together. */
+/**
+ * Every token names its user, so a user's outstanding tokens can be revoked together; null only before there is
+ * a user (a passkey sign-in challenge, the code that proves an inbox before a passkey-only sign-up).
+ */
 export interface TokenPayload {
-  userId: string;
+  userId: string | null;
 }
 
 const jwtKey = createHmac("sha256", env.AUTH_SECRET).update("latchkey verification jwt").digest();
 
-const identifierFor = (purpose: TokenPurpose | EntryPurpose, secret: string) => `${purpose}:${sha256Hex(secret)}`;
+/** `bindTo`: a second secret the holder must also present (a browser's cookie), so a short code is not enough. */
+const identifierFor = (purpose: TokenPurpose | EntryPurpose, secret: string, bindTo?: string) =>
+  `${purpose}:${sha256Hex(bindTo === undefined ? secret : `${bindTo}\0${secret}`)}`;
 
 interface IssueOptions {
   ttlSeconds: number;
@@ -28,6 +41,10 @@ interface IssueOptions {
   length?: number;
   /** Issue an HS256 JWT carrying the payload instead of a random string. */
   signed?: boolean;
+  /** Random tokens: the characters to draw from (a code people type avoids look-alikes). */
+  alphabet?: string;
+  /** Random tokens: only valid together with this second secret (see identifierFor). */
+  bindTo?: string;
 }
 
 export async function issueToken<P extends TokenPayload>(purpose: TokenPurpose, payload: P, options: IssueOptions): Promise<string> {
@@ -43,12 +60,12 @@ export async function issueToken<P extends TokenPayload>(purpose: TokenPurpose, 
       .setExpirationTime(Math.floor(expiresAt.getTime() / 1000))
       .sign(jwtKey);
   } else {
-    token = randomToken(options.length ?? 32);
+    token = randomToken(options.length ?? 32, options.alphabet);
     rowSecret = token;
   }
   try {
     await db.verification.create({
-      data: { identifier: identifierFor(purpose, rowSecret), value: JSON.stringify(payload), expiresAt },
+      data: { identifier: identifierFor(purpose, rowSecret, options.signed ? undefined : options.bindTo), value: JSON.stringify(payload), expiresAt },
     });
   } catch (error) {
     console.error("[latchkey] could not store a verification token:", (error as Error).message);
@@ -74,7 +91,7 @@ export async function mailToken<P extends TokenPayload>(
   try {
     await sendMail(compose(token));
   } catch (error) {
-    await consumeToken(purpose, token, { signed: options.signed }).catch(() => {});
+    await consumeToken(purpose, token, { signed: options.signed, bindTo: options.bindTo }).catch(() => {});
     throw error;
   }
 }
@@ -108,12 +125,16 @@ export async function readSignedToken<P extends TokenPayload>(purposes: TokenPur
 }
 
 /** Uses a token up and returns its payload; INVALID_TOKEN if unknown or used, TOKEN_EXPIRED if too old. */
-export async function consumeToken<P extends TokenPayload>(purpose: TokenPurpose, token: string, options: { signed?: boolean } = {}): Promise<P> {
+export async function consumeToken<P extends TokenPayload>(
+  purpose: TokenPurpose,
+  token: string,
+  options: { signed?: boolean; bindTo?: string } = {},
+): Promise<P> {
   if (!token || token.length > 4096) throw new AuthError("INVALID_TOKEN");
   const rowSecret = options.signed ? (await readSignedToken([purpose], token)).jti : token;
   let row;
   try {
-    row = await db.verification.delete({ where: { identifier: identifierFor(purpose, rowSecret) } });
+    row = await db.verification.delete({ where: { identifier: identifierFor(purpose, rowSecret, options.signed ? undefined : options.bindTo) } });
   } catch (error) {
     if (isRecordNotFound(error)) throw new AuthError("INVALID_TOKEN");
     throw error;
@@ -123,9 +144,9 @@ export async function consumeToken<P extends TokenPayload>(purpose: TokenPurpose
 }
 
 /** A random token's payload if it is still usable, without using it up (for "is this link still good?"). */
-export async function peekToken<P extends TokenPayload>(purpose: TokenPurpose, token: string): Promise<P | null> {
+export async function peekToken<P extends TokenPayload>(purpose: TokenPurpose, token: string, options: { bindTo?: string } = {}): Promise<P | null> {
   if (!token || token.length > 4096) return null;
-  const row = await db.verification.findUnique({ where: { identifier: identifierFor(purpose, token) } });
+  const row = await db.verification.findUnique({ where: { identifier: identifierFor(purpose, token, options.bindTo) } });
   return row && row.expiresAt.getTime() > Date.now() ? (JSON.parse(row.value) as P) : null;
 }
 

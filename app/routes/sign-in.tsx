@@ -7,6 +7,7 @@ import { SignInAlternatives } from "~/components/sign-in-alternatives";
 import { safeRedirectTarget } from "~/auth/origin.server";
 import { signInFormSchema } from "~/auth/schemas";
 import { CheckboxField, ErrorSummary, Field, StatusMessage, SubmitButton, useZodForm } from "~/components/forms";
+import { PasskeySignIn } from "~/components/passkey-sign-in";
 import { pageTitle } from "~/components/page-title";
 import { DevOutboxLink } from "~/components/dev-outbox-link";
 import { mayReadLocalOutbox } from "~/email/mailer.server";
@@ -60,7 +61,7 @@ export default function SignIn() {
       ) : null}
       <ErrorSummary form={form} />
       <input type="hidden" name="redirectTo" value={redirectTo ?? ""} />
-      <Field label="Email or username" meta={fields.email} type="text" autoComplete="username" />
+      <Field label="Email or username" meta={fields.email} type="text" autoComplete="username webauthn" />
       <Field
         label="Password"
         meta={fields.password}
@@ -70,6 +71,7 @@ export default function SignIn() {
       />
       <CheckboxField label="Remember me" meta={fields.rememberMe} />
       <SubmitButton className="primary wide">Sign in</SubmitButton>
+      <PasskeySignIn redirectTo={redirectTo} />
       <p className="muted">
         New here? <Link to={`/sign-up${redirectTo ? `?redirectTo=${encodeURIComponent(redirectTo)}` : ""}`}>Create an account</Link>
       </p>

@@ -9,6 +9,7 @@ import { emailVerificationEnabled } from "~/auth/email-verification.server";
 import { safeRedirectTarget } from "~/auth/origin.server";
 import { passwordLengthHint, signUpFormSchema } from "~/auth/schemas";
 import { ErrorSummary, Field, SubmitButton, useZodForm } from "~/components/forms";
+import { PasskeySignUp } from "~/components/passkey-sign-up";
 import { pageTitle } from "~/components/page-title";
 import { passwordBounds } from "~/auth/password.server";
 import { setFlash } from "~/http/flash.server";
@@ -82,6 +83,7 @@ export default function SignUp() {
       <Field label="Username (optional)" meta={fields.username} type="text" autoComplete="username" />
       <Field label="Password" meta={fields.password} type="password" autoComplete="new-password" hint={passwordLengthHint(page.passwordBounds)} />
       <SubmitButton className="primary wide">Sign up</SubmitButton>
+      <PasskeySignUp redirectTo={redirectTo} />
       <p className="muted">
         Already have an account? <Link to={withRedirect("/sign-in")}>Sign in</Link>
       </p>

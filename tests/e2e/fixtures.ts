@@ -88,7 +88,7 @@ export async function signUp(page: Page, user: TestUser): Promise<void> {
   await page.getByLabel("Name", { exact: true }).fill(user.name);
   await page.getByLabel("Email").fill(user.email);
   await page.getByLabel("Password").fill(user.password);
-  await page.getByRole("button", { name: "Sign up" }).click();
+  await page.getByRole("button", { name: "Sign up", exact: true }).click();
 }
 
 /** Fills and submits the sign-in form on the current page (go to /sign-in first, with any redirectTo). */
@@ -100,7 +100,7 @@ export async function submitSignIn(
   await page.getByLabel("Email").fill(credentials.email);
   await page.getByLabel("Password").fill(credentials.password);
   await page.getByLabel("Remember me").setChecked(options.rememberMe ?? true);
-  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
 }
 
 export async function signIn(page: Page, credentials: { email: string; password: string }, options: { rememberMe?: boolean } = {}) {

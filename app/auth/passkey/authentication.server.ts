@@ -1,0 +1,63 @@
+// Signing in with a passkey: options for discoverable credentials (the same answer whoever asks, so an e-mail
+// reveals nothing), then the assertion verified against the stored public key and counter.
+import { generateAuthenticationOptions, verifyAuthenticationResponse, type AuthenticationResponseJSON } from "@simplewebauthn/server";
+import { isoBase64URL } from "@simplewebauthn/server/helpers";
+import { emailVerificationRequired } from "~/auth/email-verification.server";
+import { AuthError } from "~/auth/errors";
+import { rememberChallenge, takeChallenge } from "~/auth/passkey/challenge.server";
+import { CEREMONY_TIMEOUT_SECONDS, relyingParty } from "~/auth/passkey/relying-party.server";
+import { publicSession, publicUser } from "~/auth/presenters.server";
+import type { RequestContext } from "~/auth/request-context.server";
+import { startSession } from "~/auth/session.server";
+import { db } from "~/db.server";
+import type { AuthenticatorTransport } from "@simplewebauthn/server";
+
+/** POST and GET /passkey/generate-authenticate-options. `email` is accepted and deliberately unused. */
+export async function generateAuthenticateOptions(ctx: RequestContext, _input: { email?: string } = {}) {
+  const options = await generateAuthenticationOptions({
+    rpID: relyingParty.id,
+    allowCredentials: [],
+    userVerification: "preferred",
+    timeout: CEREMONY_TIMEOUT_SECONDS * 1000,
+  });
+  await rememberChallenge(ctx, { userId: null, kind: "authenticate", challenge: options.challenge });
+  return options;
+}
+
+/** POST /passkey/verify-authentication → {session, user} and the session cookie. Every failure: AUTH_CANCELLED. */
+export async function verifyAuthentication(ctx: RequestContext, input: { response: AuthenticationResponseJSON }) {
+  const challenge = await takeChallenge(ctx, "authenticate");
+  const passkey = await db.passkey.findUnique({ where: { credentialID: input.response.id }, include: { user: true } });
+  if (!passkey) throw new AuthError("AUTH_CANCELLED");
+  let verification;
+  try {
+    verification = await verifyAuthenticationResponse({
+      response: input.response,
+      expectedChallenge: challenge.challenge,
+      expectedOrigin: relyingParty.origin,
+      expectedRPID: relyingParty.id,
+      credential: {
+        id: passkey.credentialID,
+        publicKey: isoBase64URL.toBuffer(passkey.publicKey),
+        counter: passkey.counter,
+        transports: passkey.transports ? (passkey.transports.split(",") as AuthenticatorTransport[]) : undefined,
+      },
+      requireUserVerification: false,
+    });
+  } catch {
+    // Bad signature, another origin or RP ID, a counter that did not move forward (a cloned authenticator).
+    throw new AuthError("AUTH_CANCELLED");
+  }
+  if (!verification.verified) throw new AuthError("AUTH_CANCELLED");
+  // Conditional on the counter read above: of two assertions racing with one stored counter, one wins.
+  const { count } = await db.passkey.updateMany({
+    where: { id: passkey.id, counter: passkey.counter },
+    data: { counter: verification.authenticationInfo.newCounter, backedUp: verification.authenticationInfo.credentialBackedUp },
+  });
+  if (count === 0) throw new AuthError("AUTH_CANCELLED");
+  const { user } = passkey;
+  // The same rule as the password: with required verification there is no session for an unproved address.
+  if (emailVerificationRequired() && !user.emailVerified) throw new AuthError("EMAIL_NOT_VERIFIED");
+  const { session } = await startSession(ctx, user);
+  return { session: publicSession(session), user: publicUser(user) };
+}

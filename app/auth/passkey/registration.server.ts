@@ -1,0 +1,113 @@
+// Registering a passkey: options for the browser, then the authenticator's answer verified and stored. Used by a
+// signed-in user adding a passkey and, through `verifyNewCredential`, by passkey sign-up.
+import { randomBytes } from "node:crypto";
+import {
+  generateRegistrationOptions,
+  verifyRegistrationResponse,
+  type AuthenticatorTransport,
+  type RegistrationResponseJSON,
+} from "@simplewebauthn/server";
+import { isoBase64URL } from "@simplewebauthn/server/helpers";
+import { AuthError } from "~/auth/errors";
+import { rememberChallenge, takeChallenge, type ChallengePayload } from "~/auth/passkey/challenge.server";
+import { cleanPasskeyName, publicPasskey } from "~/auth/passkey/passkeys.server";
+import { CEREMONY_TIMEOUT_SECONDS, relyingParty, WEBAUTHN_USER_ID_BYTES } from "~/auth/passkey/relying-party.server";
+import type { RequestContext } from "~/auth/request-context.server";
+import type { SessionWithUser } from "~/auth/session.server";
+import { db, isUniqueViolation, type Prisma } from "~/db.server";
+
+interface OptionsFor {
+  email: string;
+  name: string;
+  /** Credentials the authenticator must not register again (the user's own). */
+  exclude: Array<{ credentialID: string; transports: string | null }>;
+  authenticatorAttachment?: "platform" | "cross-platform";
+}
+
+/** The creation options, with the challenge remembered for this browser. */
+export async function registrationOptions(ctx: RequestContext, who: OptionsFor, challenge: Omit<ChallengePayload, "challenge">) {
+  const options = await generateRegistrationOptions({
+    rpName: relyingParty.name,
+    rpID: relyingParty.id,
+    // A fresh random handle per registration: it reveals nothing and needs no column (a passkey is found by its
+    // credential id). Spec §5: 1 to 64 bytes.
+    userID: randomBytes(WEBAUTHN_USER_ID_BYTES),
+    userName: who.email,
+    userDisplayName: who.name,
+    timeout: CEREMONY_TIMEOUT_SECONDS * 1000,
+    attestationType: "none",
+    excludeCredentials: who.exclude.map((p) => ({ id: p.credentialID, transports: splitTransports(p.transports) })),
+    authenticatorSelection: {
+      residentKey: "preferred",
+      userVerification: "preferred",
+      ...(who.authenticatorAttachment ? { authenticatorAttachment: who.authenticatorAttachment } : {}),
+    },
+  });
+  await rememberChallenge(ctx, { ...challenge, challenge: options.challenge });
+  return options;
+}
+
+/** GET /passkey/generate-register-options for the signed-in user. */
+export async function generateRegisterOptions(
+  ctx: RequestContext,
+  current: SessionWithUser,
+  query: { authenticatorAttachment?: "platform" | "cross-platform"; name?: string } = {},
+) {
+  const exclude = await db.passkey.findMany({ where: { userId: current.user.id }, select: { credentialID: true, transports: true } });
+  return registrationOptions(
+    ctx,
+    { email: current.user.email, name: current.user.name, exclude, authenticatorAttachment: query.authenticatorAttachment },
+    { userId: current.user.id, kind: "register", ...(query.name ? { name: query.name } : {}) },
+  );
+}
+
+const splitTransports = (value: string | null) => (value ? (value.split(",") as AuthenticatorTransport[]) : undefined);
+
+/** The authenticator's answer checked against the challenge, origin and RP ID: the new credential's row data. */
+export async function verifyNewCredential(response: RegistrationResponseJSON, expectedChallenge: string, name?: string | null) {
+  let verification;
+  try {
+    verification = await verifyRegistrationResponse({
+      response,
+      expectedChallenge,
+      expectedOrigin: relyingParty.origin,
+      expectedRPID: relyingParty.id,
+      requireUserVerification: false,
+    });
+  } catch {
+    throw new AuthError("REGISTRATION_CANCELLED");
+  }
+  if (!verification.verified) throw new AuthError("REGISTRATION_CANCELLED");
+  const info = verification.registrationInfo;
+  const credentialID = info.credential.id;
+  if (await db.passkey.findUnique({ where: { credentialID }, select: { id: true } })) throw new AuthError("PREVIOUSLY_REGISTERED");
+  return {
+    name: cleanPasskeyName(name),
+    credentialID,
+    publicKey: isoBase64URL.fromBuffer(info.credential.publicKey),
+    counter: info.credential.counter,
+    deviceType: info.credentialDeviceType,
+    backedUp: info.credentialBackedUp,
+    transports: info.credential.transports?.join(",") || null,
+    aaguid: info.aaguid,
+  } satisfies Omit<Prisma.PasskeyUncheckedCreateInput, "userId">;
+}
+
+/** POST /passkey/verify-registration: the passkey is stored for the user who asked for the options. */
+export async function verifyRegistration(
+  ctx: RequestContext,
+  current: SessionWithUser,
+  input: { response: RegistrationResponseJSON; name?: string },
+) {
+  const challenge = await takeChallenge(ctx, "register");
+  if (challenge.userId !== current.user.id) throw new AuthError("CHALLENGE_NOT_FOUND");
+  const data = await verifyNewCredential(input.response, challenge.challenge, input.name ?? challenge.name);
+  try {
+    const passkey = await db.passkey.create({ data: { ...data, userId: current.user.id } });
+    return publicPasskey(passkey);
+  } catch (error) {
+    // The same authenticator answering twice at once: the unique credential id lets one through.
+    if (isUniqueViolation(error)) throw new AuthError("PREVIOUSLY_REGISTERED");
+    throw error;
+  }
+}

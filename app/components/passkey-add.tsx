@@ -1,0 +1,53 @@
+// "Add a passkey" on the account page: runs the registration ceremony in the browser (so it needs JavaScript;
+// without it the button is not shown and the page says so), then reloads the page's data.
+import { useRevalidator } from "@remix-run/react";
+import { useEffect, useState } from "react";
+import { passkey } from "~/auth/passkey/client";
+import { describePasskeyError } from "~/components/passkey-ui";
+
+export function AddPasskey() {
+  const revalidator = useRevalidator();
+  const [supported, setSupported] = useState<boolean | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [status, setStatus] = useState<{ ok: boolean; text: string } | null>(null);
+
+  useEffect(() => setSupported(passkey.supported()), []);
+
+  async function onClick() {
+    setBusy(true);
+    setStatus(null);
+    const { data, error } = await passkey.register();
+    setBusy(false);
+    if (data) {
+      setStatus({ ok: true, text: "Passkey added. You can now sign in with it." });
+      revalidator.revalidate();
+    } else {
+      setStatus({ ok: false, text: describePasskeyError(error) });
+    }
+  }
+
+  if (supported === null) {
+    return (
+      <noscript>
+        <p className="muted">Adding a passkey needs JavaScript.</p>
+      </noscript>
+    );
+  }
+  if (!supported) return <p className="muted">This browser cannot create passkeys.</p>;
+  return (
+    <div>
+      <button type="button" onClick={onClick} disabled={busy} aria-disabled={busy || undefined}>
+        Add a passkey
+      </button>
+      {status?.ok ? (
+        <p className="notice" role="status">
+          {status.text}
+        </p>
+      ) : status ? (
+        <ul className="errors" role="alert">
+          <li>{status.text}</li>
+        </ul>
+      ) : null}
+    </div>
+  );
+}

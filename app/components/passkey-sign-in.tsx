@@ -1,0 +1,70 @@
+// The sign-in page's passkey part: a "Sign in with a passkey" button and passkey autofill (conditional UI) on the
+// e-mail field, whose autocomplete includes "webauthn". Rendered only once JavaScript runs: without it the page
+// is the password form alone.
+import { useEffect, useRef, useState } from "react";
+import { passkey } from "~/auth/passkey/client";
+import { continueTo, describePasskeyError } from "~/components/passkey-ui";
+
+export function PasskeySignIn({ redirectTo }: { redirectTo: string | null }) {
+  const [supported, setSupported] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const done = useRef(false);
+
+  const signedIn = () => {
+    done.current = true;
+    window.location.assign(continueTo(redirectTo));
+  };
+
+  const active = useRef(true);
+  /** Offers passkeys in the e-mail field's autofill until one is picked, the page goes away or a button replaces it. */
+  const startAutofill = () => {
+    passkey.autofillSupported().then((autofill) => {
+      if (!autofill || !active.current) return;
+      passkey.authenticate({ autoFill: true }).then(({ data, error }) => {
+        if (!active.current || done.current) return;
+        if (data) signedIn();
+        // A cancelled or replaced autofill request is not worth a message; a refused passkey is.
+        else if (error.source === "server") setError(describePasskeyError(error));
+      });
+    });
+  };
+
+  useEffect(() => {
+    if (!passkey.supported()) return;
+    setSupported(true);
+    active.current = true;
+    startAutofill();
+    return () => {
+      active.current = false;
+      passkey.cancel();
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  if (!supported) return null;
+
+  async function onClick() {
+    setBusy(true);
+    setError(null);
+    const { data, error } = await passkey.authenticate();
+    if (data) return signedIn();
+    setBusy(false);
+    setError(describePasskeyError(error));
+    startAutofill(); // the button's ceremony replaced the autofill request: offer autofill again
+  }
+
+  return (
+    <div className="passkey-sign-in">
+      <p className="muted">Or, without a password:</p>
+      <button type="button" className="secondary" onClick={onClick} aria-disabled={busy || undefined} disabled={busy}>
+        Sign in with a passkey
+      </button>
+      {error ? (
+        <ul className="errors" role="alert">
+          <li>{error}</li>
+        </ul>
+      ) : null}
+    </div>
+  );
+}

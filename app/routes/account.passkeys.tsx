@@ -1,0 +1,128 @@
+// The account area's passkeys: each one's name, creation date and whether it is synced; add one (JavaScript),
+// rename or delete one (plain forms that work without JavaScript).
+import { getFormProps } from "@conform-to/react";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { AuthError } from "~/auth/errors";
+import { deletePasskey, listPasskeys, renamePasskey } from "~/auth/passkey/passkeys.server";
+import { deletePasskeyForm, renamePasskeyForm } from "~/auth/passkey/schemas";
+import { getSession } from "~/auth/session.server";
+import { ErrorList, Field, SubmitButton, useZodForm } from "~/components/forms";
+import { AddPasskey } from "~/components/passkey-add";
+import { handleForm, requirePageSession } from "~/http/page.server";
+
+export const meta: MetaFunction = () => [{ title: "Passkeys · Latchkey" }];
+
+const NOTICES: Record<string, string> = { renamed: "Passkey renamed.", deleted: "Passkey deleted." };
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const [{ user }, ctx] = await requirePageSession(request, context);
+  const passkeys = await listPasskeys(user.id);
+  return data(
+    {
+      notice: NOTICES[new URL(request.url).searchParams.get("notice") ?? ""] ?? null,
+      passkeys: passkeys.map((p) => ({
+        id: p.id,
+        name: p.name,
+        createdAt: p.createdAt.toISOString(),
+        synced: p.backedUp || p.deviceType === "multiDevice",
+      })),
+    },
+    { headers: ctx.responseHeaders },
+  );
+}
+
+const INTENTS = {
+  rename: { schema: renamePasskeyForm, rateLimitAs: "/passkey/update-passkey" },
+  delete: { schema: deletePasskeyForm, rateLimitAs: "/passkey/delete-passkey" },
+} as const;
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  // The intent is in the form's action URL, so the body is read once, by handleForm, with that intent's schema.
+  const intent = new URL(request.url).searchParams.get("intent") === "delete" ? "delete" : "rename";
+  const outcome = await handleForm({
+    request,
+    context,
+    rateLimitAs: INTENTS[intent].rateLimitAs,
+    schema: INTENTS[intent].schema,
+    fieldFor: (error) => (intent === "rename" && error.code !== "PASSKEY_NOT_FOUND" ? "name" : undefined),
+    run: async (value, ctx) => {
+      const current = await getSession(ctx);
+      if (!current) throw new AuthError("UNAUTHORIZED");
+      if (intent === "rename") await renamePasskey(current.user.id, { id: value.id, name: (value as { name: string }).name });
+      else await deletePasskey(current.user.id, { id: value.id });
+      return value.id;
+    },
+  });
+  if (!outcome.ok) {
+    const id = new URL(request.url).searchParams.get("id");
+    return data({ intent, id, result: outcome.result }, outcome.init);
+  }
+  throw redirect(`/account/passkeys?notice=${intent === "rename" ? "renamed" : "deleted"}`, { headers: outcome.ctx.responseHeaders });
+}
+
+const formatDate = (iso: string) => new Date(iso).toISOString().slice(0, 10);
+
+type Row = ReturnType<typeof useLoaderData<typeof loader>>["passkeys"][number];
+type Last = ReturnType<typeof useActionData<typeof action>>;
+
+function PasskeyRow({ passkey, last }: { passkey: Row; last: Last }) {
+  const mine = last?.id === passkey.id;
+  const [form, fields] = useZodForm(`rename-${passkey.id}`, renamePasskeyForm, mine && last?.intent === "rename" ? last.result : undefined, {
+    id: passkey.id,
+    name: passkey.name ?? "",
+  });
+  const label = passkey.name || "Unnamed passkey";
+  return (
+    <li data-testid="passkey-row">
+      <div>
+        <div>
+          <strong>{label}</strong>
+        </div>
+        <div className="muted">
+          Added {formatDate(passkey.createdAt)} · {passkey.synced ? "Synced across your devices" : "On one device only (not synced)"}
+        </div>
+        <Form method="post" action={`/account/passkeys?intent=rename&id=${encodeURIComponent(passkey.id)}`} {...getFormProps(form)}>
+          <input type="hidden" name="id" value={passkey.id} />
+          <Field label="Passkey name" meta={fields.name} type="text" autoComplete="off" />
+          <ErrorList id={form.errorId} errors={form.errors} />
+          <SubmitButton className="secondary">Rename</SubmitButton>
+        </Form>
+      </div>
+      <Form method="post" action={`/account/passkeys?intent=delete&id=${encodeURIComponent(passkey.id)}`} className="inline">
+        <input type="hidden" name="id" value={passkey.id} />
+        <button type="submit" className="danger" aria-label={`Delete ${label}`}>
+          Delete
+        </button>
+        {mine && last?.intent === "delete" ? <ErrorList errors={Object.values(last.result.error ?? {}).flat().filter((e): e is string => typeof e === "string")} /> : null}
+      </Form>
+    </li>
+  );
+}
+
+export default function AccountPasskeys() {
+  const { passkeys, notice } = useLoaderData<typeof loader>();
+  const last = useActionData<typeof action>();
+  return (
+    <section aria-labelledby="passkeys-heading">
+      <h1 id="passkeys-heading">Passkeys</h1>
+      <p className="muted">A passkey lets you sign in with your fingerprint, face or device PIN instead of a password.</p>
+      {notice && !last ? (
+        <p className="notice" role="status">
+          {notice}
+        </p>
+      ) : null}
+      {passkeys.length === 0 ? (
+        <p>You have no passkeys yet.</p>
+      ) : (
+        <ul className="sessions passkeys">
+          {passkeys.map((p) => (
+            <PasskeyRow key={p.id} passkey={p} last={last} />
+          ))}
+        </ul>
+      )}
+      <AddPasskey />
+    </section>
+  );
+}

@@ -1,0 +1,242 @@
+// Passkeys in Chromium with a CDP virtual authenticator (issue 10): add one on the account page, sign in with the
+// button and by autofill, rename and delete without JavaScript, and sign up with a passkey alone.
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { createRequire } from "node:module";
+import type { CDPSession, Page } from "@playwright/test";
+import { SoftAuthenticator } from "../support/webauthn";
+import { expect, expectSignedInAs, signIn, test, uniqueEmail, waitForHydration } from "./fixtures";
+import { waitForMail } from "./mail";
+
+/** A platform authenticator with resident keys and user verification that answers at once. */
+async function addVirtualAuthenticator(page: Page): Promise<CDPSession> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("WebAuthn.enable");
+  await cdp.send("WebAuthn.addVirtualAuthenticator", {
+    options: {
+      protocol: "ctap2",
+      transport: "internal",
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
+  });
+  return cdp;
+}
+
+/** axe-core's violations on the current page (WCAG A and AA rules). */
+async function accessibilityViolations(page: Page): Promise<string[]> {
+  // Evaluated rather than added as a <script>: the pages' CSP (rightly) refuses inline scripts.
+  await page.evaluate(readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8"));
+  const result = await page.evaluate(() => (window as unknown as { axe: { run: (o: object) => Promise<{ violations: Array<{ id: string; help: string }> }> } }).axe.run({ runOnly: ["wcag2a", "wcag2aa"] }));
+  return result.violations.map((v) => `${v.id}: ${v.help}`);
+}
+
+const OPTIONS_URL = "**/api/auth/passkey/generate-authenticate-options";
+
+/**
+ * Chromium's virtual authenticator answers a conditional (autofill) request at once, where a real browser waits
+ * for the user to pick the passkey. To test anything else on the sign-in page, hold the page's autofill requests
+ * for options (GETs: a button press POSTs) until `open()`, so autofill never starts.
+ */
+async function autofillGate(page: Page) {
+  let open = false;
+  await page.route(OPTIONS_URL, async (route) => {
+    if (open || route.request().method() !== "GET") await route.continue();
+    // else: held; the page drops it when it navigates away
+  });
+  return { open: () => (open = true) };
+}
+
+async function addPasskeyOnAccountPage(page: Page) {
+  await page.goto("/account");
+  await page.getByRole("navigation", { name: "Account" }).getByRole("link", { name: "Passkeys" }).click();
+  await expect(page).toHaveURL("/account/passkeys");
+  await expect(page.getByRole("heading", { name: "Passkeys", level: 1 })).toBeVisible();
+  await expect(page.getByText("You have no passkeys yet.")).toBeVisible();
+  await page.getByRole("button", { name: "Add a passkey" }).click();
+  await expect(page.getByRole("status")).toHaveText("Passkey added. You can now sign in with it.");
+  await expect(page.getByTestId("passkey-row")).toHaveCount(1);
+  await expect(page.getByTestId("passkey-row")).toContainText("Unnamed passkey");
+  await expect(page.getByTestId("passkey-row")).toContainText(`Added ${new Date().toISOString().slice(0, 10)}`);
+  await expect(page.getByTestId("passkey-row")).toContainText("On one device only (not synced)");
+}
+
+async function signOut(page: Page) {
+  await page.goto("/account");
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page).toHaveURL("/");
+}
+
+test.describe("with JavaScript", () => {
+  test.use({ javaScriptEnabled: true });
+
+  test("add a passkey on the account page, sign out, sign in with the button", async ({ page, user }) => {
+    await addVirtualAuthenticator(page);
+    await autofillGate(page);
+    await signIn(page, user);
+    await addPasskeyOnAccountPage(page);
+    await signOut(page);
+
+    const autofillRequest = page.waitForRequest((request) => request.url().endsWith("/generate-authenticate-options"));
+    await page.goto("/sign-in");
+    await expect(page.getByLabel("Email")).toHaveAttribute("autocomplete", "username webauthn");
+    await autofillRequest; // the page's autofill request is held; the button's own (a POST) goes through
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await page.getByRole("button", { name: "Sign in with a passkey" }).click();
+    await expectSignedInAs(page, user);
+    await page.goto("/account/passkeys");
+    await expect(page.getByTestId("passkey-row")).toHaveCount(1);
+    expect(await accessibilityViolations(page)).toEqual([]);
+  });
+
+  test("sign in by autofill: the browser offers the passkey on the e-mail field", async ({ page, user }) => {
+    await addVirtualAuthenticator(page);
+    const gate = await autofillGate(page);
+    await signIn(page, user);
+    await addPasskeyOnAccountPage(page);
+    await signOut(page);
+    gate.open();
+
+    // No click: the conditional request started on load is answered with the passkey (as if picked from the list).
+    await page.goto("/sign-in?redirectTo=%2Faccount%2Fpasskeys");
+    await expect(page).toHaveURL("/account/passkeys");
+    await expect(page.getByTestId("passkey-row")).toHaveCount(1);
+  });
+
+  test("a passkey sign-in that fails says so, and the password form still works", async ({ page, user }) => {
+    await addVirtualAuthenticator(page); // it holds no passkey for this site
+    await autofillGate(page);
+    let optionRequests = 0;
+    page.on("request", (request) => void (request.url().endsWith("/generate-authenticate-options") && optionRequests++));
+    await page.goto("/sign-in");
+    await expect.poll(() => optionRequests).toBe(1); // the autofill request, held
+    await page.getByRole("button", { name: "Sign in with a passkey" }).click();
+    await expect(page.getByRole("alert")).toHaveText("Signing in with a passkey was cancelled or did not work. Try again, or use your password.");
+    await expect.poll(() => optionRequests).toBe(3); // the button's, then autofill offered again
+    await expect(page).toHaveURL("/sign-in");
+    await page.getByLabel("Email").fill(user.email);
+    await page.getByLabel("Password").fill(user.password);
+    await page.getByRole("button", { name: "Sign in", exact: true }).click();
+    await expectSignedInAs(page, user);
+  });
+
+  test("sign up with a passkey alone: name and e-mail, the mailed code, then the passkey", async ({ page }) => {
+    await addVirtualAuthenticator(page);
+    const email = uniqueEmail("passkey-sign-up");
+    await page.goto("/sign-up");
+    await waitForHydration(page);
+    await page.getByLabel("Name").fill("Radia Perlman");
+    await page.getByLabel("Email").fill(email);
+    await page.getByRole("button", { name: "Sign up with a passkey" }).click();
+    await expect(page.getByRole("status")).toContainText(`We sent a code to ${email}`);
+    expect(await accessibilityViolations(page)).toEqual([]);
+    const mail = await waitForMail(email, /sign-up code/i);
+    const code = /Your code: ([A-Z0-9]{8})/.exec(mail.text)![1];
+
+    await page.getByLabel("Code from the e-mail").fill("WRONGCDE");
+    await page.getByRole("button", { name: "Create my passkey" }).click();
+    await expect(page.getByRole("alert")).toContainText("That code is not right");
+
+    await page.getByLabel("Code from the e-mail").fill(code.toLowerCase());
+    await page.getByRole("button", { name: "Create my passkey" }).click();
+    await expectSignedInAs(page, { name: "Radia Perlman", email });
+    await expect(page.getByText("verified")).toBeVisible();
+    // No password: the Security page offers to set one.
+    await page.goto("/account/security");
+    await expect(page.getByRole("heading", { name: /set a password/i })).toBeVisible();
+    await page.getByLabel("New password").fill("a password after all 123");
+    await page.getByRole("button", { name: "Set password" }).click();
+    await expect(page.getByRole("heading", { name: "Change password" })).toBeVisible();
+
+    await page.goto("/account/passkeys");
+    await expect(page.getByTestId("passkey-row")).toHaveCount(1);
+    await signOut(page);
+    await page.goto("/sign-in");
+    await expect(page).toHaveURL("/account"); // autofill signs the new passkey straight back in
+  });
+});
+
+/** The official Better Auth client and passkey plugin (tests/compat/better-auth-passkey), bundled for the page. */
+const COMPAT = path.join(import.meta.dirname, "..", "compat", "better-auth-passkey");
+async function officialClientBundle(): Promise<string> {
+  const { build } = await import("esbuild");
+  const result = await build({ entryPoints: [path.join(COMPAT, "browser-entry.ts")], bundle: true, format: "iife", platform: "browser", write: false, logLevel: "silent" });
+  return result.outputFiles[0].text;
+}
+
+test.describe("the official Better Auth passkey client", () => {
+  test.use({ javaScriptEnabled: true });
+  test.skip(!existsSync(path.join(COMPAT, "node_modules", "@better-auth", "passkey")), "run `npm ci --prefix tests/compat/better-auth-passkey` first");
+
+  test("registers a passkey and signs in with it in Chromium", async ({ page, user }) => {
+    await addVirtualAuthenticator(page);
+    const gate = await autofillGate(page);
+    await signIn(page, user);
+    gate.open();
+    const bundle = await officialClientBundle();
+
+    await page.evaluate(bundle); // evaluated, not a <script>: the page's CSP refuses inline scripts
+    const added = await page.evaluate(async () => {
+      const { createAuthClient, passkeyClient } = (window as any).betterAuthPasskey;
+      const client = createAuthClient({ baseURL: location.origin, plugins: [passkeyClient()] });
+      return client.passkey.addPasskey({ name: "From the official client" });
+    });
+    expect(added.error).toBeNull();
+    expect(added.data.name).toBe("From the official client");
+
+    await signOut(page);
+    await page.evaluate(bundle);
+    const signedIn = await page.evaluate(async () => {
+      const { createAuthClient, passkeyClient } = (window as any).betterAuthPasskey;
+      const client = createAuthClient({ baseURL: location.origin, plugins: [passkeyClient()] });
+      const result = await client.signIn.passkey();
+      const passkeys = await client.passkey.listUserPasskeys();
+      return { result, names: passkeys.data?.map((p: { name: string }) => p.name) };
+    });
+    expect(signedIn.result.error).toBeNull();
+    expect(signedIn.result.data.user.email).toBe(user.email);
+    expect(signedIn.names).toEqual(["From the official client"]);
+    await page.goto("/account");
+    await expectSignedInAs(page, user);
+  });
+});
+
+test.describe("without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("rename and delete a passkey with plain forms; no passkey buttons are shown", async ({ page, user, baseURL }) => {
+    await page.goto("/sign-in");
+    await expect(page.getByRole("button", { name: "Sign in with a passkey" })).toHaveCount(0);
+    await signIn(page, user);
+
+    // Register through the API with a software authenticator, in this browser's cookie jar.
+    const authenticator = new SoftAuthenticator(baseURL!);
+    const options = await page.request.get("/api/auth/passkey/generate-register-options");
+    expect(options.status()).toBe(200);
+    const { response } = authenticator.register(await options.json());
+    const verified = await page.request.post("/api/auth/passkey/verify-registration", { data: { response, name: "Old laptop" }, headers: { Origin: baseURL! } });
+    expect(verified.status(), await verified.text()).toBe(200);
+
+    await page.goto("/account/passkeys");
+    await expect(page.getByRole("button", { name: "Add a passkey" })).toHaveCount(0);
+    const row = page.getByTestId("passkey-row");
+    await expect(row).toContainText("Old laptop");
+
+    await page.getByLabel("Passkey name").fill("");
+    await page.getByRole("button", { name: "Rename" }).click();
+    await expect(page.getByText("Name is required")).toBeVisible();
+
+    await page.getByLabel("Passkey name").fill("Work laptop");
+    await page.getByRole("button", { name: "Rename" }).click();
+    await expect(page).toHaveURL("/account/passkeys?notice=renamed");
+    await expect(page.getByRole("status")).toHaveText("Passkey renamed.");
+    await expect(row).toContainText("Work laptop");
+
+    await page.getByRole("button", { name: "Delete Work laptop" }).click();
+    await expect(page).toHaveURL("/account/passkeys?notice=deleted");
+    await expect(page.getByRole("status")).toHaveText("Passkey deleted.");
+    await expect(page.getByText("You have no passkeys yet.")).toBeVisible();
+  });
+});
