@@ -27,7 +27,8 @@ type Bounds = { min: number; max: number };
 /** Only the section that was submitted receives the last result. */
 const lastFor = (intent: string, last: SectionResult | undefined) => (last?.intent === intent ? last.result : undefined);
 
-function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+/** A titled section of a page, labelled by its heading. */
+export function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
   return (
     <section aria-labelledby={`${id}-heading`}>
       <h2 id={`${id}-heading`}>{title}</h2>

@@ -15,6 +15,7 @@ import { isOwner, roleAllows, ROLES } from "~/auth/organization/permissions";
 import { idField, inviteForm, memberRoleForm, organizationSettingsForm } from "~/auth/organization/schemas";
 import { CheckboxField, ErrorList, Field, SubmitButton, useZodForm } from "~/components/forms";
 import { OrganizationSwitcher } from "~/components/organization-switcher";
+import { Section } from "~/components/account-sections";
 import { intent, runIntent, type IntentResult } from "~/http/organization-actions.server";
 import { requirePageSession } from "~/http/page.server";
 
@@ -149,14 +150,6 @@ function Outcome({ last, intent: name, messageOnly }: { last?: IntentResult; int
   return last.error && !messageOnly ? <ErrorList errors={[last.error]} /> : null;
 }
 
-function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
-  return (
-    <section aria-labelledby={`${id}-heading`}>
-      <h2 id={`${id}-heading`}>{title}</h2>
-      {children}
-    </section>
-  );
-}
 
 export default function OrganizationPage() {
   const page = useLoaderData<typeof loader>();

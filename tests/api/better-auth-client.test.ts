@@ -4,6 +4,7 @@ import { createAuthClient } from "better-auth/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiClient, PASSWORD, uniqueEmail } from "../support/client";
 import { actionLink, Mailbox } from "../support/mailbox";
+import { browserFetch } from "../support/better-auth";
 import { startServer, type TestServer } from "../support/server";
 
 let server: TestServer;
@@ -19,26 +20,7 @@ afterAll(async () => {
 
 /** The official client with a browser's cookie jar and Origin header (what `credentials: "include"` gives). */
 function browserClient() {
-  const jar = new ApiClient(server.baseUrl);
-  const customFetchImpl: typeof fetch = async (input, init) => {
-    const request = new Request(input, init);
-    const headers = new Headers(request.headers);
-    if (jar.cookies.size) headers.set("cookie", jar.cookieHeader());
-    if (request.method !== "GET") headers.set("origin", server.origin);
-    const response = await fetch(request.url, {
-      method: request.method,
-      headers,
-      body: request.method === "GET" ? undefined : await request.text(),
-      redirect: "manual",
-    });
-    for (const line of response.headers.getSetCookie()) {
-      const [pair, ...attributes] = line.split(";");
-      const [name, ...value] = pair.split("=");
-      if (attributes.some((a) => /max-age=0/i.test(a)) || value.join("=") === "") jar.cookies.delete(name.trim());
-      else jar.cookies.set(name.trim(), value.join("="));
-    }
-    return response;
-  };
+  const { customFetchImpl, jar } = browserFetch(server);
   return createAuthClient({ baseURL: server.baseUrl, fetchOptions: { customFetchImpl } });
 }
 

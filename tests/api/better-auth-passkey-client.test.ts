@@ -8,6 +8,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { installFakeWebAuthn } from "../support/fake-navigator";
 import { ApiClient, PASSWORD, signUp } from "../support/client";
+import { browserFetch } from "../support/better-auth";
 import { startServer, type TestServer } from "../support/server";
 import { SoftAuthenticator } from "../support/webauthn";
 
@@ -27,23 +28,13 @@ afterAll(async () => {
   await server?.stop();
 });
 
+const COMPAT_ENTRY: string = "../compat/better-auth-passkey/index.ts";
+
 /** The official client, with a browser's cookie jar and Origin header. */
 async function officialClient(jar: ApiClient) {
-  const { createAuthClient, passkeyClient } = await import("../compat/better-auth-passkey/index");
-  const customFetchImpl: typeof fetch = async (input, init) => {
-    const request = new Request(input, init);
-    const headers = new Headers(request.headers);
-    if (jar.cookies.size) headers.set("cookie", jar.cookieHeader());
-    if (request.method !== "GET") headers.set("origin", server.origin);
-    const response = await fetch(request.url, { method: request.method, headers, body: request.method === "GET" ? undefined : await request.text(), redirect: "manual" });
-    for (const line of response.headers.getSetCookie()) {
-      const [pair, ...attributes] = line.split(";");
-      const [name, ...value] = pair.split("=");
-      if (attributes.some((a) => /max-age=0/i.test(a)) || value.join("=") === "") jar.cookies.delete(name.trim());
-      else jar.cookies.set(name.trim(), value.join("="));
-    }
-    return response;
-  };
+  // A specifier the typecheck does not follow: that folder's packages exist only after its own `npm ci`.
+  const { createAuthClient, passkeyClient } = await import(/* @vite-ignore */ COMPAT_ENTRY);
+  const { customFetchImpl } = browserFetch(server, jar);
   return createAuthClient({ baseURL: server.baseUrl, plugins: [passkeyClient()], fetchOptions: { customFetchImpl } });
 }
 

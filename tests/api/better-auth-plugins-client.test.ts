@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiClient, PASSWORD, uniqueEmail } from "../support/client";
 import { mailCount, nextMail } from "../support/mail";
 import { Mailbox } from "../support/mailbox";
+import { browserFetch } from "../support/better-auth";
 import { startServer, type TestServer } from "../support/server";
 import { freshCode } from "../support/two-factor";
 
@@ -22,26 +23,7 @@ afterAll(async () => {
 
 /** The official client with a browser's cookie jar and Origin header, and the three plugins. */
 function browserClient(onTwoFactorRedirect?: () => void) {
-  const jar = new ApiClient(server.baseUrl);
-  const customFetchImpl: typeof fetch = async (input, init) => {
-    const request = new Request(input, init);
-    const headers = new Headers(request.headers);
-    if (jar.cookies.size) headers.set("cookie", jar.cookieHeader());
-    if (request.method !== "GET") headers.set("origin", server.origin);
-    const response = await fetch(request.url, {
-      method: request.method,
-      headers,
-      body: request.method === "GET" ? undefined : await request.text(),
-      redirect: "manual",
-    });
-    for (const line of response.headers.getSetCookie()) {
-      const [pair, ...attributes] = line.split(";");
-      const [name, ...value] = pair.split("=");
-      if (attributes.some((a) => /max-age=0/i.test(a)) || value.join("=") === "") jar.cookies.delete(name.trim());
-      else jar.cookies.set(name.trim(), value.join("="));
-    }
-    return response;
-  };
+  const { customFetchImpl, jar } = browserFetch(server);
   return createAuthClient({
     baseURL: server.baseUrl,
     fetchOptions: { customFetchImpl },
