@@ -42,7 +42,7 @@ test("an owner builds a team from e-mail invitations, manages it and deletes it"
   await page.getByRole("navigation", { name: "Account" }).getByRole("link", { name: "Organizations" }).click();
   await expect(page).toHaveURL("/organizations");
   await expect(page.getByRole("heading", { level: 1, name: "Organizations" })).toBeVisible();
-  await page.getByLabel("Name").fill("Acme Corp");
+  await page.getByLabel("Name", { exact: true }).fill("Acme Corp");
   await page.getByLabel("Slug").fill(slug);
   await page.getByRole("button", { name: "Create organization" }).click();
   await expect(page).toHaveURL(`/organizations/${slug}`);
@@ -71,7 +71,7 @@ test("an owner builds a team from e-mail invitations, manages it and deletes it"
   await nina.getByRole("link", { name: "Create an account to accept" }).click();
   await expect(nina).toHaveURL(/\/sign-up\?/);
   await expect(nina.getByLabel("Email")).toHaveValue(newcomer.email);
-  await nina.getByLabel("Name").fill(newcomer.name);
+  await nina.getByLabel("Name", { exact: true }).fill(newcomer.name);
   await nina.getByLabel("Password").fill(newcomer.password);
   await nina.getByRole("button", { name: "Sign up" }).click();
   await expect(nina).toHaveURL(link);
@@ -164,7 +164,7 @@ test.describe("with JavaScript on", () => {
     await page.goto("/organizations");
     await waitForHydration(page);
     const suffix = Date.now().toString(36);
-    await page.getByLabel("Name").pressSequentially(`Blue Sky Labs ${suffix}`);
+    await page.getByLabel("Name", { exact: true }).pressSequentially(`Blue Sky Labs ${suffix}`);
     await expect(page.getByLabel("Slug")).toHaveValue(`blue-sky-labs-${suffix}`);
     await page.getByRole("button", { name: "Create organization" }).click();
     await expect(page).toHaveURL(`/organizations/blue-sky-labs-${suffix}`);

@@ -56,27 +56,27 @@ for (const javaScriptEnabled of [false, true]) {
         // Security shows only what exists, no placeholders for methods still to come (passkeys have a page of their own).
         await page.goto("/account/security");
         await expect(page.getByRole("heading", { name: "Change password" })).toBeVisible();
-        await expect(page.getByRole("main").getByText(/two-factor|coming soon/i)).toHaveCount(0);
+        await expect(page.getByRole("main").getByText(/coming soon|not available yet/i)).toHaveCount(0);
       });
 
       test("a saved change is confirmed in view and focused, and an error is summarised at the top, focused", async ({ page, user }) => {
         await signIn(page, user);
         await page.goto("/account/profile");
         if (javaScriptEnabled) await waitForHydration(page);
-        await page.getByLabel("Name").fill("");
+        await page.getByLabel("Name", { exact: true }).fill("");
         await page.getByRole("button", { name: "Save profile" }).click();
         await expectErrorSummary(page, ["Enter your name."]);
         await expect(page.locator(".error-summary")).toBeInViewport();
         // The summary links to the field.
         await page.locator(".error-summary").getByRole("link", { name: "Enter your name." }).click();
-        await expect(page.getByLabel("Name")).toBeFocused();
+        await expect(page.getByLabel("Name", { exact: true })).toBeFocused();
 
-        await page.getByLabel("Name").fill("Ada Byron");
+        await page.getByLabel("Name", { exact: true }).fill("Ada Byron");
         await page.getByRole("button", { name: "Save profile" }).click();
         await expect(page).toHaveURL("/account/profile");
         await expectStatus(page, "Profile saved.");
         await expect(page).toHaveTitle("Profile · Latchkey");
-        await expect(page.getByLabel("Name")).toHaveValue("Ada Byron");
+        await expect(page.getByLabel("Name", { exact: true })).toHaveValue("Ada Byron");
       });
 
       test("signed-in visitors on /sign-in and /sign-up go to their account", async ({ page, user }) => {
@@ -164,7 +164,7 @@ test.describe("dark mode and small screens", () => {
     expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe("rgb(18, 18, 24)");
     await expectNoAxeViolations(page, "sign-in, dark");
     await page.getByRole("button", { name: "Sign in" }).click();
-    await expectErrorSummary(page, ["Enter your email address."]);
+    await expectErrorSummary(page, ["Enter your email address or username."]);
     await signIn(page, user);
     for (const path of ["/account", "/account/profile", "/account/security", "/account/sessions", "/account/delete"]) {
       await page.goto(path);

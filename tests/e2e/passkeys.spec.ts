@@ -127,7 +127,7 @@ test.describe("with JavaScript", () => {
     const email = uniqueEmail("passkey-sign-up");
     await page.goto("/sign-up");
     await waitForHydration(page);
-    await page.getByLabel("Name").fill("Radia Perlman");
+    await page.getByLabel("Name", { exact: true }).fill("Radia Perlman");
     await page.getByLabel("Email").fill(email);
     await page.getByRole("button", { name: "Sign up with a passkey" }).click();
     await expect(page.getByRole("status")).toContainText(`We sent a code to ${email}`);

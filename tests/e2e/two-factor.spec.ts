@@ -36,7 +36,7 @@ async function passwordStep(page: Page, identifier: string) {
 /** Signs in, turns two-factor on from the QR page's written-out secret, and returns the app and backup codes. */
 async function enableTwoFactor(page: Page, user: TestUser) {
   await signIn(page, user);
-  await page.getByRole("link", { name: "Two-factor" }).click();
+  await page.getByRole("navigation", { name: "Account" }).getByRole("link", { name: "Two-factor" }).click();
   await expect(page).toHaveURL("/account/two-factor");
   await page.getByLabel("Password").fill(PASSWORD);
   await page.getByRole("button", { name: "Enable two-factor authentication" }).click();
@@ -125,17 +125,21 @@ test("a username chosen at sign-up signs in through the one 'Email or username' 
   await page.getByLabel("Password").fill(PASSWORD);
   await page.getByRole("button", { name: "Sign up" }).click();
   await expectSignedInAs(page, user);
+  await page.goto("/account/profile");
   await expect(page.getByLabel("Username")).toHaveValue(username);
+  await page.goto("/account");
   await signOut(page);
 
   await passwordStep(page, username.toUpperCase());
   await expectSignedInAs(page, user);
 
-  // The account page changes it.
+  // The account's profile page changes it.
   const renamed = `${username}.2`;
+  await page.goto("/account/profile");
   await page.getByLabel("Username").fill(renamed);
   await page.getByRole("button", { name: "Save profile" }).click();
   await expect(page.getByText("Profile saved.")).toBeVisible();
+  await page.goto("/account");
   await signOut(page);
   await passwordStep(page, renamed);
   await expectSignedInAs(page, user);
