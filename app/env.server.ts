@@ -172,7 +172,7 @@ function warnAboutRiskySettings(config: Env): void {
   if (!config.SMTP_URL && !isLocalhost(config.BASE_URL)) {
     console.warn(
       "[latchkey] SMTP_URL is not set: verification and password-reset links are written to the server log " +
-        "instead of being e-mailed. Set SMTP_URL for a real deployment.",
+        "instead of being emailed. Set SMTP_URL for a real deployment.",
     );
   }
 }

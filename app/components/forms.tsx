@@ -163,6 +163,16 @@ export function ErrorSummary({
   }
   const id = `${form?.id ?? "page"}-error-summary`;
   const key = items.map((item) => item.message).join("\n");
+  // The same errors coming back from a second try are news too: focus again when a submission settles.
+  const navigation = useNavigation();
+  const submitted = useRef(false);
+  useEffect(() => {
+    if (navigation.state === "submitting") submitted.current = true;
+    else if (navigation.state === "idle" && submitted.current) {
+      submitted.current = false;
+      if (key) ref.current?.focus();
+    }
+  }, [navigation.state, key]);
   useEffect(() => {
     if (!key) return;
     // After Conform has moved focus to the first invalid field: the summary, which names them all, wins.

@@ -20,11 +20,11 @@ export function PasskeySignUp({ redirectTo }: { redirectTo: string | null }) {
     const value = (field: string) => ((form?.elements.namedItem(field) as HTMLInputElement | null)?.value ?? "").trim();
     const input = { name: value("name"), email: value("email") };
     setError(null);
-    if (!input.name || !input.email) return setError("Enter your name and e-mail address above first.");
+    if (!input.name || !input.email) return setError("Enter your name and email address above first.");
     setBusy(true);
     const { error } = await passkey.signUp.sendCode(input);
     setBusy(false);
-    if (error) return setError(error.code === "VALIDATION_ERROR" ? "Check your name and e-mail address above." : describePasskeyError(error));
+    if (error) return setError(error.code === "VALIDATION_ERROR" ? "Check your name and email address above." : describePasskeyError(error));
     setEmail(input.email);
   }
 
@@ -34,7 +34,7 @@ export function PasskeySignUp({ redirectTo }: { redirectTo: string | null }) {
     const { data, error } = await passkey.signUp.complete({ code });
     if (data) return window.location.assign(continueTo(redirectTo));
     setBusy(false);
-    setError(error.code === "VALIDATION_ERROR" ? "Enter the 8-character code from the e-mail." : describePasskeyError(error));
+    setError(error.code === "VALIDATION_ERROR" ? "Enter the 8-character code from the email." : describePasskeyError(error));
   }
 
   const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
@@ -50,7 +50,7 @@ export function PasskeySignUp({ redirectTo }: { redirectTo: string | null }) {
       <h2 id="passkey-sign-up-heading">Or sign up with a passkey</h2>
       {email === null ? (
         <>
-          <p className="muted">No password needed: we e-mail you a code to prove the address is yours, then your device creates a passkey.</p>
+          <p className="muted">No password needed: we email you a code to prove the address is yours, then your device creates a passkey.</p>
           <button type="button" className="secondary" onClick={sendCode} disabled={busy} aria-disabled={busy || undefined}>
             Sign up with a passkey
           </button>
@@ -61,7 +61,7 @@ export function PasskeySignUp({ redirectTo }: { redirectTo: string | null }) {
             We sent a code to {email}. Enter it here, then create your passkey.
           </p>
           <div className="field">
-            <label htmlFor="passkey-sign-up-code">Code from the e-mail</label>
+            <label htmlFor="passkey-sign-up-code">Code from the email</label>
             <input
               id="passkey-sign-up-code"
               type="text"

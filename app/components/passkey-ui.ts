@@ -13,7 +13,7 @@ export function describePasskeyError(error: PasskeyError): string {
     case "CHALLENGE_NOT_FOUND":
       return "That took too long or was started in another tab. Try again.";
     case "INVALID_CODE":
-      return "That code is not right, or it has expired. Check the e-mail, or ask for a new code.";
+      return "That code is not right, or it has expired. Check the email, or ask for a new code.";
     case "USER_ALREADY_EXISTS":
       return "This address already has an account. Sign in instead.";
     case "TOO_MANY_REQUESTS":

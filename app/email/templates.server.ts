@@ -57,9 +57,9 @@ export const emails = {
   verifyEmail: (to: string, url: string, lifetimeSeconds: number) =>
     actionMail({
       to,
-      subject: "Verify your e-mail address",
-      intro: `Please confirm that ${to} is your e-mail address.`,
-      action: "Verify e-mail address",
+      subject: "Verify your email address",
+      intro: `Please confirm that ${to} is your email address.`,
+      action: "Verify email address",
       url,
       lifetimeSeconds,
       outro: IGNORE,
@@ -77,9 +77,9 @@ export const emails = {
   confirmEmailChange: (to: string, newEmail: string, url: string, lifetimeSeconds: number) =>
     actionMail({
       to,
-      subject: "Confirm your new e-mail address",
-      intro: `Somebody asked to change the e-mail address of your account from ${to} to ${newEmail}. Confirm the change with the link below; we will then ask ${newEmail} to verify itself.`,
-      action: "Confirm e-mail change",
+      subject: "Confirm your new email address",
+      intro: `Somebody asked to change the email address of your account from ${to} to ${newEmail}. Confirm the change with the link below; we will then ask ${newEmail} to verify itself.`,
+      action: "Confirm email change",
       url,
       lifetimeSeconds,
       outro: "If you did not ask for this, ignore this message and consider changing your password.",
@@ -118,7 +118,7 @@ export const emails = {
     codeMail({
       to,
       subject: "Your two-factor code",
-      intro: "Somebody signed in to your account with its password and asked for a second-step code by e-mail.",
+      intro: "Somebody signed in to your account with its password and asked for a second-step code by email.",
       code,
       lifetimeSeconds,
       outro: "If this was not you, change your password.",
@@ -129,7 +129,7 @@ export const emails = {
       subject: { "sign-in": "Your sign-in code", "email-verification": "Your verification code", "forget-password": "Your password reset code" }[type],
       intro: {
         "sign-in": "Use this code to sign in to Latchkey.",
-        "email-verification": `Use this code to confirm that ${to} is your e-mail address.`,
+        "email-verification": `Use this code to confirm that ${to} is your email address.`,
         "forget-password": "Use this code to choose a new password for your account.",
       }[type],
       code,

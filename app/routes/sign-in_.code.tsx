@@ -78,7 +78,7 @@ export default function SignInWithCode() {
   return (
     <Form method="post" action={`/sign-in/code?step=email${keep}`} className="card" {...getFormProps(emailForm)}>
       <h1>Sign in with a code</h1>
-      <p className="muted">We will e-mail you a 6-digit code. No password needed.</p>
+      <p className="muted">We will email you a 6-digit code. No password needed.</p>
       <input type="hidden" name="redirectTo" value={redirectTo} />
       <Field label="Email" meta={emailFields.email} type="email" autoComplete="email" />
       <ErrorList id={emailForm.errorId} errors={emailForm.errors} />

@@ -76,7 +76,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 const TITLES: Record<Method, { intro: string; label: string }> = {
   totp: { intro: "Enter the 6-digit code from your authenticator app.", label: "Code" },
   backup: { intro: "Enter one of the backup codes you saved when you set up two-factor authentication. Each works once.", label: "Backup code" },
-  otp: { intro: "Enter the 6-digit code we e-mailed you.", label: "Code" },
+  otp: { intro: "Enter the 6-digit code we emailed you.", label: "Code" },
 };
 
 export default function TwoFactor() {
@@ -89,7 +89,7 @@ export default function TwoFactor() {
       <h1>Two-factor authentication</h1>
       {sent && method === "otp" ? (
         <p className="notice" role="status">
-          We sent a code to your e-mail address. It works for 5 minutes.
+          We sent a code to your email address. It works for 5 minutes.
         </p>
       ) : null}
       <p className="muted">{TITLES[method].intro}</p>

@@ -51,7 +51,7 @@ describe("Better Auth's organizationClient() against this server", () => {
 
     // An invitee verifies their address from the mail, then finds and accepts the invitation.
     const invitee = await signedUp("ba-invitee");
-    await new ApiClient(server.baseUrl).get(actionLink(await mailbox.waitFor(invitee.email, /Verify your e-mail/)));
+    await new ApiClient(server.baseUrl).get(actionLink(await mailbox.waitFor(invitee.email, /Verify your email/)));
     const invited = await owner.client.organization.inviteMember({ email: invitee.email, role: "member", organizationId });
     expect(invited.error).toBeNull();
     expect(invited.data).toMatchObject({ email: invitee.email, role: "member", status: "pending" });
@@ -106,7 +106,7 @@ describe("Better Auth's organizationClient() against this server", () => {
     const created = await owner.client.organization.create({ name: "Second Co", slug: `ba2-${Date.now().toString(36)}` });
     const organizationId = created.data!.id;
     const invitee = await signedUp("ba-invitee2");
-    await new ApiClient(server.baseUrl).get(actionLink(await mailbox.waitFor(invitee.email, /Verify your e-mail/)));
+    await new ApiClient(server.baseUrl).get(actionLink(await mailbox.waitFor(invitee.email, /Verify your email/)));
     const first = await owner.client.organization.inviteMember({ email: invitee.email, role: "member", organizationId });
     expect((await invitee.client.organization.rejectInvitation({ invitationId: first.data!.id })).data).toMatchObject({ member: null });
     const second = await owner.client.organization.inviteMember({ email: invitee.email, role: "member", organizationId });

@@ -8,8 +8,8 @@ import { startServer, type TestServer } from "../support/server";
 import { count } from "../support/sql";
 
 const CHANGE = "/api/auth/change-email";
-const VERIFY = /Verify your e-mail address/;
-const CONFIRM = /Confirm your new e-mail address/;
+const VERIFY = /Verify your email address/;
+const CONFIRM = /Confirm your new email address/;
 
 let mailbox: Mailbox;
 let server: TestServer;

@@ -9,7 +9,7 @@ import { startServer, type TestServer } from "../support/server";
 import { count, query } from "../support/sql";
 
 const SEND = "/api/auth/send-verification-email";
-const VERIFY = /Verify your e-mail address/;
+const VERIFY = /Verify your email address/;
 const MAIL_FROM = "Latchkey Tests <auth@tests.example>";
 
 let mailbox: Mailbox;
@@ -460,7 +460,7 @@ describe("without SMTP_URL", () => {
     const outbox = await new ApiClient(logOnly.baseUrl).get("/dev/outbox");
     expect(outbox.status).toBe(200);
     expect(outbox.text).toContain(email);
-    expect(outbox.text).toContain("Verify your e-mail address");
+    expect(outbox.text).toContain("Verify your email address");
     expect(outbox.text).toContain(tokenOf(link!));
 
     expect((await new ApiClient(logOnly.baseUrl).get(link!)).headers.get("location")).toBe(`${logOnly.baseUrl}/email-verified`);

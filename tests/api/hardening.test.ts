@@ -7,7 +7,7 @@ import { actionLink, Mailbox } from "../support/mailbox";
 import { startServer, type TestServer } from "../support/server";
 import { count, query } from "../support/sql";
 
-const VERIFY = /Verify your e-mail address/;
+const VERIFY = /Verify your email address/;
 const RESET = /Reset your password/;
 const ATTEMPT = /Someone tried to create an account/;
 

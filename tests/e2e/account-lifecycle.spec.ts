@@ -17,9 +17,9 @@ import { countMail, linkFromMail, waitForMail } from "./mail";
 
 test.use({ javaScriptEnabled: false });
 
-const VERIFY = /Verify your e-mail/;
+const VERIFY = /Verify your email/;
 const RESET = /Reset your password/;
-const CONFIRM_CHANGE = /Confirm your new e-mail/;
+const CONFIRM_CHANGE = /Confirm your new email/;
 const CONFIRM_DELETE = /Confirm the deletion/;
 
 test("sign up, verify by e-mail, forget the password, reset it by e-mail, sign in with the new one", async ({ page }) => {

@@ -76,6 +76,10 @@ test("a wrong password shows the form error", async ({ page, user }) => {
   await submitSignIn(page, { email: user.email, password: "not the password" });
   await expectErrorSummary(page, ["That email and password don't match. Check both and try again."]);
   await expect(page).toHaveURL("/sign-in");
+  // The same answer to a second try is announced again: focus goes back to the summary.
+  await page.getByLabel("Password").focus();
+  await submitSignIn(page, { email: user.email, password: "still not the password" });
+  await expect(page.locator(".error-summary")).toBeFocused();
 });
 
 test("revoking another session updates the list in place", async ({ page, openContext, user }) => {

@@ -135,11 +135,11 @@ test.describe("with JavaScript", () => {
     const mail = await waitForMail(email, /sign-up code/i);
     const code = /Your code: ([A-Z0-9]{8})/.exec(mail.text)![1];
 
-    await page.getByLabel("Code from the e-mail").fill("WRONGCDE");
+    await page.getByLabel("Code from the email").fill("WRONGCDE");
     await page.getByRole("button", { name: "Create my passkey" }).click();
     await expect(page.getByRole("alert")).toContainText("That code is not right");
 
-    await page.getByLabel("Code from the e-mail").fill(code.toLowerCase());
+    await page.getByLabel("Code from the email").fill(code.toLowerCase());
     await page.getByRole("button", { name: "Create my passkey" }).click();
     await expectSignedInAs(page, { name: "Radia Perlman", email });
     await expect(page.getByText("verified")).toBeVisible();

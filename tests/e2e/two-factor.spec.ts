@@ -108,7 +108,7 @@ test("two-factor: the second step by an e-mailed code", async ({ page, user }) =
   await expect(page).toHaveURL("/two-factor");
   const seen = await countMail(user.email, /two-factor code/);
   await page.getByRole("button", { name: "Email me a code" }).click();
-  await expect(page.getByText("We sent a code to your e-mail address.")).toBeVisible();
+  await expect(page.getByText("We sent a code to your email address.")).toBeVisible();
   const mail = await waitForMail(user.email, /two-factor code/, { after: seen });
   await page.getByLabel("Code").fill(mail.text.match(/Your code: (\d{6})/)![1]);
   await page.getByRole("button", { name: "Verify" }).click();
