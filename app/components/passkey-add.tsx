@@ -2,7 +2,7 @@
 // without it the button is not shown and the page says so), then reloads the page's data.
 import { useRevalidator } from "@remix-run/react";
 import { useEffect, useState } from "react";
-import { passkey } from "~/auth/passkey/client";
+import { authClient } from "~/client/auth-client";
 import { describePasskeyError } from "~/components/passkey-ui";
 
 export function AddPasskey() {
@@ -11,12 +11,12 @@ export function AddPasskey() {
   const [busy, setBusy] = useState(false);
   const [status, setStatus] = useState<{ ok: boolean; text: string } | null>(null);
 
-  useEffect(() => setSupported(passkey.supported()), []);
+  useEffect(() => setSupported(authClient.passkey.supported()), []);
 
   async function onClick() {
     setBusy(true);
     setStatus(null);
-    const { data, error } = await passkey.register();
+    const { data, error } = await authClient.passkey.addPasskey();
     setBusy(false);
     if (data) {
       setStatus({ ok: true, text: "Passkey added. You can now sign in with it." });
