@@ -1,12 +1,11 @@
 // "Add a passkey" on the account page: runs the registration ceremony in the browser (so it needs JavaScript;
-// without it the button is not shown and the page says so), then reloads the page's data.
-import { useRevalidator } from "@remix-run/react";
+// without it the button is not shown and the page says so). The client then refetches the passkey list, which
+// the page shows through usePasskeys().
 import { useEffect, useState } from "react";
 import { authClient } from "~/client/auth-client";
 import { describePasskeyError } from "~/components/passkey-ui";
 
 export function AddPasskey() {
-  const revalidator = useRevalidator();
   const [supported, setSupported] = useState<boolean | null>(null);
   const [busy, setBusy] = useState(false);
   const [status, setStatus] = useState<{ ok: boolean; text: string } | null>(null);
@@ -20,7 +19,6 @@ export function AddPasskey() {
     setBusy(false);
     if (data) {
       setStatus({ ok: true, text: "Passkey added. You can now sign in with it." });
-      revalidator.revalidate();
     } else {
       setStatus({ ok: false, text: describePasskeyError(error) });
     }
