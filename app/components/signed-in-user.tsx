@@ -20,11 +20,12 @@ export function SignedInUser({ viewer }: { viewer: Viewer | null }) {
 }
 
 /**
- * A page form (sign-out, the profile page) changes the session without the client: Remix then revalidates the
- * root loader. When its viewer changes, the client's session is refetched here and in every other tab.
+ * A page form (sign-out, the profile or two-factor page) changes the session or user without the client: Remix
+ * then revalidates the root loader. When its viewer changes, the client's session is refetched here and in
+ * every other tab.
  */
 function useAnnounceLoaderChanges(viewer: Viewer | null) {
-  const key = viewer ? `${viewer.id}\n${viewer.name}` : "";
+  const key = viewer ? `${viewer.id}\n${viewer.name}\n${viewer.updatedAt}` : "";
   const previous = useRef(key);
   useEffect(() => {
     if (previous.current === key) return;

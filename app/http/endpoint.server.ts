@@ -33,7 +33,7 @@ interface EndpointDefinition<Body extends z.ZodType, Query extends z.ZodType, Re
 /**
  * A route's loader/action, carrying (in its type only) what the endpoint takes and answers, so the typed
  * browser client (app/client) infers its arguments and results from the server's own schemas and handlers:
- * `import type * as Route from "~/routes/api.auth.x"` is erased from the bundle, and a server change that
+ * `typeof import("~/routes/api.auth.x")` is a type-only reference, erased from the bundle, and a server change that
  * breaks a client call fails the typecheck (docs/decisions/022-typed-client.md).
  */
 export type EndpointHandler<Body extends z.ZodType, Query extends z.ZodType, Result> = ((

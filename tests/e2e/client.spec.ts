@@ -2,7 +2,8 @@
 // without a reload, and the passkey list refreshes itself after a passkey is added. Two tabs are two pages of
 // one browser context (one cookie jar, one BroadcastChannel scope).
 import type { Page } from "@playwright/test";
-import { expect, expectNoAxeViolations, signIn, test } from "./fixtures";
+import { freshCode } from "../support/two-factor";
+import { expect, expectNoAxeViolations, PASSWORD, signIn, test } from "./fixtures";
 import { addVirtualAuthenticator } from "./virtual-authenticator";
 
 test.use({ javaScriptEnabled: true });
@@ -70,6 +71,30 @@ test("the passkey list refreshes itself after a passkey is added", async ({ page
   await page.getByLabel("Passkey name").fill("Work laptop");
   await page.getByRole("button", { name: "Rename" }).click();
   await expect(page.getByTestId("passkey-row")).toContainText("Work laptop");
+});
+
+test("the two-factor page follows the setting when another tab turns it off", async ({ page, context, baseURL, user }) => {
+  await signIn(page, user);
+  // Switched on through the API, with this browser's cookies (context.request shares them).
+  const headers = { Origin: baseURL! };
+  const enabled = await context.request.post("/api/auth/two-factor/enable", { data: { password: PASSWORD }, headers });
+  const { totpURI } = (await enabled.json()) as { totpURI: string };
+  const confirmed = await context.request.post("/api/auth/two-factor/verify-totp", { data: { code: freshCode(totpURI, new Set()) }, headers });
+  expect(confirmed.status()).toBe(200);
+
+  const other = await context.newPage();
+  await other.goto("/account/two-factor");
+  await expect(other.getByRole("button", { name: "Disable two-factor authentication" })).toBeVisible();
+  await markPage(other);
+
+  await page.goto("/account/two-factor");
+  await page.getByLabel("Your password, to disable two-factor").fill(PASSWORD);
+  await page.getByRole("button", { name: "Disable two-factor authentication" }).click();
+  await expect(page.getByText("Two-factor authentication is off.")).toBeVisible();
+
+  await expect(other.getByRole("button", { name: "Enable two-factor authentication" })).toBeVisible();
+  await expect(other.getByRole("button", { name: "Disable two-factor authentication" })).toHaveCount(0);
+  expect(await stillTheSamePage(other)).toBe(true);
 });
 
 test.describe("without JavaScript", () => {
