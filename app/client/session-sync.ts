@@ -19,6 +19,9 @@ export function createSessionSync(channelName = SESSION_CHANNEL_NAME): SessionSy
 
   return {
     announce() {
+      // Outside a browser (server rendering, Node scripts) there are no other tabs, and an open channel would
+      // keep the process alive.
+      if (!browser) return;
       open()?.postMessage({ event: "session", at: Date.now() });
     },
     listen(onChange) {
