@@ -40,6 +40,15 @@ async function signedUp(label: string, extra: { username?: string } = {}) {
   return { client, user, token: result.data!.token };
 }
 
+/** Verifies the signed-in user's address with an e-mailed code. */
+async function verifyAddress(client: ReturnType<typeof browserClient>, email: string) {
+  const seen = mailCount(mailbox, email);
+  expect((await client.emailOtp.sendVerificationOtp({ email, type: "email-verification" })).error).toBeNull();
+  const otp = (await nextMail(mailbox, email, undefined, seen)).text.match(/Your code: (\d{6})/)![1];
+  expect((await client.emailOtp.verifyEmail({ email, otp })).error).toBeNull();
+  return otp;
+}
+
 describe("createAuthClient's calls against this server", () => {
   it("sign-up, session, profile, password, sign-out and both sign-ins", async () => {
     const username = `cli_${Date.now().toString(36)}`;
@@ -137,6 +146,45 @@ describe("createAuthClient's calls against this server", () => {
     expect((await client.organization.list()).data).toEqual([]);
   });
 
+  it("organization.*: an invitation accepted, members listed, leaving", async () => {
+    const { client: owner } = await signedUp("org-owner");
+    const { client: invitee, user: inviteeUser } = await signedUp("org-invitee");
+    const slug = `client-team-${Date.now().toString(36)}`;
+    const organizationId = (await owner.organization.create({ name: "Client Team", slug })).data!.id;
+    const invitation = (await owner.organization.inviteMember({ email: inviteeUser.email, role: "member" })).data!;
+    expect((await owner.organization.listInvitations()).data).toEqual([expect.objectContaining({ id: invitation.id, status: "pending" })]);
+    // Invitations are for verified addresses (by default): unverified, none is listed.
+    expect(await invitee.organization.listUserInvitations()).toEqual({ data: [], error: null });
+    await verifyAddress(invitee, inviteeUser.email);
+    expect((await invitee.organization.listUserInvitations()).data).toEqual([expect.objectContaining({ id: invitation.id })]);
+    expect((await invitee.organization.getInvitation({ query: { id: invitation.id } })).data).toMatchObject({ organizationSlug: slug });
+    expect((await owner.organization.acceptInvitation({ invitationId: invitation.id })).error).toMatchObject({ status: 403 });
+    const accepted = await invitee.organization.acceptInvitation({ invitationId: invitation.id });
+    expect(accepted.data).toMatchObject({ invitation: { status: "accepted" }, member: { role: "member" } });
+    expect((await invitee.organization.getActiveMember()).data).toMatchObject({ organizationId, role: "member" });
+    expect((await invitee.organization.getActiveMemberRole()).data).toMatchObject({ role: "member" });
+    expect((await owner.organization.listMembers()).data).toMatchObject({ total: 2 });
+    expect((await invitee.organization.hasPermission({ permissions: { organization: ["delete"] } })).data).toMatchObject({ success: false });
+    expect((await owner.organization.update({ data: { name: "Renamed Team" } })).data).toMatchObject({ name: "Renamed Team" });
+    expect((await owner.organization.checkSlug({ slug })).error).toMatchObject({ status: 400 });
+    expect((await invitee.organization.leave({ organizationId })).error).toBeNull();
+    expect((await invitee.organization.list()).data).toEqual([]);
+    expect((await owner.organization.leave({ organizationId })).error).toMatchObject({ status: 400 }); // the only owner
+  });
+
+  it("sessions, usernames and social sign-in", async () => {
+    const { client, user } = await signedUp("sessions");
+    const other = browserClient();
+    await other.signIn.email({ email: user.email, password: PASSWORD });
+    expect(await client.revokeOtherSessions()).toEqual({ data: { status: true }, error: null });
+    expect((await other.getSession()).data).toBeNull();
+    expect(await client.revokeSessions()).toEqual({ data: { status: true }, error: null });
+    expect((await client.getSession()).data).toBeNull();
+    expect(await client.isUsernameAvailable({ username: `free_${Date.now().toString(36)}` })).toEqual({ data: { available: true }, error: null });
+    expect((await client.signIn.social({ provider: "no-such-provider" })).error).toMatchObject({ status: 404, message: "Provider not found" });
+    expect(client.redirects).toEqual([]);
+  });
+
   it("twoFactor.*", async () => {
     const { client } = await signedUp("2fa");
     expect((await client.twoFactor.enable({ password: "wrong password" })).error).toMatchObject({ status: 400, code: "INVALID_PASSWORD" });
@@ -144,8 +192,21 @@ describe("createAuthClient's calls against this server", () => {
     const { totpURI, backupCodes } = enabled.data as { totpURI: string; backupCodes: string[] };
     expect(backupCodes).toHaveLength(10);
     expect((await client.twoFactor.verifyTotp({ code: "000000x" })).error).toMatchObject({ status: 401 });
-    expect((await client.twoFactor.verifyTotp({ code: freshCode(totpURI, new Set()) })).error).toBeNull();
+    const used = new Set<number>();
+    expect((await client.twoFactor.verifyTotp({ code: freshCode(totpURI, used) })).error).toBeNull();
     expect((await client.getSession()).data?.user.twoFactorEnabled).toBe(true);
+    expect((await client.twoFactor.getTotpUri({ password: PASSWORD })).data).toEqual({ totpURI });
+    const regenerated = await client.twoFactor.generateBackupCodes({ password: PASSWORD });
+    expect(regenerated.data).toMatchObject({ status: true, backupCodes: expect.any(Array) });
+    expect(regenerated.data!.backupCodes).not.toEqual(backupCodes);
+
+    // Signing in again stops at the second step; a backup code finishes it.
+    const laptop = browserClient();
+    const first = await laptop.signIn.email({ email: (await client.getSession()).data!.user.email, password: PASSWORD });
+    expect(first.data).toMatchObject({ twoFactorRedirect: true });
+    expect((await laptop.twoFactor.verifyBackupCode({ code: "wrong-code" })).error).toMatchObject({ status: 401 });
+    expect((await laptop.twoFactor.verifyBackupCode({ code: regenerated.data!.backupCodes[0] })).data).toMatchObject({ user: { twoFactorEnabled: true } });
+    expect(await client.twoFactor.disable({ password: PASSWORD })).toEqual({ data: { status: true }, error: null });
   });
 
   it("emailOtp.* and signIn.emailOtp", async () => {
@@ -157,6 +218,21 @@ describe("createAuthClient's calls against this server", () => {
     expect((await client.signIn.emailOtp({ email: user.email, otp: "000000" === otp ? "111111" : "000000" })).error).toMatchObject({ status: 400, code: "INVALID_OTP" });
     const signedIn = await client.signIn.emailOtp({ email: user.email, otp });
     expect(signedIn.data).toMatchObject({ user: { email: user.email } });
+
+    const seenVerify = mailCount(mailbox, user.email);
+    expect((await client.emailOtp.sendVerificationOtp({ email: user.email, type: "email-verification" })).error).toBeNull();
+    const verifyCode = (await nextMail(mailbox, user.email, undefined, seenVerify)).text.match(/Your code: (\d{6})/)![1];
+    expect(await client.emailOtp.checkVerificationOtp({ email: user.email, type: "email-verification", otp: verifyCode })).toEqual({
+      data: { success: true },
+      error: null,
+    });
+    expect((await client.emailOtp.verifyEmail({ email: user.email, otp: verifyCode })).data).toMatchObject({ status: true, user: { emailVerified: true } });
+
+    const seenReset = mailCount(mailbox, user.email);
+    expect(await client.emailOtp.requestPasswordReset({ email: user.email })).toEqual({ data: { success: true }, error: null });
+    const resetCode = (await nextMail(mailbox, user.email, undefined, seenReset)).text.match(/Your code: (\d{6})/)![1];
+    expect((await client.emailOtp.resetPassword({ email: user.email, otp: "nope", password: "fresh passphrase" })).error).toMatchObject({ status: 400 });
+    expect(await client.emailOtp.resetPassword({ email: user.email, otp: resetCode, password: "fresh passphrase" })).toEqual({ data: { success: true }, error: null });
   });
 
   it("passkey.* without a ceremony", async () => {
