@@ -1,19 +1,26 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Link, Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useRouteError } from "@remix-run/react";
+import { Link, Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useRouteError, useRouteLoaderData } from "@remix-run/react";
 import { BrandMark } from "~/components/brand-mark";
 import { useNonce } from "~/components/nonce";
+import { SignedInUser } from "~/components/signed-in-user";
+import { viewerOf } from "~/http/viewer.server";
 import stylesUrl from "~/styles.css";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: stylesUrl }];
 export const meta: MetaFunction = () => [{ title: "Latchkey" }];
 
-/** Whether a page action on this request answered with errors: pages' titles then start "Error: " (page-title.ts). */
-export async function loader({ context }: LoaderFunctionArgs) {
-  return { formFailed: context.formFailed === true };
+/**
+ * Whether a page action on this request answered with errors (pages' titles then start "Error: ", page-title.ts),
+ * and who is signed in, for the header.
+ */
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  return { formFailed: context.formFailed === true, viewer: await viewerOf(request, context) };
 }
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useNonce();
+  // Absent when the root loader itself failed (the error page): the header then shows no one.
+  const root = useRouteLoaderData<typeof loader>("root");
   return (
     <html lang="en">
       <head>
@@ -28,6 +35,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
             <BrandMark />
             Latchkey
           </Link>
+          <SignedInUser viewer={root?.viewer ?? null} />
         </header>
         <main>{children}</main>
         <ScrollRestoration nonce={nonce} />

@@ -1,28 +1,57 @@
 // The active-organization switcher: a select and a button, posting to /organizations (works without
-// JavaScript) and coming back to the page it was used on.
-import { Form, useLocation } from "@remix-run/react";
+// JavaScript) and coming back to the page it was used on. With JavaScript it switches through the client, so
+// every open tab's switcher follows the active organization (useActiveOrganization), and the page's data is
+// reloaded.
+import { Form, useLocation, useRevalidator } from "@remix-run/react";
+import { useEffect, useState, type FormEvent } from "react";
+import { authClient } from "~/client/auth-client";
 
 export interface SwitcherProps {
   data: { organizations: Array<{ id: string; name: string }>; activeId: string | null } | null;
 }
 
 export function OrganizationSwitcher({ data }: SwitcherProps) {
-  const location = useLocation();
   if (!data || data.organizations.length === 0) return null;
+  return <Switcher organizations={data.organizations} activeId={data.activeId} />;
+}
+
+function Switcher({ organizations, activeId: loadedActiveId }: { organizations: Array<{ id: string; name: string }>; activeId: string | null }) {
+  const location = useLocation();
+  const revalidator = useRevalidator();
+  const active = authClient.useActiveOrganization();
+  // The loader's answer until the client's first; then the live one.
+  const activeId = active.isPending ? loadedActiveId : (active.data?.id ?? null);
+  const [selected, setSelected] = useState(activeId ?? "");
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => setSelected(activeId ?? ""), [activeId]);
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    setError(null);
+    const result = await authClient.organization.setActive({ organizationId: selected || null });
+    if (result.error) return setError("The organization could not be switched. Reload the page and try again.");
+    revalidator.revalidate(); // the client refetches the active organization itself (and tells the other tabs)
+  }
+
   return (
-    <Form method="post" action="/organizations?index" className="organization-switcher">
+    <Form method="post" action="/organizations?index" className="organization-switcher" onSubmit={onSubmit}>
       <input type="hidden" name="intent" value="set-active" />
       <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
       <label htmlFor="active-organization">Active organization</label>{" "}
-      <select id="active-organization" name="organizationId" defaultValue={data.activeId ?? ""}>
+      <select id="active-organization" name="organizationId" value={selected} onChange={(event) => setSelected(event.target.value)}>
         <option value="">None</option>
-        {data.organizations.map((o) => (
+        {organizations.map((o) => (
           <option key={o.id} value={o.id}>
             {o.name}
           </option>
         ))}
       </select>{" "}
       <button type="submit">Switch</button>
+      {error ? (
+        <span className="errors" role="alert">
+          {error}
+        </span>
+      ) : null}
     </Form>
   );
 }

@@ -1,26 +1,24 @@
 // "Add a passkey" on the account page: runs the registration ceremony in the browser (so it needs JavaScript;
-// without it the button is not shown and the page says so), then reloads the page's data.
-import { useRevalidator } from "@remix-run/react";
+// without it the button is not shown and the page says so). The client then refetches the passkey list, which
+// the page shows through usePasskeys().
 import { useEffect, useState } from "react";
-import { passkey } from "~/auth/passkey/client";
+import { authClient } from "~/client/auth-client";
 import { describePasskeyError } from "~/components/passkey-ui";
 
 export function AddPasskey() {
-  const revalidator = useRevalidator();
   const [supported, setSupported] = useState<boolean | null>(null);
   const [busy, setBusy] = useState(false);
   const [status, setStatus] = useState<{ ok: boolean; text: string } | null>(null);
 
-  useEffect(() => setSupported(passkey.supported()), []);
+  useEffect(() => setSupported(authClient.passkey.supported()), []);
 
   async function onClick() {
     setBusy(true);
     setStatus(null);
-    const { data, error } = await passkey.register();
+    const { data, error } = await authClient.passkey.addPasskey();
     setBusy(false);
     if (data) {
       setStatus({ ok: true, text: "Passkey added. You can now sign in with it." });
-      revalidator.revalidate();
     } else {
       setStatus({ ok: false, text: describePasskeyError(error) });
     }

@@ -2,7 +2,7 @@
 // e-mail field, whose autocomplete includes "webauthn". Rendered only once JavaScript runs: without it the page
 // is the password form alone.
 import { useEffect, useRef, useState } from "react";
-import { passkey } from "~/auth/passkey/client";
+import { authClient } from "~/client/auth-client";
 import { continueTo, describePasskeyError } from "~/components/passkey-ui";
 
 export function PasskeySignIn({ redirectTo }: { redirectTo: string | null }) {
@@ -19,9 +19,9 @@ export function PasskeySignIn({ redirectTo }: { redirectTo: string | null }) {
   const active = useRef(true);
   /** Offers passkeys in the e-mail field's autofill until one is picked, the page goes away or a button replaces it. */
   const startAutofill = () => {
-    passkey.autofillSupported().then((autofill) => {
+    authClient.passkey.autofillSupported().then((autofill) => {
       if (!autofill || !active.current) return;
-      passkey.authenticate({ autoFill: true }).then(({ data, error }) => {
+      authClient.signIn.passkey({ autoFill: true }).then(({ data, error }) => {
         if (!active.current || done.current) return;
         if (data) signedIn();
         // A cancelled or replaced autofill request is not worth a message; a refused passkey is.
@@ -31,13 +31,13 @@ export function PasskeySignIn({ redirectTo }: { redirectTo: string | null }) {
   };
 
   useEffect(() => {
-    if (!passkey.supported()) return;
+    if (!authClient.passkey.supported()) return;
     setSupported(true);
     active.current = true;
     startAutofill();
     return () => {
       active.current = false;
-      passkey.cancel();
+      authClient.passkey.cancel();
     };
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
@@ -47,7 +47,7 @@ export function PasskeySignIn({ redirectTo }: { redirectTo: string | null }) {
   async function onClick() {
     setBusy(true);
     setError(null);
-    const { data, error } = await passkey.authenticate();
+    const { data, error } = await authClient.signIn.passkey();
     if (data) return signedIn();
     setBusy(false);
     setError(describePasskeyError(error));

@@ -2,7 +2,7 @@
 // e-mail from the page's form, has a code mailed to that address, and once the code is entered the browser
 // creates the passkey and the account exists, verified, with no password. Rendered only with JavaScript.
 import { useEffect, useState, type KeyboardEvent, type MouseEvent } from "react";
-import { passkey } from "~/auth/passkey/client";
+import { authClient } from "~/client/auth-client";
 import { continueTo, describePasskeyError } from "~/components/passkey-ui";
 
 export function PasskeySignUp({ redirectTo }: { redirectTo: string | null }) {
@@ -12,7 +12,7 @@ export function PasskeySignUp({ redirectTo }: { redirectTo: string | null }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
-  useEffect(() => setSupported(passkey.supported()), []);
+  useEffect(() => setSupported(authClient.passkey.supported()), []);
   if (!supported) return null;
 
   async function sendCode(event: MouseEvent<HTMLButtonElement>) {
@@ -22,7 +22,7 @@ export function PasskeySignUp({ redirectTo }: { redirectTo: string | null }) {
     setError(null);
     if (!input.name || !input.email) return setError("Enter your name and email address above first.");
     setBusy(true);
-    const { error } = await passkey.signUp.sendCode(input);
+    const { error } = await authClient.passkey.signUp.sendCode(input);
     setBusy(false);
     if (error) return setError(error.code === "VALIDATION_ERROR" ? "Check your name and email address above." : describePasskeyError(error));
     setEmail(input.email);
@@ -31,7 +31,7 @@ export function PasskeySignUp({ redirectTo }: { redirectTo: string | null }) {
   async function create() {
     setError(null);
     setBusy(true);
-    const { data, error } = await passkey.signUp.complete({ code });
+    const { data, error } = await authClient.passkey.signUp.complete({ code });
     if (data) return window.location.assign(continueTo(redirectTo));
     setBusy(false);
     setError(error.code === "VALIDATION_ERROR" ? "Enter the 8-character code from the email." : describePasskeyError(error));

@@ -1,8 +1,8 @@
 // Shared by the passkey components: errors in words for people (the JSON API keeps the specification's
 // messages), and where to go once a script has signed someone in.
-import type { PasskeyError } from "~/auth/passkey/client";
+import type { ClientError } from "~/client";
 
-export function describePasskeyError(error: PasskeyError): string {
+export function describePasskeyError(error: ClientError): string {
   switch (error.code) {
     case "AUTH_CANCELLED":
       return "Signing in with a passkey was cancelled or did not work. Try again, or use your password.";

@@ -1,8 +1,10 @@
-// The account's two-factor page, in pieces: backup codes shown once (with a text-file download) and the
-// password-confirmed forms.
+// The account's two-factor page, in pieces: backup codes shown once (with a text-file download), the
+// password-confirmed forms, and (with JavaScript) following the setting when another tab changes it.
 import { getFormProps } from "@conform-to/react";
-import { Form } from "@remix-run/react";
+import { Form, useRevalidator } from "@remix-run/react";
+import { useEffect, useRef } from "react";
 import { twoFactorPasswordFormSchema } from "~/auth/two-factor/schemas";
+import { authClient } from "~/client/auth-client";
 import { ErrorList, Field, SubmitButton, useZodForm } from "~/components/forms";
 
 export type TwoFactorIntent = "enable" | "confirm" | "disable" | "generate";
@@ -53,4 +55,21 @@ export function PasswordForm({
       <SubmitButton className={danger ? "danger" : undefined}>{submit}</SubmitButton>
     </Form>
   );
+}
+
+/**
+ * When the live session (app/client) says two-factor was switched on or off and the page still shows the old
+ * setting — it was changed in another tab — the page's data is reloaded, so it never offers to disable what is
+ * already off. A change made on this page is already shown (and its one-time backup codes must stay).
+ */
+export function useFollowTwoFactorSetting(shown: boolean) {
+  const enabled = authClient.useSession().data?.user.twoFactorEnabled;
+  const revalidator = useRevalidator();
+  const previous = useRef(enabled);
+  useEffect(() => {
+    const changed = previous.current !== undefined && enabled !== undefined && previous.current !== enabled;
+    previous.current = enabled;
+    if (changed && enabled !== shown) revalidator.revalidate();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [enabled]);
 }

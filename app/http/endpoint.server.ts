@@ -13,7 +13,7 @@ import { knownError } from "~/http/known-error.server";
 
 export const API_BASE_PATH = "/api/auth";
 
-interface EndpointDefinition<Body extends z.ZodType, Query extends z.ZodType> {
+interface EndpointDefinition<Body extends z.ZodType, Query extends z.ZodType, Result extends Promise<unknown>> {
   method: "GET" | "POST";
   /**
    * A GET that changes something (follows an e-mailed link: uses up a token, deletes an account). Mail scanners
@@ -27,8 +27,25 @@ interface EndpointDefinition<Body extends z.ZodType, Query extends z.ZodType> {
     query: z.infer<Query>;
     ctx: RequestContext;
     params: Record<string, string | undefined>;
-  }) => Promise<unknown>;
+  }) => Result;
 }
+
+/**
+ * A route's loader/action, carrying (in its type only) what the endpoint takes and answers, so the typed
+ * browser client (app/client) infers its arguments and results from the server's own schemas and handlers:
+ * `typeof import("~/routes/api.auth.x")` is a type-only reference, erased from the bundle, and a server change that
+ * breaks a client call fails the typecheck (docs/decisions/022-typed-client.md).
+ */
+export type EndpointHandler<Body extends z.ZodType, Query extends z.ZodType, Result> = ((
+  args: LoaderFunctionArgs | ActionFunctionArgs,
+) => Promise<Response>) & { readonly "~endpoint"?: { body: z.input<Body>; query: z.input<Query>; result: Awaited<Result> } };
+
+/** What the endpoint accepts as its JSON body (before the server's parsing: `z.input`). */
+export type EndpointBody<Handler> = Handler extends { readonly "~endpoint"?: { body: infer Body } } ? Body : never;
+/** What the endpoint accepts as its query. */
+export type EndpointQuery<Handler> = Handler extends { readonly "~endpoint"?: { query: infer Query } } ? Query : never;
+/** What the handler returns, before JSON serialization (a Response it returns is a redirect, not data). */
+export type EndpointResult<Handler> = Handler extends { readonly "~endpoint"?: { result: infer Result } } ? Exclude<Result, Response> : never;
 
 /** "[body.email] Invalid email address; [body.password] …", as Better Auth 1.7 words validation failures. */
 function describeIssues(where: "body" | "query", error: z.ZodError): string {
@@ -104,9 +121,9 @@ export function found(target: string): Response {
   return new Response(null, { status: 302, headers: { Location: withQuery(target, {}) } });
 }
 
-export function endpoint<Body extends z.ZodType = z.ZodUnknown, Query extends z.ZodType = z.ZodUnknown>(
-  definition: EndpointDefinition<Body, Query>,
-) {
+export function endpoint<Body extends z.ZodType = z.ZodUnknown, Query extends z.ZodType = z.ZodUnknown, Result extends Promise<unknown> = Promise<unknown>>(
+  definition: EndpointDefinition<Body, Query, Result>,
+): { loader: EndpointHandler<Body, Query, Result>; action: EndpointHandler<Body, Query, Result> } {
   async function handle({ request, context, params }: LoaderFunctionArgs | ActionFunctionArgs): Promise<Response> {
     let ctx: RequestContext | undefined;
     try {

@@ -1,13 +1,16 @@
 // The account area's passkeys: each one's name, creation date and whether it is synced; add one (JavaScript),
-// rename or delete one (plain forms that work without JavaScript).
+// rename or delete one (plain forms that work without JavaScript). The list is the loader's, kept live with
+// JavaScript by the client's usePasskeys() (refetched after a passkey is added, renamed or deleted).
 import { getFormProps } from "@conform-to/react";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { AuthError } from "~/auth/errors";
-import { deletePasskey, listPasskeys, renamePasskey } from "~/auth/passkey/passkeys.server";
+import { deletePasskey, listPasskeys, publicPasskey, renamePasskey } from "~/auth/passkey/passkeys.server";
 import { deletePasskeyForm, renamePasskeyForm } from "~/auth/passkey/schemas";
 import { getSession } from "~/auth/session.server";
+import { authClient } from "~/client/auth-client";
+import type { Passkey } from "~/client";
 import { ErrorList, Field, SubmitButton, useZodForm } from "~/components/forms";
 import { AddPasskey } from "~/components/passkey-add";
 import { handleForm, requirePageSession } from "~/http/page.server";
@@ -22,12 +25,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return data(
     {
       notice: NOTICES[new URL(request.url).searchParams.get("notice") ?? ""] ?? null,
-      passkeys: passkeys.map((p) => ({
-        id: p.id,
-        name: p.name,
-        createdAt: p.createdAt.toISOString(),
-        synced: p.backedUp || p.deviceType === "multiDevice",
-      })),
+      // As GET /passkey/list-user-passkeys sends them (dates as ISO text), so the client's live list starts from it.
+      passkeys: passkeys.map((p) => ({ ...publicPasskey(p), createdAt: p.createdAt.toISOString() })),
     },
     { headers: ctx.responseHeaders },
   );
@@ -64,16 +63,16 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
 const formatDate = (iso: string) => new Date(iso).toISOString().slice(0, 10);
 
-type Row = ReturnType<typeof useLoaderData<typeof loader>>["passkeys"][number];
 type Last = ReturnType<typeof useActionData<typeof action>>;
 
-function PasskeyRow({ passkey, last }: { passkey: Row; last: Last }) {
+function PasskeyRow({ passkey, last }: { passkey: Passkey; last: Last }) {
   const mine = last?.id === passkey.id;
   const [form, fields] = useZodForm(`rename-${passkey.id}`, renamePasskeyForm, mine && last?.intent === "rename" ? last.result : undefined, {
     id: passkey.id,
     name: passkey.name ?? "",
   });
   const label = passkey.name || "Unnamed passkey";
+  const synced = passkey.backedUp || passkey.deviceType === "multiDevice";
   return (
     <li data-testid="passkey-row">
       <div>
@@ -81,7 +80,7 @@ function PasskeyRow({ passkey, last }: { passkey: Row; last: Last }) {
           <strong>{label}</strong>
         </div>
         <div className="muted">
-          Added {formatDate(passkey.createdAt)} · {passkey.synced ? "Synced across your devices" : "On one device only (not synced)"}
+          Added {formatDate(passkey.createdAt)} · {synced ? "Synced across your devices" : "On one device only (not synced)"}
         </div>
         <Form method="post" action={`/account/passkeys?intent=rename&id=${encodeURIComponent(passkey.id)}`} {...getFormProps(form)}>
           <input type="hidden" name="id" value={passkey.id} />
@@ -102,7 +101,9 @@ function PasskeyRow({ passkey, last }: { passkey: Row; last: Last }) {
 }
 
 export default function AccountPasskeys() {
-  const { passkeys, notice } = useLoaderData<typeof loader>();
+  const loaded = useLoaderData<typeof loader>();
+  const passkeys = authClient.usePasskeys({ initialData: loaded.passkeys }).data ?? loaded.passkeys;
+  const { notice } = loaded;
   const last = useActionData<typeof action>();
   return (
     <section aria-labelledby="passkeys-heading">

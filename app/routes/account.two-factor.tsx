@@ -12,7 +12,7 @@ import { confirmTotpFormSchema, twoFactorPasswordFormSchema } from "~/auth/two-f
 import { currentBackupCodes, disableTwoFactor, enableTwoFactor, generateBackupCodes, twoFactorStatus } from "~/auth/two-factor/settings.server";
 import { confirmWithTotp } from "~/auth/two-factor/verify.server";
 import { ErrorList, Field, SubmitButton, useZodForm } from "~/components/forms";
-import { BackupCodes, PasswordForm, type TwoFactorIntent as Intent } from "~/components/two-factor";
+import { BackupCodes, PasswordForm, useFollowTwoFactorSetting, type TwoFactorIntent as Intent } from "~/components/two-factor";
 import { hasPassword } from "~/auth/password-flows.server";
 import { handleForm, requirePageSession } from "~/http/page.server";
 
@@ -84,6 +84,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export default function AccountTwoFactor() {
   const page = useLoaderData<typeof loader>();
   const last = useActionData<typeof action>();
+  useFollowTwoFactorSetting(page.enabled);
   const [confirmForm, confirmFields] = useZodForm("two-factor-confirm", confirmTotpFormSchema, last?.intent === "confirm" ? last.result : undefined);
   const justEnabled = last?.intent === "confirm" && last.backupCodes;
   return (

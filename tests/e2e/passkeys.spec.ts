@@ -3,27 +3,11 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { createRequire } from "node:module";
-import type { CDPSession, Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import { SoftAuthenticator } from "../support/webauthn";
 import { expect, expectSignedInAs, signIn, test, uniqueEmail, waitForHydration } from "./fixtures";
+import { addVirtualAuthenticator } from "./virtual-authenticator";
 import { waitForMail } from "./mail";
-
-/** A platform authenticator with resident keys and user verification that answers at once. */
-async function addVirtualAuthenticator(page: Page): Promise<CDPSession> {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send("WebAuthn.enable");
-  await cdp.send("WebAuthn.addVirtualAuthenticator", {
-    options: {
-      protocol: "ctap2",
-      transport: "internal",
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  });
-  return cdp;
-}
 
 /** axe-core's violations on the current page (WCAG A and AA rules). */
 async function accessibilityViolations(page: Page): Promise<string[]> {

@@ -1,0 +1,35 @@
+// The header's "Signed in as …": rendered on the server from the root loader (so it is there without
+// JavaScript, and there is no flash), then kept live by the client's session (app/client): it follows a sign-out
+// or a new name in any open tab without a reload.
+import { Link } from "@remix-run/react";
+import { useEffect, useRef } from "react";
+import { authClient } from "~/client/auth-client";
+import type { Viewer } from "~/http/viewer.server";
+
+export function SignedInUser({ viewer }: { viewer: Viewer | null }) {
+  const session = authClient.useSession();
+  useAnnounceLoaderChanges(viewer);
+  // Until the client's first answer, the server's; after it, the live one.
+  const name = session.isPending ? viewer?.name : session.data?.user.name;
+  if (!name) return null;
+  return (
+    <p className="signed-in-as">
+      Signed in as <Link to="/account">{name}</Link>
+    </p>
+  );
+}
+
+/**
+ * A page form (sign-out, the profile or two-factor page) changes the session or user without the client: Remix
+ * then revalidates the root loader. When its viewer changes, the client's session is refetched here and in
+ * every other tab.
+ */
+function useAnnounceLoaderChanges(viewer: Viewer | null) {
+  const key = viewer ? `${viewer.id}\n${viewer.name}\n${viewer.updatedAt}` : "";
+  const previous = useRef(key);
+  useEffect(() => {
+    if (previous.current === key) return;
+    previous.current = key;
+    authClient.$sessionChanged();
+  }, [key]);
+}
