@@ -43,10 +43,12 @@ if (!redisUp) console.warn(`[rate-limit.test] Redis is not reachable at ${REDIS_
 
 const ON = { AUTH_RATE_LIMIT: "on" };
 const BEHIND_PROXY = { AUTH_RATE_LIMIT: "on", TRUST_PROXY: "true" };
+/** Two processes on one SQLite file must say so: alone, a SQLite process counts in memory. */
+const SHARED_DATABASE = { ...BEHIND_PROXY, AUTH_RATE_LIMIT_STORE: "database" };
 
 let direct: TestServer; // limits on, client address from the socket (127.0.0.1 for every test)
 let off: TestServer; // AUTH_RATE_LIMIT=off
-let proxiedA: TestServer; // limits on, address from X-Forwarded-For, database store
+let proxiedA: TestServer; // limits on, address from X-Forwarded-For, database store (AUTH_RATE_LIMIT_STORE)
 let proxiedB: TestServer; // a second instance on proxiedA's database
 let redisA: TestServer | undefined;
 let redisB: TestServer | undefined;
@@ -54,8 +56,8 @@ let email: string;
 const redisIps: string[] = [];
 
 beforeAll(async () => {
-  [direct, off, proxiedA] = await Promise.all([startServer({ env: ON }), startServer(), startServer({ env: BEHIND_PROXY })]);
-  proxiedB = await startServer({ env: BEHIND_PROXY, database: proxiedA.database });
+  [direct, off, proxiedA] = await Promise.all([startServer({ env: ON }), startServer(), startServer({ env: SHARED_DATABASE })]);
+  proxiedB = await startServer({ env: SHARED_DATABASE, database: proxiedA.database });
   if (redisUp) {
     [redisA, redisB] = await Promise.all([
       startServer({ env: { ...BEHIND_PROXY, REDIS_URL } }),
