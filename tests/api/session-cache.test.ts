@@ -47,9 +47,9 @@ const read = async (client: ApiClient) => (await client.get(GET_SESSION)).body;
 describe("the cache is in use", () => {
   it("serves repeated reads of one session from memory", async () => {
     const { b, tokenB, user } = await twoDevices();
-    // A change made behind the application's back (raw SQL from outside) is not announced. On PostgreSQL the
+    // A change made behind the application's back (raw SQL from outside), deliberately not announced. On PostgreSQL the
     // cached copy is still served; on SQLite any commit by another connection empties the cache.
-    await query(server.database, `UPDATE "user" SET "name" = ? WHERE "id" = ?`, ["Changed Outside", user.id]);
+    await query(server.database, `UPDATE "user" SET "name" = ? WHERE "id" = ?`, ["Changed Outside", user.id], { announce: false });
     const seen = await read(b);
     expect(seen.session.token).toBe(tokenB);
     expect(seen.user.name).toBe(server.database.kind === "postgres" ? "Test User" : "Changed Outside");
@@ -172,7 +172,7 @@ describe("AUTH_SESSION_CACHE=off", () => {
       const client = new ApiClient(off.baseUrl);
       const { user } = await signUp(client);
       await cachedSession(client);
-      await query(off.database, `UPDATE "user" SET "name" = ? WHERE "id" = ?`, ["Changed Outside", user.id]);
+      await query(off.database, `UPDATE "user" SET "name" = ? WHERE "id" = ?`, ["Changed Outside", user.id], { announce: false });
       expect((await read(client)).user.name).toBe("Changed Outside");
     } finally {
       await off.stop();

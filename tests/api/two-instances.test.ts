@@ -134,7 +134,7 @@ describe.skipIf(!onPostgres).each([
       expect((await listeners()).length).toBe(2);
       await query(database, `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN %'`);
       // A change nobody announces (raw SQL): B, having lost its connection, no longer trusts its cache.
-      await query(database, `UPDATE "user" SET "name" = ? WHERE "id" = ?`, ["While Down", userId]);
+      await query(database, `UPDATE "user" SET "name" = ? WHERE "id" = ?`, ["While Down", userId], { announce: false });
       expect(await holdsWithin(onB, (body) => body?.user.name === "While Down", 1_000)).toBe(true);
 
       // Both reconnect; B caches again (an unannounced change is not seen) and announcements reach it again.
@@ -143,7 +143,7 @@ describe.skipIf(!onPostgres).each([
       expect((await listeners()).length).toBe(2);
       await read(onB);
       await read(onB);
-      await query(database, `UPDATE "user" SET "name" = ? WHERE "id" = ?`, ["Unannounced", userId]);
+      await query(database, `UPDATE "user" SET "name" = ? WHERE "id" = ?`, ["Unannounced", userId], { announce: false });
       expect((await read(onB)).user.name).toBe("While Down");
       expect((await onA.post("/api/auth/revoke-session", { token: tokenB }, fromNewAddress())).status).toBe(200);
       expect(await holdsWithin(onB, (body) => body === null)).toBe(true);
