@@ -50,6 +50,8 @@ export function ruleFor(path: string): RateRule | null {
 interface Verdict {
   allowed: boolean;
   retryAfterSeconds: number;
+  /** When the current window ends (ms since the epoch). */
+  resetAt: number;
 }
 
 type Store = (key: string, rule: RateRule) => Promise<Verdict>;
@@ -66,7 +68,7 @@ const databaseStore: Store = async (key, rule) => {
     RETURNING "count", "lastRequest"`;
   const count = Number(rows[0].count);
   const windowEnds = Number(rows[0].lastRequest) + rule.windowSeconds * 1000;
-  return { allowed: count <= rule.max, retryAfterSeconds: Math.max(1, Math.ceil((windowEnds - now) / 1000)) };
+  return { allowed: count <= rule.max, retryAfterSeconds: Math.max(1, Math.ceil((windowEnds - now) / 1000)), resetAt: windowEnds };
 };
 
 function redisStore(url: string): Store {
@@ -87,10 +89,14 @@ function redisStore(url: string): Store {
     }
     try {
       await limiter.consume(key);
-      return { allowed: true, retryAfterSeconds: 0 };
+      return { allowed: true, retryAfterSeconds: 0, resetAt: Date.now() };
     } catch (rejection) {
       if (rejection instanceof RateLimiterRes) {
-        return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)) };
+        return {
+          allowed: false,
+          retryAfterSeconds: Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)),
+          resetAt: Date.now() + rejection.msBeforeNext,
+        };
       }
       // Redis is unreachable: keep limiting through the database rather than failing every request (or,
       // worse, letting every guess through).
@@ -124,7 +130,8 @@ function memoryStore(): Store {
       windows.set(key, window);
     }
     window.count++;
-    return { allowed: window.count <= rule.max, retryAfterSeconds: Math.max(1, Math.ceil((window.startedAt + windowMs - now) / 1000)) };
+    const resetAt = window.startedAt + windowMs;
+    return { allowed: window.count <= rule.max, retryAfterSeconds: Math.max(1, Math.ceil((resetAt - now) / 1000)), resetAt };
   };
 }
 
@@ -174,12 +181,32 @@ function expandIpv6(address: string): string[] | null {
   return groups.map((group) => group.replace(/^0+(?=.)/, ""));
 }
 
+/**
+ * Buckets this process has seen refused, until their window ends. A fixed window's count only grows, so a
+ * refused bucket stays refused until then: a flood is answered here without asking the shared store again.
+ */
+const refusedUntil = new Map<string, number>();
+setInterval(() => {
+  const now = Date.now();
+  for (const [key, until] of refusedUntil) if (until <= now) refusedUntil.delete(key);
+}, 60_000).unref();
+
 /** Counts this request against its path's bucket for the client address; throws 429 past the limit. */
 export async function enforceRateLimit(clientIp: string, path: string): Promise<void> {
   const rule = store && ruleFor(path);
   if (!store || !rule) return;
-  const verdict = await store(`${clientBucket(clientIp)}|${ALIASES[path] ?? path}`, rule);
-  if (!verdict.allowed) throw tooManyRequests(verdict.retryAfterSeconds);
+  const key = `${clientBucket(clientIp)}|${ALIASES[path] ?? path}`;
+  const now = Date.now();
+  const until = refusedUntil.get(key);
+  if (until !== undefined) {
+    if (until > now) throw tooManyRequests(Math.max(1, Math.ceil((until - now) / 1000)));
+    refusedUntil.delete(key);
+  }
+  const verdict = await store(key, rule);
+  if (!verdict.allowed) {
+    if (refusedUntil.size < MEMORY_STORE_MAX_KEYS) refusedUntil.set(key, verdict.resetAt);
+    throw tooManyRequests(verdict.retryAfterSeconds);
+  }
 }
 
 /**
