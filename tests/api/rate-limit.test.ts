@@ -136,6 +136,14 @@ describe("database store", () => {
     expect(Math.abs(Number(rows[0].lastRequest) - Date.now())).toBeLessThan(15_000);
   });
 
+  it("answers a refused client without counting again until the window ends (a flood costs no write)", async () => {
+    const ip = uniqueIp();
+    for (let i = 0; i < 3; i++) expect((await attempt(proxiedA, ip)).status).toBe(401);
+    for (let i = 0; i < 5; i++) expectTooMany(await attempt(proxiedA, ip));
+    const rows = await query<{ count: number | bigint }>(proxiedA.database, `SELECT "count" FROM "rateLimit" WHERE "key" LIKE ?`, [`%${ip}%`]);
+    expect(rows.map((row) => Number(row.count))).toEqual([4]);
+  });
+
   it("counts spellings of the same path (case, trailing slash, percent-encoding) against one bucket", async () => {
     // Routes match case-insensitively and ignore a trailing slash; a per-spelling bucket would multiply attempts.
     const ip = uniqueIp();
