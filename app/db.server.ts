@@ -9,7 +9,7 @@ import { PrismaClient as PostgresClient } from "~/generated/prisma-postgres/clie
 import { env } from "~/env.server";
 import { bus } from "~/auth/session-cache/bus.server";
 import { withSessionInvalidation } from "~/auth/session-cache/hooks.server";
-import { postgresTransport, redisTransport, sqliteTransport } from "~/auth/session-cache/transports.server";
+import { postgresTransport, redisTransport, sqliteTransport, type SqliteConnection } from "~/auth/session-cache/transports.server";
 
 export type { User, Session, Account, Verification, Organization, Member, Invitation, Passkey } from "~/generated/prisma-sqlite/client";
 export { Prisma } from "~/generated/prisma-sqlite/client";
@@ -44,8 +44,21 @@ function createClient(): Db {
     mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
     closeSync(openSync(file, "a", 0o600));
   }
-  bus.use(sqliteTransport(file));
-  return withSessionInvalidation(new SqliteClient({ adapter: new PrismaBetterSQLite3({ url: `file:${file}`, timeout: 10_000 }) }));
+  // Prisma's own connection, kept so the session cache can ask it whether anyone else has committed.
+  let connection: SqliteConnection | null = null;
+  const factory = new PrismaBetterSQLite3({ url: `file:${file}`, timeout: 10_000 });
+  const adapter = {
+    provider: factory.provider,
+    adapterName: factory.adapterName,
+    connect: async () => {
+      const opened = await factory.connect();
+      connection = (opened as unknown as { client?: SqliteConnection }).client ?? null;
+      return opened;
+    },
+    connectToShadowDb: () => factory.connectToShadowDb(),
+  } as typeof factory;
+  bus.use(sqliteTransport(file, () => connection));
+  return withSessionInvalidation(new SqliteClient({ adapter }));
 }
 
 const globalForDb = globalThis as unknown as { latchkeyDb?: Db };

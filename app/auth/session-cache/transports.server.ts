@@ -1,9 +1,9 @@
 // How invalidations reach the other processes on the same database (ADR 024):
 // - REDIS_URL set: Redis pub/sub (works behind a transaction-pooling PgBouncer, where LISTEN does not);
 // - PostgreSQL: LISTEN/NOTIFY on one dedicated connection; NOTIFY goes out through Prisma's pool;
-// - SQLite: the file itself. `PRAGMA data_version` on a read-only connection changes whenever another
-//   connection (another process, a cluster worker, or this process's Prisma connection) commits, so a read
-//   checks it first (~2 µs) and empties the cache when it moved. Coarse, but it needs nothing running.
+// - SQLite: the file itself. `PRAGMA data_version` on Prisma's connection changes whenever another connection
+//   (another process, a cluster worker, a hand edit) commits, so a read checks it first (~2 µs) and empties the
+//   cache when it moved. Coarse for other processes' writes, but it needs nothing running and misses nothing.
 import Database from "better-sqlite3";
 import pg from "pg";
 import { Redis } from "ioredis";
@@ -14,29 +14,47 @@ const RECONNECT_MIN_MS = 200;
 const RECONNECT_MAX_MS = 5_000;
 const PUBLISH_TIMEOUT_MS = 1_000;
 
-export function sqliteTransport(file: string): Transport {
+/** The part of a better-sqlite3 connection the SQLite transport uses. */
+export interface SqliteConnection {
+  prepare(sql: string): { pluck(): { get(): unknown } };
+}
+
+/**
+ * `connection()` is Prisma's own better-sqlite3 connection once it exists: on it, data_version ignores this
+ * process's commits (announced key by key by the hooks) and moves for everyone else's. Without it (another
+ * adapter), a separate read-only connection sees every commit, this process's included: coarser, still correct.
+ */
+export function sqliteTransport(file: string, connection: () => SqliteConnection | null): Transport {
+  let watched: SqliteConnection | null = null;
   let check: (() => unknown) | null = null;
   let lastVersion: unknown;
   let callbacks: TransportCallbacks | null = null;
+  const watch = (target: SqliteConnection) => {
+    const statement = target.prepare("PRAGMA data_version").pluck();
+    watched = target;
+    check = () => statement.get();
+    lastVersion = check();
+    callbacks?.connected(true);
+  };
   return {
     name: "SQLite data_version",
     start(cb) {
       callbacks = cb;
+      const own = connection();
+      if (own) return watch(own);
       try {
-        const connection = new Database(file, { readonly: true, fileMustExist: true });
-        const statement = connection.prepare("PRAGMA data_version").pluck();
-        check = () => statement.get();
-        lastVersion = check();
-        cb.connected(true);
+        watch(new Database(file, { readonly: true, fileMustExist: true }));
+        watched = null; // the fallback: replaced by Prisma's connection once it exists
       } catch (error) {
         console.error("[latchkey] session cache: cannot watch the SQLite file, caching stays off:", (error as Error).message);
-        cb.connected(false);
       }
     },
     async publish() {
       // Other processes see the commit itself through data_version.
     },
     poll() {
+      const own = connection();
+      if (own && own !== watched) return watch(own); // (re)connected: starts from an empty cache
       if (!check) return;
       const version = check();
       if (version !== lastVersion) {
