@@ -125,28 +125,54 @@ describe.skipIf(!onPostgres).each([
     expect((await attempt(a)).status).toBe(429);
   });
 
-  it.skipIf(transport !== "PostgreSQL LISTEN/NOTIFY")(
-    "stops serving from the cache while its LISTEN connection is down, and caches and is invalidated again once it is back",
-    async () => {
-      const { onA, onB, userId, tokenB } = await userOnBoth();
-      const listeners = () =>
-        query<{ pid: number }>(database, `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN %'`);
-      expect((await listeners()).length).toBe(2);
-      await query(database, `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN %'`);
-      // A change nobody announces (raw SQL): B, having lost its connection, no longer trusts its cache.
-      await query(database, `UPDATE "user" SET "name" = ? WHERE "id" = ?`, ["While Down", userId], { announce: false });
-      expect(await holdsWithin(onB, (body) => body?.user.name === "While Down", 1_000)).toBe(true);
+  /** The processes' subscriptions (LISTEN connections or Redis subscribers), and a way to cut them all. */
+  const subscriptions =
+    transport === "Redis pub/sub"
+      ? {
+          count: async () => {
+            const redis = new Redis(REDIS_URL);
+            try {
+              const [, subscribers] = (await redis.pubsub("NUMSUB", "latchkey_session_invalidation")) as [string, number];
+              return Number(subscribers);
+            } finally {
+              redis.disconnect();
+            }
+          },
+          // Every pub/sub client on this Redis; only these tests' servers subscribe, and they reconnect.
+          cut: async () => {
+            const redis = new Redis(REDIS_URL);
+            try {
+              await redis.client("KILL", "TYPE", "pubsub");
+            } finally {
+              redis.disconnect();
+            }
+          },
+        }
+      : {
+          count: async () =>
+            (await query(database, `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN %'`)).length,
+          cut: async () => {
+            await query(database, `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN %'`);
+          },
+        };
 
-      // Both reconnect; B caches again (an unannounced change is not seen) and announcements reach it again.
-      const deadline = Date.now() + 10_000;
-      while ((await listeners()).length < 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
-      expect((await listeners()).length).toBe(2);
-      await read(onB);
-      await read(onB);
-      await query(database, `UPDATE "user" SET "name" = ? WHERE "id" = ?`, ["Unannounced", userId], { announce: false });
-      expect((await read(onB)).user.name).toBe("While Down");
-      expect((await onA.post("/api/auth/revoke-session", { token: tokenB }, fromNewAddress())).status).toBe(200);
-      expect(await holdsWithin(onB, (body) => body === null)).toBe(true);
-    },
-  );
+  it("stops serving from the cache while its subscription is down, and caches and is invalidated again once it is back", async () => {
+    const { onA, onB, userId, tokenB } = await userOnBoth();
+    expect(await subscriptions.count()).toBeGreaterThanOrEqual(2);
+    await subscriptions.cut();
+    // A change nobody announces (raw SQL): B, having lost its subscription, no longer trusts its cache.
+    await query(database, `UPDATE "user" SET "name" = ? WHERE "id" = ?`, ["While Down", userId], { announce: false });
+    expect(await holdsWithin(onB, (body) => body?.user.name === "While Down", 1_000)).toBe(true);
+
+    // Both subscribe again; B caches again (an unannounced change is not seen) and announcements reach it again.
+    const deadline = Date.now() + 10_000;
+    while ((await subscriptions.count()) < 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await subscriptions.count()).toBeGreaterThanOrEqual(2);
+    await read(onB);
+    await read(onB);
+    await query(database, `UPDATE "user" SET "name" = ? WHERE "id" = ?`, ["Unannounced", userId], { announce: false });
+    expect((await read(onB)).user.name).toBe("While Down");
+    expect((await onA.post("/api/auth/revoke-session", { token: tokenB }, fromNewAddress())).status).toBe(200);
+    expect(await holdsWithin(onB, (body) => body === null)).toBe(true);
+  });
 });
