@@ -96,8 +96,15 @@ describe("database store", () => {
     expectTooMany(await attempt(direct, undefined, { email, password: PASSWORD }));
   });
 
+  it("counts in memory in a lone SQLite process (no write per request), in the rateLimit table on PostgreSQL", async () => {
+    // The previous test's attempts on `direct`.
+    const stored = await count(direct.database, "rateLimit", `"key" LIKE ?`, ["%|/sign-in/email"]);
+    if (direct.database.kind === "sqlite") expect(stored).toBe(0);
+    else expect(stored).toBe(1);
+  });
+
   it("cannot be dodged with a forged X-Forwarded-For when the proxy is not trusted", async () => {
-    // The previous test exhausted 127.0.0.1's sign-in bucket on `direct`.
+    // The first test exhausted 127.0.0.1's sign-in bucket on `direct`.
     expectTooMany(await attempt(direct, uniqueIp()));
   });
 
