@@ -1,9 +1,10 @@
 // The session cache's own rules: bounded, never serving an expired session, and each invalidation kind removing
 // exactly the entries it names; and what a Prisma write's where-clause is taken to have changed (ADR 024).
 import { describe, expect, it } from "vitest";
-import { decodeInvalidation, encodeInvalidation, InvalidationBus } from "~/auth/session-cache/bus.server";
+import { decodeInvalidation, encodeInvalidation, InvalidationBus, type Transport, type TransportCallbacks } from "~/auth/session-cache/bus.server";
 import { SessionCache, type CachedSession } from "~/auth/session-cache/cache.server";
 import { invalidationFor } from "~/auth/session-cache/hooks.server";
+import { createSessionReader } from "~/auth/session-cache/reader.server";
 
 const HOUR = 3_600_000;
 
@@ -127,5 +128,84 @@ describe("the bus", () => {
     // Too large for a NOTIFY payload: announced as everything.
     const huge = encodeInvalidation({ kind: "token", keys: Array.from({ length: 1000 }, (_, i) => `token-${i}`) });
     expect(JSON.parse(huge).kind).toBe("all");
+  });
+});
+
+describe("reading through the cache", () => {
+  /** A bus on a transport the test drives, a cache, and a "database" that counts its reads. */
+  function setup() {
+    let callbacks: TransportCallbacks | undefined;
+    const transport: Transport = { name: "test", start: (cb) => void (callbacks = cb), publish: async () => {} };
+    const bus = new InvalidationBus();
+    bus.use(transport);
+    const cache = new SessionCache(10, HOUR);
+    const rows = new Map([["t1", entry("t1", "u1")]]);
+    let loads = 0;
+    let duringLoad: (() => void) | undefined;
+    const read = createSessionReader(cache, bus, async (token) => {
+      loads++;
+      const row = rows.get(token) ?? null;
+      const snapshot = row && { session: { ...row.session }, user: { ...row.user } };
+      duringLoad?.();
+      duringLoad = undefined;
+      return snapshot;
+    });
+    bus.start();
+    return {
+      bus,
+      rows,
+      read,
+      loads: () => loads,
+      connect: (value: boolean) => callbacks!.connected(value),
+      deliver: (invalidation: Parameters<TransportCallbacks["deliver"]>[0]) => callbacks!.deliver(invalidation),
+      whileLoading: (action: () => void) => void (duringLoad = action),
+    };
+  }
+
+  it("serves a second read from memory once the bus is connected", async () => {
+    const t = setup();
+    await t.read("t1");
+    expect(t.loads()).toBe(1); // not connected yet: nothing cached
+    t.connect(true);
+    await t.read("t1");
+    await t.read("t1");
+    expect(t.loads()).toBe(2);
+  });
+
+  it("does not cache a read that an invalidation overlapped (it may predate the write announced)", async () => {
+    const t = setup();
+    t.connect(true);
+    t.whileLoading(() => {
+      // Another process commits a new name and announces it while this read is in flight.
+      t.rows.get("t1")!.user.name = "New";
+      t.deliver({ kind: "user", keys: ["u1"] });
+    });
+    expect((await t.read("t1"))!.user.name).toBe("N"); // the read's own (old) snapshot, returned once
+    expect((await t.read("t1"))!.user.name).toBe("New"); // not served from a stale cache
+    expect(t.loads()).toBe(2);
+  });
+
+  it("stops serving and caching while disconnected, and starts from nothing when connected again", async () => {
+    const t = setup();
+    t.connect(true);
+    await t.read("t1");
+    t.connect(false);
+    t.rows.get("t1")!.user.name = "Changed While Down";
+    expect((await t.read("t1"))!.user.name).toBe("Changed While Down");
+    await t.read("t1");
+    expect(t.loads()).toBe(3);
+    t.connect(true);
+    await t.read("t1");
+    await t.read("t1");
+    expect(t.loads()).toBe(4);
+  });
+
+  it("hands out copies: a caller changing its result does not change the cache", async () => {
+    const t = setup();
+    t.connect(true);
+    await t.read("t1");
+    const first = await t.read("t1");
+    first!.user.name = "Mutated";
+    expect((await t.read("t1"))!.user.name).toBe("N");
   });
 });
