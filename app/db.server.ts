@@ -7,6 +7,9 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient as SqliteClient } from "~/generated/prisma-sqlite/client";
 import { PrismaClient as PostgresClient } from "~/generated/prisma-postgres/client";
 import { env } from "~/env.server";
+import { bus } from "~/auth/session-cache/bus.server";
+import { withSessionInvalidation } from "~/auth/session-cache/hooks.server";
+import { postgresTransport, redisTransport, sqliteTransport, type SqliteConnection } from "~/auth/session-cache/transports.server";
 
 export type { User, Session, Account, Verification, Organization, Member, Invitation, Passkey } from "~/generated/prisma-sqlite/client";
 export { Prisma } from "~/generated/prisma-sqlite/client";
@@ -19,9 +22,19 @@ export const databaseKind: "sqlite" | "postgres" = /^postgres(ql)?:\/\//.test(en
   ? "postgres"
   : "sqlite";
 
+/**
+ * The client, with the hooks that announce every session and user write to the session cache of every process
+ * (docs/decisions/024-session-cache-and-invalidation.md), and the transport those announcements travel by.
+ */
 function createClient(): Db {
   if (databaseKind === "postgres") {
-    return new PostgresClient({ adapter: new PrismaPg({ connectionString: env.DATABASE_URL }) }) as unknown as Db;
+    const base = new PostgresClient({ adapter: new PrismaPg({ connectionString: env.DATABASE_URL }) }) as unknown as Db;
+    bus.use(
+      env.REDIS_URL
+        ? redisTransport(env.REDIS_URL)
+        : postgresTransport(env.DATABASE_URL!, (channel, payload) => base.$queryRaw`SELECT pg_notify(${channel}, ${payload})`),
+    );
+    return withSessionInvalidation(base);
   }
   const file = env.DATABASE_URL
     ? path.resolve(process.cwd(), env.DATABASE_URL.slice("file:".length).split("?")[0])
@@ -31,7 +44,21 @@ function createClient(): Db {
     mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
     closeSync(openSync(file, "a", 0o600));
   }
-  return new SqliteClient({ adapter: new PrismaBetterSQLite3({ url: `file:${file}`, timeout: 10_000 }) });
+  // Prisma's own connection, kept so the session cache can ask it whether anyone else has committed.
+  let connection: SqliteConnection | null = null;
+  const factory = new PrismaBetterSQLite3({ url: `file:${file}`, timeout: 10_000 });
+  const adapter = {
+    provider: factory.provider,
+    adapterName: factory.adapterName,
+    connect: async () => {
+      const opened = await factory.connect();
+      connection = (opened as unknown as { client?: SqliteConnection }).client ?? null;
+      return opened;
+    },
+    connectToShadowDb: () => factory.connectToShadowDb(),
+  } as typeof factory;
+  bus.use(sqliteTransport(file, () => connection));
+  return withSessionInvalidation(new SqliteClient({ adapter }));
 }
 
 const globalForDb = globalThis as unknown as { latchkeyDb?: Db };

@@ -33,6 +33,16 @@ const schema = z
       .default("false"),
     REDIS_URL: z.string().regex(/^rediss?:\/\//, "must start with redis:// or rediss://").optional(),
     AUTH_RATE_LIMIT: onOff("on"),
+    /**
+     * Where rate-limit counters live (docs/decisions/024-session-cache-and-invalidation.md). Unset: Redis when
+     * REDIS_URL is set, else the database when several processes may share it (PostgreSQL, cluster workers),
+     * else this process's memory (one SQLite process).
+     */
+    AUTH_RATE_LIMIT_STORE: z.enum(["memory", "database", "redis"]).optional(),
+    /** The in-process session cache, invalidated on every instance by every write (ADR 024). */
+    AUTH_SESSION_CACHE: onOff("on"),
+    /** Sessions the cache holds at most (least recently used leave first). */
+    AUTH_SESSION_CACHE_SIZE: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
     PASSWORD_MIN_LENGTH: z.coerce.number().int().min(1).max(1024).default(8),
     PASSWORD_MAX_LENGTH: z.coerce.number().int().min(1).max(1024).default(128),
     AUTH_SESSION_EXPIRES_IN: seconds(7 * DAY_SECONDS).refine((v) => v <= MAX_COOKIE_AGE_SECONDS, "at most 400 days"),
@@ -81,6 +91,10 @@ const schema = z
   .refine((v) => v.PASSWORD_MIN_LENGTH <= v.PASSWORD_MAX_LENGTH, {
     path: ["PASSWORD_MIN_LENGTH"],
     message: "must not exceed PASSWORD_MAX_LENGTH",
+  })
+  .refine((v) => v.AUTH_RATE_LIMIT_STORE !== "redis" || v.REDIS_URL, {
+    path: ["AUTH_RATE_LIMIT_STORE"],
+    message: "redis needs REDIS_URL",
   });
 
 export type Env = Omit<z.infer<typeof schema>, "BASE_URL" | "AUTH_PASSKEY_RP_ID"> & {

@@ -1,11 +1,13 @@
-// Rate limiting (on by default). Counters live where every app instance sees them: Redis when REDIS_URL is set
-// (rate-limiter-flexible), otherwise the database's rateLimit table (one atomic upsert per request).
-// Fixed windows; see docs/decisions/006-rate-limiting.md.
+// Rate limiting (on by default). Counters live where every instance that may serve the client sees them:
+// Redis when REDIS_URL is set (rate-limiter-flexible), the database's rateLimit table (one atomic upsert per
+// request) when several processes may share the database, and this process's memory when it is alone (one
+// SQLite process): no write per request there. Fixed windows; see docs/decisions/006-rate-limiting.md and 024.
+import cluster from "node:cluster";
 import { Redis } from "ioredis";
 import { RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
 import { AuthError } from "~/auth/errors";
 import { randomToken } from "~/auth/crypto.server";
-import { db } from "~/db.server";
+import { databaseKind, db } from "~/db.server";
 import { env } from "~/env.server";
 
 export interface RateRule {
@@ -48,6 +50,8 @@ export function ruleFor(path: string): RateRule | null {
 interface Verdict {
   allowed: boolean;
   retryAfterSeconds: number;
+  /** When the current window ends (ms since the epoch). */
+  resetAt: number;
 }
 
 type Store = (key: string, rule: RateRule) => Promise<Verdict>;
@@ -64,7 +68,7 @@ const databaseStore: Store = async (key, rule) => {
     RETURNING "count", "lastRequest"`;
   const count = Number(rows[0].count);
   const windowEnds = Number(rows[0].lastRequest) + rule.windowSeconds * 1000;
-  return { allowed: count <= rule.max, retryAfterSeconds: Math.max(1, Math.ceil((windowEnds - now) / 1000)) };
+  return { allowed: count <= rule.max, retryAfterSeconds: Math.max(1, Math.ceil((windowEnds - now) / 1000)), resetAt: windowEnds };
 };
 
 function redisStore(url: string): Store {
@@ -85,10 +89,14 @@ function redisStore(url: string): Store {
     }
     try {
       await limiter.consume(key);
-      return { allowed: true, retryAfterSeconds: 0 };
+      return { allowed: true, retryAfterSeconds: 0, resetAt: Date.now() };
     } catch (rejection) {
       if (rejection instanceof RateLimiterRes) {
-        return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)) };
+        return {
+          allowed: false,
+          retryAfterSeconds: Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)),
+          resetAt: Date.now() + rejection.msBeforeNext,
+        };
       }
       // Redis is unreachable: keep limiting through the database rather than failing every request (or,
       // worse, letting every guess through).
@@ -98,7 +106,45 @@ function redisStore(url: string): Store {
   };
 }
 
-const store: Store | null = env.AUTH_RATE_LIMIT === "off" ? null : env.REDIS_URL ? redisStore(env.REDIS_URL) : databaseStore;
+/** Most keys a memory store keeps; past it, windows that have ended are dropped, then the oldest. */
+const MEMORY_STORE_MAX_KEYS = 100_000;
+
+/** Counters for a process that is the only one using its database: a Map, no I/O. */
+function memoryStore(): Store {
+  const windows = new Map<string, { count: number; startedAt: number; windowMs: number }>();
+  const prune = (now: number) => {
+    for (const [key, window] of windows) if (window.startedAt + window.windowMs <= now) windows.delete(key);
+    for (const key of windows.keys()) {
+      if (windows.size < MEMORY_STORE_MAX_KEYS) break;
+      windows.delete(key);
+    }
+  };
+  setInterval(() => prune(Date.now()), 60_000).unref();
+  return async (key, rule) => {
+    const now = Date.now();
+    const windowMs = rule.windowSeconds * 1000;
+    let window = windows.get(key);
+    if (!window || window.startedAt + windowMs <= now) {
+      if (windows.size >= MEMORY_STORE_MAX_KEYS) prune(now);
+      window = { count: 0, startedAt: now, windowMs };
+      windows.set(key, window);
+    }
+    window.count++;
+    const resetAt = window.startedAt + windowMs;
+    return { allowed: window.count <= rule.max, retryAfterSeconds: Math.max(1, Math.ceil((resetAt - now) / 1000)), resetAt };
+  };
+}
+
+/** Shared counters wherever another process may serve the same clients; memory only for a lone SQLite process. */
+function chooseStoreKind(): "memory" | "database" | "redis" {
+  if (env.AUTH_RATE_LIMIT_STORE) return env.AUTH_RATE_LIMIT_STORE;
+  if (env.REDIS_URL) return "redis";
+  return databaseKind === "postgres" || cluster.isWorker ? "database" : "memory";
+}
+
+const storeKind = chooseStoreKind();
+const sharedStore: Store = storeKind === "redis" ? redisStore(env.REDIS_URL!) : databaseStore;
+const store: Store | null = env.AUTH_RATE_LIMIT === "off" ? null : storeKind === "memory" ? memoryStore() : sharedStore;
 
 export function tooManyRequests(retryAfterSeconds: number): AuthError {
   const retryAfter = String(retryAfterSeconds);
@@ -135,20 +181,41 @@ function expandIpv6(address: string): string[] | null {
   return groups.map((group) => group.replace(/^0+(?=.)/, ""));
 }
 
+/**
+ * Buckets this process has seen refused, until their window ends. A fixed window's count only grows, so a
+ * refused bucket stays refused until then: a flood is answered here without asking the shared store again.
+ */
+const refusedUntil = new Map<string, number>();
+setInterval(() => {
+  const now = Date.now();
+  for (const [key, until] of refusedUntil) if (until <= now) refusedUntil.delete(key);
+}, 60_000).unref();
+
 /** Counts this request against its path's bucket for the client address; throws 429 past the limit. */
 export async function enforceRateLimit(clientIp: string, path: string): Promise<void> {
   const rule = store && ruleFor(path);
   if (!store || !rule) return;
-  const verdict = await store(`${clientBucket(clientIp)}|${ALIASES[path] ?? path}`, rule);
-  if (!verdict.allowed) throw tooManyRequests(verdict.retryAfterSeconds);
+  const key = `${clientBucket(clientIp)}|${ALIASES[path] ?? path}`;
+  const now = Date.now();
+  const until = refusedUntil.get(key);
+  if (until !== undefined) {
+    if (until > now) throw tooManyRequests(Math.max(1, Math.ceil((until - now) / 1000)));
+    refusedUntil.delete(key);
+  }
+  const verdict = await store(key, rule);
+  if (!verdict.allowed) {
+    if (refusedUntil.size < MEMORY_STORE_MAX_KEYS) refusedUntil.set(key, verdict.resetAt);
+    throw tooManyRequests(verdict.retryAfterSeconds);
+  }
 }
 
 /**
  * Counts one use of a quota that is not about a client address (mail to one recipient). It holds even with
- * AUTH_RATE_LIMIT=off, in the same shared store the rate limits use.
+ * AUTH_RATE_LIMIT=off, and always in a durable shared store (Redis or the database, never memory): it is
+ * taken once per e-mail sent, and a restart must not hand out a new hour's worth.
  */
 export async function takeFromQuota(key: string, rule: RateRule): Promise<Verdict> {
-  return (store ?? databaseStore)(key, rule);
+  return sharedStore(key, rule);
 }
 
 /** Rows whose window ended long ago (called by housekeeping). */

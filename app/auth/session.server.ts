@@ -14,7 +14,7 @@ import { randomToken, sign } from "~/auth/crypto.server";
 import { AuthError } from "~/auth/errors";
 import type { RequestContext } from "~/auth/request-context.server";
 import { publicSession, publicUser, type PublicSession, type PublicUser } from "~/auth/presenters.server";
-import { findSessionWithUser } from "~/auth/session-store.server";
+import { readSessionWithUser } from "~/auth/session-cache/read.server";
 import { db, type Session, type User } from "~/db.server";
 import { env } from "~/env.server";
 
@@ -137,7 +137,7 @@ export async function getSession(
     if (requestCookies(ctx.request)[COOKIE_NAMES.sessionToken]) clearSessionCookies(ctx);
     return null;
   }
-  const found = await findSessionWithUser(token);
+  const found = await readSessionWithUser(token);
   if (!found) {
     clearSessionCookies(ctx);
     return null;

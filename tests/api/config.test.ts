@@ -37,6 +37,10 @@ describe("invalid configuration stops start-up", () => {
     ["BASE_URL", { BASE_URL: "ftp://auth.example.com" }],
     ["DATABASE_URL", { DATABASE_URL: "mysql://localhost/app" }],
     ["REDIS_URL", { REDIS_URL: "http://127.0.0.1:6379" }],
+    ["AUTH_RATE_LIMIT_STORE", { AUTH_RATE_LIMIT_STORE: "redis" }],
+    ["AUTH_RATE_LIMIT_STORE", { AUTH_RATE_LIMIT_STORE: "disk" }],
+    ["AUTH_SESSION_CACHE", { AUTH_SESSION_CACHE: "yes" }],
+    ["AUTH_SESSION_CACHE_SIZE", { AUTH_SESSION_CACHE_SIZE: "0" }],
     ["AUTH_SECRET", { AUTH_SECRET: "too-short" }],
     // A social provider switched on without the rest of what it needs.
     ["GITHUB_CLIENT_SECRET", { GITHUB_CLIENT_ID: "an-id" }],

@@ -43,10 +43,12 @@ if (!redisUp) console.warn(`[rate-limit.test] Redis is not reachable at ${REDIS_
 
 const ON = { AUTH_RATE_LIMIT: "on" };
 const BEHIND_PROXY = { AUTH_RATE_LIMIT: "on", TRUST_PROXY: "true" };
+/** Two processes on one SQLite file must say so: alone, a SQLite process counts in memory. */
+const SHARED_DATABASE = { ...BEHIND_PROXY, AUTH_RATE_LIMIT_STORE: "database" };
 
 let direct: TestServer; // limits on, client address from the socket (127.0.0.1 for every test)
 let off: TestServer; // AUTH_RATE_LIMIT=off
-let proxiedA: TestServer; // limits on, address from X-Forwarded-For, database store
+let proxiedA: TestServer; // limits on, address from X-Forwarded-For, database store (AUTH_RATE_LIMIT_STORE)
 let proxiedB: TestServer; // a second instance on proxiedA's database
 let redisA: TestServer | undefined;
 let redisB: TestServer | undefined;
@@ -54,8 +56,8 @@ let email: string;
 const redisIps: string[] = [];
 
 beforeAll(async () => {
-  [direct, off, proxiedA] = await Promise.all([startServer({ env: ON }), startServer(), startServer({ env: BEHIND_PROXY })]);
-  proxiedB = await startServer({ env: BEHIND_PROXY, database: proxiedA.database });
+  [direct, off, proxiedA] = await Promise.all([startServer({ env: ON }), startServer(), startServer({ env: SHARED_DATABASE })]);
+  proxiedB = await startServer({ env: SHARED_DATABASE, database: proxiedA.database });
   if (redisUp) {
     [redisA, redisB] = await Promise.all([
       startServer({ env: { ...BEHIND_PROXY, REDIS_URL } }),
@@ -94,8 +96,15 @@ describe("database store", () => {
     expectTooMany(await attempt(direct, undefined, { email, password: PASSWORD }));
   });
 
+  it("counts in memory in a lone SQLite process (no write per request), in the rateLimit table on PostgreSQL", async () => {
+    // The previous test's attempts on `direct`.
+    const stored = await count(direct.database, "rateLimit", `"key" LIKE ?`, ["%|/sign-in/email"]);
+    if (direct.database.kind === "sqlite") expect(stored).toBe(0);
+    else expect(stored).toBe(1);
+  });
+
   it("cannot be dodged with a forged X-Forwarded-For when the proxy is not trusted", async () => {
-    // The previous test exhausted 127.0.0.1's sign-in bucket on `direct`.
+    // The first test exhausted 127.0.0.1's sign-in bucket on `direct`.
     expectTooMany(await attempt(direct, uniqueIp()));
   });
 
@@ -132,6 +141,14 @@ describe("database store", () => {
     expect(rows[0].key).toContain("/sign-in/email");
     expect(Number(rows[0].count)).toBeGreaterThanOrEqual(4);
     expect(Math.abs(Number(rows[0].lastRequest) - Date.now())).toBeLessThan(15_000);
+  });
+
+  it("answers a refused client without counting again until the window ends (a flood costs no write)", async () => {
+    const ip = uniqueIp();
+    for (let i = 0; i < 3; i++) expect((await attempt(proxiedA, ip)).status).toBe(401);
+    for (let i = 0; i < 5; i++) expectTooMany(await attempt(proxiedA, ip));
+    const rows = await query<{ count: number | bigint }>(proxiedA.database, `SELECT "count" FROM "rateLimit" WHERE "key" LIKE ?`, [`%${ip}%`]);
+    expect(rows.map((row) => Number(row.count))).toEqual([4]);
   });
 
   it("counts spellings of the same path (case, trailing slash, percent-encoding) against one bucket", async () => {

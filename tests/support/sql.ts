@@ -4,7 +4,20 @@ import Database from "better-sqlite3";
 import pg from "pg";
 import type { TestDatabase } from "./database";
 
-export async function query<T = Record<string, unknown>>(database: TestDatabase, sql: string, params: unknown[] = []): Promise<T[]> {
+/** The channel the servers' session caches listen on (app/auth/session-cache/transports.server.ts). */
+const INVALIDATION_CHANNEL = "latchkey_session_invalidation";
+
+/**
+ * Runs one statement. A write on PostgreSQL is then announced to the servers' session caches as "everything
+ * may have changed", as an operator editing rows by hand would (docs/decisions/024-session-cache-and-invalidation.md);
+ * `announce: false` leaves it unannounced, to show what a cache serves. On SQLite the caches see any commit.
+ */
+export async function query<T = Record<string, unknown>>(
+  database: TestDatabase,
+  sql: string,
+  params: unknown[] = [],
+  options: { announce?: boolean } = {},
+): Promise<T[]> {
   if (database.kind === "sqlite") {
     const db = new Database(database.url.slice("file:".length), { fileMustExist: true });
     try {
@@ -18,7 +31,13 @@ export async function query<T = Record<string, unknown>>(database: TestDatabase,
   const client = new pg.Client({ connectionString: database.url });
   await client.connect();
   try {
-    return (await client.query(sql.replace(/\?/g, () => `$${++n}`), params)).rows as T[];
+    const { rows } = await client.query(sql.replace(/\?/g, () => `$${++n}`), params);
+    if (options.announce !== false && /^\s*(insert|update|delete)\b/i.test(sql)) {
+      await client.query(`SELECT pg_notify($1, $2)`, [INVALIDATION_CHANNEL, JSON.stringify({ kind: "all" })]);
+      // Delivered at commit to every listening server; a moment's margin before the test's next request.
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    return rows as T[];
   } finally {
     await client.end();
   }

@@ -1,0 +1,95 @@
+// Writes are caught where they happen, in the Prisma client itself, so a write added later cannot forget to
+// invalidate: every update/upsert/delete on session, user and organization announces what it touched once it
+// has run. Inside a transaction that is before the commit, so the announcement is made again after the
+// transaction ends (a reader that refetched in between saw the old row). Raw SQL is not seen: code that writes
+// these tables with raw SQL must call `announceSessionChange` itself (none does today; ADR 024 lists the audit).
+import { AsyncLocalStorage } from "node:async_hooks";
+import type { Invalidation } from "~/auth/session-cache/cache.server";
+import { bus } from "~/auth/session-cache/bus.server";
+
+const WRITES = new Set(["update", "updateMany", "updateManyAndReturn", "upsert", "delete", "deleteMany"]);
+/** Invalidations announced inside the current transaction, to be announced again after it ends. */
+const transactionScope = new AsyncLocalStorage<Invalidation[]>();
+
+/** The values a where-clause field pins down (`"x"`, `{equals: "x"}`, `{in: [...]}`), or null if it does not. */
+function pinnedValues(condition: unknown): string[] | null {
+  if (typeof condition === "string") return [condition];
+  if (condition && typeof condition === "object") {
+    const { equals, in: list } = condition as { equals?: unknown; in?: unknown };
+    if (typeof equals === "string") return [equals];
+    if (Array.isArray(list) && list.every((value) => typeof value === "string")) return list;
+  }
+  return null;
+}
+
+/** What a write on `model` with these arguments may have changed in cached {session, user} pairs. */
+export function invalidationFor(model: string, args: { where?: Record<string, unknown> } | undefined): Invalidation | null {
+  const where = args?.where ?? {};
+  const pinned = (field: string) => pinnedValues(where[field]);
+  switch (model) {
+    case "Session": {
+      const tokens = pinned("token");
+      if (tokens) return { kind: "token", keys: tokens };
+      const ids = pinned("id");
+      if (ids) return { kind: "session", keys: ids };
+      const userIds = pinned("userId");
+      if (userIds) return { kind: "user", keys: userIds };
+      return { kind: "all" };
+    }
+    case "User": {
+      // Deleting a user deletes its sessions (ON DELETE CASCADE): the same invalidation covers both.
+      const ids = pinned("id");
+      return ids ? { kind: "user", keys: ids } : { kind: "all" };
+    }
+    case "Organization": {
+      // Deleting an organization clears session.activeOrganizationId (ON DELETE SET NULL).
+      const ids = pinned("id");
+      return ids ? { kind: "organization", keys: ids } : { kind: "all" };
+    }
+    default:
+      return null;
+  }
+}
+
+/** Announces a change to sessions or users made where the Prisma hooks cannot see it (raw SQL). */
+export async function announceSessionChange(invalidation: Invalidation): Promise<void> {
+  transactionScope.getStore()?.push(invalidation);
+  await bus.publish(invalidation);
+}
+
+interface ExtensibleClient {
+  $extends(extension: unknown): unknown;
+  $transaction(...args: unknown[]): Promise<unknown>;
+}
+
+/** The client with invalidation hooks; `$transaction` re-announces after the transaction ends. */
+export function withSessionInvalidation<Client extends ExtensibleClient>(base: Client): Client {
+  const announceAfterWrite = {
+    async $allOperations({ model, operation, args, query }: { model: string; operation: string; args: unknown; query: (args: unknown) => Promise<unknown> }) {
+      if (!WRITES.has(operation)) return query(args);
+      const result = await query(args);
+      const invalidation = invalidationFor(model, args as { where?: Record<string, unknown> });
+      if (invalidation) await announceSessionChange(invalidation);
+      return result;
+    },
+  };
+  const extended = base.$extends({
+    name: "session-cache-invalidation",
+    query: { session: announceAfterWrite, user: announceAfterWrite, organization: announceAfterWrite },
+  }) as Client;
+
+  async function $transaction(...args: unknown[]) {
+    const announced: Invalidation[] = [];
+    try {
+      return await transactionScope.run(announced, () => extended.$transaction(...args));
+    } finally {
+      // Committed or rolled back: either way the rows now read as they will stay.
+      for (const invalidation of announced) await bus.publish(invalidation);
+    }
+  }
+  return new Proxy(extended, {
+    get(target, property) {
+      return property === "$transaction" ? $transaction : Reflect.get(target, property);
+    },
+  });
+}

@@ -1,0 +1,155 @@
+// How invalidations reach the other processes on the same database (ADR 024):
+// - REDIS_URL set: Redis pub/sub (works behind a transaction-pooling PgBouncer, where LISTEN does not);
+// - PostgreSQL: LISTEN/NOTIFY on one dedicated connection; NOTIFY goes out through Prisma's pool;
+// - SQLite: the file itself. `PRAGMA data_version` on Prisma's connection changes whenever another connection
+//   (another process, a cluster worker, a hand edit) commits, so a read checks it first (~2 µs) and empties the
+//   cache when it moved. Coarse for other processes' writes, but it needs nothing running and misses nothing.
+import Database from "better-sqlite3";
+import pg from "pg";
+import { Redis } from "ioredis";
+import { decodeInvalidation, encodeInvalidation, type Transport, type TransportCallbacks } from "~/auth/session-cache/bus.server";
+
+const CHANNEL = "latchkey_session_invalidation";
+const RECONNECT_MIN_MS = 200;
+const RECONNECT_MAX_MS = 5_000;
+const PUBLISH_TIMEOUT_MS = 1_000;
+
+/** The part of a better-sqlite3 connection the SQLite transport uses. */
+export interface SqliteConnection {
+  prepare(sql: string): { pluck(): { get(): unknown } };
+}
+
+/**
+ * `connection()` is Prisma's own better-sqlite3 connection once it exists: on it, data_version ignores this
+ * process's commits (announced key by key by the hooks) and moves for everyone else's. Without it (another
+ * adapter), a separate read-only connection sees every commit, this process's included: coarser, still correct.
+ */
+export function sqliteTransport(file: string, connection: () => SqliteConnection | null): Transport {
+  let watched: SqliteConnection | null = null;
+  let check: (() => unknown) | null = null;
+  let lastVersion: unknown;
+  let callbacks: TransportCallbacks | null = null;
+  const watch = (target: SqliteConnection) => {
+    const statement = target.prepare("PRAGMA data_version").pluck();
+    watched = target;
+    check = () => statement.get();
+    lastVersion = check();
+    callbacks?.connected(true);
+  };
+  return {
+    name: "SQLite data_version",
+    start(cb) {
+      callbacks = cb;
+      const own = connection();
+      if (own) return watch(own);
+      try {
+        watch(new Database(file, { readonly: true, fileMustExist: true }));
+        watched = null; // the fallback: replaced by Prisma's connection once it exists
+      } catch (error) {
+        console.error("[latchkey] session cache: cannot watch the SQLite file, caching stays off:", (error as Error).message);
+      }
+    },
+    async publish() {
+      // Other processes see the commit itself through data_version.
+    },
+    poll() {
+      const own = connection();
+      if (own && own !== watched) return watch(own); // (re)connected: starts from an empty cache
+      if (!check) return;
+      const version = check();
+      if (version !== lastVersion) {
+        lastVersion = version;
+        callbacks?.deliver({ kind: "all" });
+      }
+    },
+  };
+}
+
+export function postgresTransport(connectionString: string, notify: (channel: string, payload: string) => Promise<unknown>): Transport {
+  let delay = RECONNECT_MIN_MS;
+  return {
+    name: "PostgreSQL LISTEN/NOTIFY",
+    start(callbacks) {
+      const connect = () => {
+        const client = new pg.Client({ connectionString, keepAlive: true });
+        let down = false;
+        const lost = (reason: string) => {
+          if (down) return;
+          down = true;
+          callbacks.connected(false);
+          console.error(`[latchkey] session cache: LISTEN connection lost (${reason}); caching paused until it is back`);
+          client.end().catch(() => {});
+          setTimeout(connect, delay).unref();
+          delay = Math.min(delay * 2, RECONNECT_MAX_MS);
+        };
+        client.on("error", (error) => lost(error.message));
+        client.on("end", () => lost("closed"));
+        client.on("notification", (message) => {
+          const invalidation = decodeInvalidation(message.payload ?? "");
+          if (invalidation) callbacks.deliver(invalidation);
+        });
+        client
+          .connect()
+          .then(() => client.query(`LISTEN ${CHANNEL}`))
+          .then(() => {
+            if (down) return;
+            delay = RECONNECT_MIN_MS;
+            callbacks.connected(true);
+          })
+          .catch((error) => lost(error.message));
+      };
+      connect();
+    },
+    async publish(invalidation) {
+      await notify(CHANNEL, encodeInvalidation(invalidation));
+    },
+  };
+}
+
+export function redisTransport(url: string): Transport {
+  let publisher: Redis | null = null;
+  return {
+    name: "Redis pub/sub",
+    start(callbacks) {
+      const subscriber = new Redis(url, {
+        autoResubscribe: false, // subscribed again on "ready", and only then trusted
+        maxRetriesPerRequest: null,
+        retryStrategy: (times) => Math.min(RECONNECT_MIN_MS * 2 ** times, RECONNECT_MAX_MS),
+      });
+      let isConnected = false;
+      const setConnected = (value: boolean) => {
+        if (value === isConnected) return;
+        isConnected = value;
+        if (!value) console.error("[latchkey] session cache: Redis subscriber disconnected; caching paused until it is back");
+        callbacks.connected(value);
+      };
+      subscriber.on("error", () => setConnected(false));
+      subscriber.on("close", () => setConnected(false));
+      subscriber.on("ready", () => {
+        subscriber.subscribe(CHANNEL).then(
+          () => setConnected(true),
+          () => setConnected(false),
+        );
+      });
+      subscriber.on("message", (_channel: string, message: string) => {
+        const invalidation = decodeInvalidation(message);
+        if (invalidation) callbacks.deliver(invalidation);
+      });
+    },
+    async publish(invalidation) {
+      if (!publisher) {
+        publisher = new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: true });
+        publisher.on("error", () => {}); // failures surface as rejected publishes, logged by the bus
+      }
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error("Redis did not answer in time")), PUBLISH_TIMEOUT_MS);
+      });
+      try {
+        await Promise.race([publisher.publish(CHANNEL, encodeInvalidation(invalidation)), timeout]);
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+  };
+}

@@ -1,0 +1,181 @@
+// The in-process session cache (on by default) never shows what a write has changed: each write path below is
+// made after the session was read (and so cached) on another device, and the next read sees the change.
+// docs/decisions/024-session-cache-and-invalidation.md.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ApiClient, PASSWORD, signUp, uniqueEmail } from "../support/client";
+import { cloneClient } from "../support/cookies";
+import { actionLink, Mailbox } from "../support/mailbox";
+import { startServer, type TestServer } from "../support/server";
+import { query } from "../support/sql";
+import { enableTwoFactor } from "../support/two-factor";
+
+const GET_SESSION = "/api/auth/get-session";
+const ORG = "/api/auth/organization";
+
+let mailbox: Mailbox;
+let server: TestServer;
+beforeAll(async () => {
+  mailbox = await new Mailbox().start();
+  server = await startServer({ env: { SMTP_URL: mailbox.url } });
+});
+afterAll(async () => {
+  await server?.stop();
+  await mailbox?.stop();
+});
+
+/** Reads the session twice, so it is certainly in the cache when the test's write comes. */
+async function cachedSession(client: ApiClient) {
+  await client.get(GET_SESSION);
+  const response = await client.get(GET_SESSION);
+  expect(response.status).toBe(200);
+  return response.body;
+}
+
+/** One user signed in on two devices, both sessions read (and cached). */
+async function twoDevices() {
+  const a = new ApiClient(server.baseUrl);
+  const created = await signUp(a);
+  const b = new ApiClient(server.baseUrl);
+  expect((await b.post("/api/auth/sign-in/email", { email: created.email, password: PASSWORD })).status).toBe(200);
+  const [sessionA, sessionB] = [await cachedSession(a), await cachedSession(b)];
+  expect(sessionA.user.id).toBe(sessionB.user.id);
+  return { ...created, a, b, tokenA: sessionA.session.token as string, tokenB: sessionB.session.token as string };
+}
+
+const read = async (client: ApiClient) => (await client.get(GET_SESSION)).body;
+
+describe("the cache is in use", () => {
+  it("serves repeated reads of one session from memory", async () => {
+    const { b, tokenB, user } = await twoDevices();
+    // A change made behind the application's back (raw SQL from outside), deliberately not announced. On PostgreSQL the
+    // cached copy is still served; on SQLite any commit by another connection empties the cache.
+    await query(server.database, `UPDATE "user" SET "name" = ? WHERE "id" = ?`, ["Changed Outside", user.id], { announce: false });
+    const seen = await read(b);
+    expect(seen.session.token).toBe(tokenB);
+    expect(seen.user.name).toBe(server.database.kind === "postgres" ? "Test User" : "Changed Outside");
+  });
+});
+
+describe("every write that changes a session or its user is seen by the next read", () => {
+  it("sign-out", async () => {
+    const { a } = await twoDevices();
+    const replay = cloneClient(a);
+    expect((await a.post("/api/auth/sign-out")).status).toBe(200);
+    expect(await read(replay)).toBeNull();
+  });
+
+  it("revoke-session", async () => {
+    const { a, b, tokenB } = await twoDevices();
+    expect((await a.post("/api/auth/revoke-session", { token: tokenB })).status).toBe(200);
+    expect(await read(b)).toBeNull();
+    expect((await read(a)).user).toBeTruthy();
+  });
+
+  it("revoke-sessions", async () => {
+    const { a, b } = await twoDevices();
+    const replayA = cloneClient(a);
+    expect((await a.post("/api/auth/revoke-sessions")).status).toBe(200);
+    expect(await read(b)).toBeNull();
+    expect(await read(replayA)).toBeNull();
+  });
+
+  it("revoke-other-sessions", async () => {
+    const { a, b, tokenA } = await twoDevices();
+    expect((await a.post("/api/auth/revoke-other-sessions")).status).toBe(200);
+    expect(await read(b)).toBeNull();
+    expect((await read(a)).session.token).toBe(tokenA);
+  });
+
+  it("change-password with revokeOtherSessions", async () => {
+    const { a, b } = await twoDevices();
+    const response = await a.post("/api/auth/change-password", { currentPassword: PASSWORD, newPassword: "another long password", revokeOtherSessions: true });
+    expect(response.status).toBe(200);
+    expect(await read(b)).toBeNull();
+    expect((await read(a)).user).toBeTruthy();
+  });
+
+  it("update-user", async () => {
+    const { a, b } = await twoDevices();
+    expect((await a.post("/api/auth/update-user", { name: "New Name", image: "https://example.com/me.png" })).status).toBe(200);
+    const seen = await read(b);
+    expect(seen.user.name).toBe("New Name");
+    expect(seen.user.image).toBe("https://example.com/me.png");
+  });
+
+  it("verify-email and change-email", async () => {
+    const { a, b, email } = await twoDevices();
+    expect((await read(b)).user.emailVerified).toBe(false);
+    const verify = actionLink(await mailbox.waitFor(email, /Verify your email address/));
+    expect((await a.get(verify)).status).toBe(302);
+    expect((await read(b)).user.emailVerified).toBe(true);
+    // Verified now: the change waits for a confirmation from the old address, then the new one's link.
+    const newEmail = uniqueEmail("moved");
+    expect((await a.post("/api/auth/change-email", { newEmail })).status).toBe(200);
+    await cachedSession(b);
+    const confirm = actionLink(await mailbox.waitFor(email, /Confirm your new email address/));
+    expect((await a.get(confirm)).status).toBe(302);
+    const moved = await read(b);
+    expect(moved.user.email).toBe(newEmail);
+    expect(moved.user.emailVerified).toBe(false);
+  });
+
+  it("delete-user", async () => {
+    const { a, b } = await twoDevices();
+    expect((await a.post("/api/auth/delete-user", { password: PASSWORD })).status).toBe(200);
+    expect(await read(b)).toBeNull();
+  });
+
+  it("two-factor enable", async () => {
+    const { a, b } = await twoDevices();
+    expect((await read(b)).user.twoFactorEnabled).toBe(false);
+    await enableTwoFactor(a);
+    expect((await read(b)).user.twoFactorEnabled).toBe(true);
+  });
+
+  it("organization set-active, delete", async () => {
+    const { a } = await twoDevices();
+    const slug = `cache-${Date.now().toString(36)}`;
+    const created = await a.post(`${ORG}/create`, { name: "Cache Team", slug, keepCurrentActiveOrganization: true });
+    expect(created.status).toBe(200);
+    expect((await cachedSession(a)).session.activeOrganizationId ?? null).toBeNull();
+    expect((await a.post(`${ORG}/set-active`, { organizationId: created.body.id })).status).toBe(200);
+    expect((await read(a)).session.activeOrganizationId).toBe(created.body.id);
+    await cachedSession(a);
+    expect((await a.post(`${ORG}/delete`, { organizationId: created.body.id })).status).toBe(200);
+    expect((await read(a)).session.activeOrganizationId ?? null).toBeNull();
+  });
+
+  it("organization member removal clears the removed member's active organization", async () => {
+    const owner = await twoDevices();
+    const member = await twoDevices();
+    const created = await owner.a.post(`${ORG}/create`, { name: "Cache Team", slug: `cache-m-${Date.now().toString(36)}` });
+    expect(created.status).toBe(200);
+    await query(server.database, `INSERT INTO "member" ("id", "organizationId", "userId", "role", "createdAt") VALUES (?, ?, ?, ?, ?)`, [
+      `m-${Math.random().toString(36).slice(2)}`,
+      created.body.id,
+      member.user.id,
+      "member",
+      server.database.kind === "sqlite" ? Date.now() : new Date(),
+    ]);
+    expect((await member.a.post(`${ORG}/set-active`, { organizationId: created.body.id })).status).toBe(200);
+    expect((await cachedSession(member.a)).session.activeOrganizationId).toBe(created.body.id);
+    const removed = await owner.a.post(`${ORG}/remove-member`, { memberIdOrEmail: member.email, organizationId: created.body.id });
+    expect(removed.status, removed.text).toBe(200);
+    expect((await read(member.a)).session.activeOrganizationId ?? null).toBeNull();
+  });
+});
+
+describe("AUTH_SESSION_CACHE=off", () => {
+  it("reads the database every time", async () => {
+    const off = await startServer({ env: { AUTH_SESSION_CACHE: "off" } });
+    try {
+      const client = new ApiClient(off.baseUrl);
+      const { user } = await signUp(client);
+      await cachedSession(client);
+      await query(off.database, `UPDATE "user" SET "name" = ? WHERE "id" = ?`, ["Changed Outside", user.id], { announce: false });
+      expect((await read(client)).user.name).toBe("Changed Outside");
+    } finally {
+      await off.stop();
+    }
+  });
+});

@@ -1,0 +1,211 @@
+// The session cache's own rules: bounded, never serving an expired session, and each invalidation kind removing
+// exactly the entries it names; and what a Prisma write's where-clause is taken to have changed (ADR 024).
+import { describe, expect, it } from "vitest";
+import { decodeInvalidation, encodeInvalidation, InvalidationBus, type Transport, type TransportCallbacks } from "~/auth/session-cache/bus.server";
+import { SessionCache, type CachedSession } from "~/auth/session-cache/cache.server";
+import { invalidationFor } from "~/auth/session-cache/hooks.server";
+import { createSessionReader } from "~/auth/session-cache/reader.server";
+
+const HOUR = 3_600_000;
+
+function entry(token: string, userId: string, options: { sessionId?: string; organizationId?: string; expiresIn?: number } = {}): CachedSession {
+  const now = new Date();
+  return {
+    session: {
+      id: options.sessionId ?? `s-${token}`,
+      userId,
+      token,
+      expiresAt: new Date(Date.now() + (options.expiresIn ?? HOUR)),
+      createdAt: now,
+      updatedAt: now,
+      ipAddress: null,
+      userAgent: null,
+      rememberMe: true,
+      activeOrganizationId: options.organizationId ?? null,
+    },
+    user: { id: userId, name: "N", email: `${userId}@example.com`, emailVerified: false, image: null, username: null, displayUsername: null, twoFactorEnabled: false, createdAt: now, updatedAt: now },
+  };
+}
+
+describe("SessionCache", () => {
+  it("keeps at most its size, dropping the least recently used", () => {
+    const cache = new SessionCache(2, HOUR);
+    cache.set(entry("a", "u1"));
+    cache.set(entry("b", "u1"));
+    expect(cache.get("a")).not.toBeNull(); // a is now the most recent
+    cache.set(entry("c", "u2"));
+    expect(cache.size).toBe(2);
+    expect(cache.get("b")).toBeNull();
+    expect(cache.get("a")).not.toBeNull();
+    expect(cache.get("c")).not.toBeNull();
+  });
+
+  it("never serves an entry past its own age or a session past its expiry", () => {
+    const cache = new SessionCache(10, 1_000);
+    const now = Date.now();
+    cache.set(entry("old", "u1"), now);
+    expect(cache.get("old", now + 999)).not.toBeNull();
+    expect(cache.get("old", now + 1_000)).toBeNull();
+    cache.set(entry("expiring", "u1", { expiresIn: 500 }), now);
+    expect(cache.get("expiring", now + 600)).toBeNull();
+  });
+
+  it("removes by token, session id, user id, organization id, or everything", () => {
+    const cache = new SessionCache(10, HOUR);
+    const fill = () => {
+      cache.clear();
+      cache.set(entry("t1", "u1", { sessionId: "s1", organizationId: "o1" }));
+      cache.set(entry("t2", "u1", { sessionId: "s2" }));
+      cache.set(entry("t3", "u2", { sessionId: "s3", organizationId: "o1" }));
+      cache.set(entry("t4", "u3", { sessionId: "s4" }));
+    };
+    const left = () => ["t1", "t2", "t3", "t4"].filter((token) => cache.get(token));
+    fill();
+    cache.invalidate({ kind: "token", keys: ["t2"] });
+    expect(left()).toEqual(["t1", "t3", "t4"]);
+    fill();
+    cache.invalidate({ kind: "session", keys: ["s3"] });
+    expect(left()).toEqual(["t1", "t2", "t4"]);
+    fill();
+    cache.invalidate({ kind: "user", keys: ["u1"] });
+    expect(left()).toEqual(["t3", "t4"]);
+    fill();
+    cache.invalidate({ kind: "organization", keys: ["o1"] });
+    expect(left()).toEqual(["t2", "t4"]);
+    fill();
+    cache.invalidate({ kind: "all" });
+    expect(left()).toEqual([]);
+  });
+
+  it("forgets a replaced entry's old indexes", () => {
+    const cache = new SessionCache(10, HOUR);
+    cache.set(entry("t1", "u1", { organizationId: "o1" }));
+    cache.set(entry("t1", "u1", { organizationId: "o2" }));
+    cache.invalidate({ kind: "organization", keys: ["o1"] });
+    expect(cache.get("t1")).not.toBeNull();
+    cache.invalidate({ kind: "organization", keys: ["o2"] });
+    expect(cache.get("t1")).toBeNull();
+  });
+});
+
+describe("invalidationFor (what a write may have changed)", () => {
+  it.each([
+    ["Session", { where: { token: "tok" } }, { kind: "token", keys: ["tok"] }],
+    ["Session", { where: { token: "tok", userId: "u" } }, { kind: "token", keys: ["tok"] }],
+    ["Session", { where: { id: "s1", userId: "u" } }, { kind: "session", keys: ["s1"] }],
+    ["Session", { where: { id: { in: ["s1", "s2"] } } }, { kind: "session", keys: ["s1", "s2"] }],
+    ["Session", { where: { userId: "u", id: { not: "s1" } } }, { kind: "user", keys: ["u"] }],
+    ["Session", { where: { expiresAt: { lt: new Date() } } }, { kind: "all" }],
+    ["User", { where: { id: "u", email: "a@example.com" } }, { kind: "user", keys: ["u"] }],
+    ["User", { where: { email: "a@example.com" } }, { kind: "all" }],
+    ["Organization", { where: { id: { in: ["o1"] } } }, { kind: "organization", keys: ["o1"] }],
+    ["Organization", { where: { slug: "x" } }, { kind: "all" }],
+    ["Member", { where: { id: "m" } }, null],
+  ])("%s %j", (model, args, expected) => {
+    expect(invalidationFor(model, args as never)).toEqual(expected);
+  });
+});
+
+describe("the bus", () => {
+  it("counts every invalidation, so a read that overlapped one does not cache", async () => {
+    const bus = new InvalidationBus();
+    const seen: unknown[] = [];
+    bus.onInvalidation((invalidation) => seen.push(invalidation));
+    const before = bus.generation;
+    await bus.publish({ kind: "user", keys: ["u"] });
+    expect(bus.generation).toBe(before + 1);
+    expect(seen).toEqual([{ kind: "user", keys: ["u"] }]);
+    expect(bus.connected).toBe(false); // no transport: nothing says other processes are heard
+  });
+
+  it("skips its own messages, reads others', and takes anything unreadable as everything", () => {
+    const own = encodeInvalidation({ kind: "token", keys: ["t"] });
+    expect(decodeInvalidation(own)).toBeNull();
+    const other = JSON.stringify({ from: "elsewhere", kind: "token", keys: ["t", 3] });
+    expect(decodeInvalidation(other)).toEqual({ kind: "token", keys: ["t"] });
+    expect(decodeInvalidation("{not json")).toEqual({ kind: "all" });
+    expect(decodeInvalidation(JSON.stringify({ from: "elsewhere", kind: "drop tables" }))).toEqual({ kind: "all" });
+    // Too large for a NOTIFY payload: announced as everything.
+    const huge = encodeInvalidation({ kind: "token", keys: Array.from({ length: 1000 }, (_, i) => `token-${i}`) });
+    expect(JSON.parse(huge).kind).toBe("all");
+  });
+});
+
+describe("reading through the cache", () => {
+  /** A bus on a transport the test drives, a cache, and a "database" that counts its reads. */
+  function setup() {
+    let callbacks: TransportCallbacks | undefined;
+    const transport: Transport = { name: "test", start: (cb) => void (callbacks = cb), publish: async () => {} };
+    const bus = new InvalidationBus();
+    bus.use(transport);
+    const cache = new SessionCache(10, HOUR);
+    const rows = new Map([["t1", entry("t1", "u1")]]);
+    let loads = 0;
+    let duringLoad: (() => void) | undefined;
+    const read = createSessionReader(cache, bus, async (token) => {
+      loads++;
+      const row = rows.get(token) ?? null;
+      const snapshot = row && { session: { ...row.session }, user: { ...row.user } };
+      duringLoad?.();
+      duringLoad = undefined;
+      return snapshot;
+    });
+    bus.start();
+    return {
+      bus,
+      rows,
+      read,
+      loads: () => loads,
+      connect: (value: boolean) => callbacks!.connected(value),
+      deliver: (invalidation: Parameters<TransportCallbacks["deliver"]>[0]) => callbacks!.deliver(invalidation),
+      whileLoading: (action: () => void) => void (duringLoad = action),
+    };
+  }
+
+  it("serves a second read from memory once the bus is connected", async () => {
+    const t = setup();
+    await t.read("t1");
+    expect(t.loads()).toBe(1); // not connected yet: nothing cached
+    t.connect(true);
+    await t.read("t1");
+    await t.read("t1");
+    expect(t.loads()).toBe(2);
+  });
+
+  it("does not cache a read that an invalidation overlapped (it may predate the write announced)", async () => {
+    const t = setup();
+    t.connect(true);
+    t.whileLoading(() => {
+      // Another process commits a new name and announces it while this read is in flight.
+      t.rows.get("t1")!.user.name = "New";
+      t.deliver({ kind: "user", keys: ["u1"] });
+    });
+    expect((await t.read("t1"))!.user.name).toBe("N"); // the read's own (old) snapshot, returned once
+    expect((await t.read("t1"))!.user.name).toBe("New"); // not served from a stale cache
+    expect(t.loads()).toBe(2);
+  });
+
+  it("stops serving and caching while disconnected, and starts from nothing when connected again", async () => {
+    const t = setup();
+    t.connect(true);
+    await t.read("t1");
+    t.connect(false);
+    t.rows.get("t1")!.user.name = "Changed While Down";
+    expect((await t.read("t1"))!.user.name).toBe("Changed While Down");
+    await t.read("t1");
+    expect(t.loads()).toBe(3);
+    t.connect(true);
+    await t.read("t1");
+    await t.read("t1");
+    expect(t.loads()).toBe(4);
+  });
+
+  it("hands out copies: a caller changing its result does not change the cache", async () => {
+    const t = setup();
+    t.connect(true);
+    await t.read("t1");
+    const first = await t.read("t1");
+    first!.user.name = "Mutated";
+    expect((await t.read("t1"))!.user.name).toBe("N");
+  });
+});
