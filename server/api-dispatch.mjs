@@ -39,6 +39,11 @@ function isResponse(value) {
   );
 }
 
+/** @remix-run/router's isRedirectResponse. */
+function isRedirect(response) {
+  return response.status >= 300 && response.status <= 399 && response.headers.get("Location") != null;
+}
+
 /** Whether a ranked branch could match /api/auth or a path below it (the rest never need to be tried). */
 function couldMatchApi(path) {
   const segments = path.split("/").filter(Boolean);
@@ -138,7 +143,8 @@ export function createApiDispatch({ build, clientAddress, strictTransport, keepR
       console.warn(resourceRouteJsonWarning(kind, routeId));
       return json(result);
     } catch (error) {
-      if (isResponse(error)) return withHeader(error, "X-Remix-Catch", "yes");
+      // A thrown redirect is answered as it is; any other thrown Response is marked as caught.
+      if (isResponse(error)) return isRedirect(error) ? error : withHeader(error, "X-Remix-Catch", "yes");
       handleError(error, { request: args.request, params: args.params, context: args.context });
       // Remix's last-resort answer in production.
       return new Response("Unexpected Server Error", { status: 500, headers: { "Content-Type": "text/plain" } });

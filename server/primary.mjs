@@ -7,8 +7,13 @@ import path from "node:path";
 
 const STOP_GRACE_MS = 5_000;
 
-export function runPrimary({ root, workers: count, onListening }) {
-  cluster.setupPrimary({ exec: path.join(root, "server.mjs") });
+/**
+ * @param {{ root: string, workers: number, onListening: () => void, exec?: string }} options
+ *   `exec` is what each worker runs (server.mjs; a test stands in its own)
+ */
+export function runPrimary({ root, workers: count, onListening, exec = path.join(root, "server.mjs") }) {
+  // server.mjs, not process.argv[1]: under `npm start` that is scripts/start.mjs, which builds and migrates.
+  cluster.setupPrimary({ exec });
   let stopping = false;
   let listening = 0;
 
