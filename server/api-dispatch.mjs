@@ -208,9 +208,22 @@ async function send(req, res, response) {
   res.statusMessage = response.statusText;
   res.statusCode = response.status;
   for (const [name, value] of response.headers) appendHeader(res, name, value);
-  const body = req.method !== "HEAD" && response.body ? Buffer.from(await response.arrayBuffer()) : undefined;
+  const body = req.method !== "HEAD" && response.body ? await readBody(response.body) : undefined;
   // The body was not read to the end (a 413, a refused origin, a POST to a GET route…): close the connection,
   // as the express path does, or the unread rest would be parsed as the next request.
   if (!req.complete) res.setHeader("Connection", "close");
   res.end(body);
+}
+
+/** The whole body (a reader is much cheaper than undici's arrayBuffer() for the one-chunk bodies API answers have). */
+async function readBody(stream) {
+  const reader = stream.getReader();
+  const chunks = [];
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+  }
+  if (chunks.length === 1) return Buffer.from(chunks[0].buffer, chunks[0].byteOffset, chunks[0].byteLength);
+  return Buffer.concat(chunks);
 }
