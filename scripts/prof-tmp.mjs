@@ -1,0 +1,11 @@
+import autocannon from "autocannon";
+import { spawn } from "node:child_process";
+import { createScratchDatabase } from "./lib/scratch-database.mjs";
+const db = await createScratchDatabase("sqlite", "latchkey_smoke");
+const port = 39123;
+const child = spawn(process.execPath, ["--cpu-prof", "--cpu-prof-dir=/tmp/prof", "server.mjs"], { env: { PATH: process.env.PATH, NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", BASE_URL: `http://127.0.0.1:${port}`, AUTH_SECRET: "x".repeat(40), DATABASE_URL: db.url, AUTH_RATE_LIMIT: "off" }, stdio: "inherit" });
+await new Promise(r => setTimeout(r, 2500));
+const path = process.argv[2] ?? "/api/auth/ok";
+const r = await autocannon({ url: `http://127.0.0.1:${port}${path}`, connections: 50, duration: 6 });
+console.log(r.requests.average);
+child.kill("SIGTERM"); await new Promise(r => child.on("exit", r)); await db.drop();
