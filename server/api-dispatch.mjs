@@ -92,7 +92,8 @@ export function createApiDispatch({ build, clientAddress, strictTransport, keepR
       return false; // express's answer to a Host that makes no URL
     }
     const { pathname } = url;
-    if (!isApiPath(pathname) || (singleFetch && pathname.endsWith(".data")) || url.searchParams.has("_data")) return false;
+    const hasQuery = req.url.includes("?");
+    if (!isApiPath(pathname) || (singleFetch && pathname.endsWith(".data")) || (hasQuery && url.searchParams.has("_data"))) return false;
     const match = table.match(pathname, candidates);
     if (!match) return false;
     const { route, params } = match;
@@ -103,7 +104,7 @@ export function createApiDispatch({ build, clientAddress, strictTransport, keepR
 
     // What the loader sees: Remix strips `index` (keeping non-empty values, last) and `_routes` (single fetch)
     // or `_data` from the query, which also re-serialises it.
-    if (req.url.includes("?")) {
+    if (hasQuery) {
       const keep = url.searchParams.getAll("index").filter(Boolean);
       url.searchParams.delete("index");
       for (const value of keep) url.searchParams.append("index", value);
