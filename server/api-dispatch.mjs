@@ -68,13 +68,12 @@ function isApiPath(path) {
  *   build: any,
  *   clientAddress: ReturnType<typeof import("./client-address.mjs").createClientAddress>,
  *   strictTransport: boolean,
- *   keepRoute?: (route: any) => boolean,
  * }} options
  * @returns {(req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse) => boolean}
  *   true when the request is being answered here, false when it is the caller's to answer
  */
-export function createApiDispatch({ build, clientAddress, strictTransport, keepRoute }) {
-  const table = createRouteTable(build.routes, { keep: keepRoute });
+export function createApiDispatch({ build, clientAddress, strictTransport }) {
+  const table = createRouteTable(build.routes);
   const candidates = table.branches.filter((branch) => couldMatchApi(branch.path));
   const singleFetch = build.future?.v3_singleFetch === true;
   const handleError =
@@ -123,10 +122,9 @@ export function createApiDispatch({ build, clientAddress, strictTransport, keepR
     const context = clientAddress.loadContext(req);
 
     setCommonHeaders(res, strictTransport);
-    run(handler, { request, params, context }, kind, route.id).then(
-      (response) => send(req, res, response),
-      (error) => res.destroy(error),
-    );
+    run(handler, { request, params, context }, kind, route.id)
+      .then((response) => send(req, res, response))
+      .catch((error) => res.destroy(error)); // a body stream that failed midway, as the express path does
     return true;
   };
 

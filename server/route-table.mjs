@@ -13,12 +13,10 @@ const SPLAT_PENALTY = -2;
 /**
  * @param {Record<string, {id: string, parentId?: string, path?: string, index?: boolean, caseSensitive?: boolean, module: object}>} manifest
  *   the build's `routes`
- * @param {{ keep?: (route: object) => boolean }} [options] `keep` leaves routes out of the table (bench only)
  */
-export function createRouteTable(manifest, { keep = () => true } = {}) {
+export function createRouteTable(manifest) {
   const byParent = new Map();
   for (const route of Object.values(manifest)) {
-    if (!keep(route)) continue;
     const parentId = route.parentId || "";
     if (!byParent.has(parentId)) byParent.set(parentId, []);
     byParent.get(parentId).push(route);
