@@ -17,6 +17,7 @@ const apiProject = (database: "sqlite" | "postgres") => ({
 });
 
 const REMIX_DISPATCH_FILES = [
+  "dispatch-path",
   "routes",
   "security-headers",
   "keep-alive",
