@@ -14,17 +14,23 @@ const MUTATIONS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 const DISPATCHED = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 
 /**
- * A Fetch Request whose signal is a plain AbortController's: undici's own "follow this signal" costs more than
- * the rest of the request together, and the route sees the same thing (aborted when the client goes away).
+ * A Fetch Request whose signal is a plain AbortController's, made only if the route asks for it: undici's own
+ * "follow this signal" costs more than the rest of the request together, and the route sees the same thing
+ * (a signal aborted when the client goes away before the answer is written).
  */
 class DispatchedRequest extends Request {
-  #controller;
-  constructor(url, init, controller) {
-    super(url, init);
-    this.#controller = controller;
-  }
+  #controller = null;
+  #clientGone = false;
   get signal() {
+    if (!this.#controller) {
+      this.#controller = new AbortController();
+      if (this.#clientGone) this.#controller.abort();
+    }
     return this.#controller.signal;
+  }
+  static clientGone(request) {
+    request.#clientGone = true;
+    request.#controller?.abort();
   }
 }
 
@@ -109,16 +115,15 @@ export function createApiDispatch({ build, clientAddress, strictTransport }) {
       for (const value of keep) url.searchParams.append("index", value);
       url.searchParams.delete(singleFetch ? "_routes" : "_data");
     }
-    const controller = new AbortController();
-    res.on("close", () => {
-      if (!res.writableFinished) controller.abort();
-    });
     const init = { method: req.method, headers: requestHeaders(req.headers) };
     if (req.method !== "GET" && req.method !== "HEAD") {
       init.body = createReadableStreamFromReadable(req);
       init.duplex = "half";
     }
-    const request = new DispatchedRequest(url.href, init, controller);
+    const request = new DispatchedRequest(url.href, init);
+    res.on("close", () => {
+      if (!res.writableFinished) DispatchedRequest.clientGone(request);
+    });
     const context = clientAddress.loadContext(req);
 
     setCommonHeaders(res, strictTransport);
