@@ -16,6 +16,21 @@ const apiProject = (database: "sqlite" | "postgres") => ({
   },
 });
 
+const REMIX_DISPATCH_FILES = [
+  "dispatch-path",
+  "routes",
+  "security-headers",
+  "keep-alive",
+  "robustness",
+  "hardening",
+  "security",
+  "sign-in",
+  "session",
+  "rate-limit",
+  "redirect-targets",
+  "social-oidc",
+];
+
 export default defineConfig({
   resolve: { alias },
   test: {
@@ -33,6 +48,18 @@ export default defineConfig({
       },
       apiProject("sqlite"),
       ...(process.env.TEST_SKIP_POSTGRES === "1" ? [] : [apiProject("postgres")]),
+      // The API dispatch must answer as Remix's own handler does (ADR 023): the files that pin statuses,
+      // headers, cookies, errors, HEAD and bodies run again with the API served by express + Remix.
+      {
+        resolve: { alias },
+        test: {
+          name: "api-remix-dispatch",
+          include: REMIX_DISPATCH_FILES.map((file) => `tests/api/${file}.test.ts`),
+          env: { TEST_DATABASE: "sqlite", LATCHKEY_API_DISPATCH: "remix" },
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
     ],
   },
 });

@@ -1,16 +1,21 @@
-// `npm run bench [-- --postgres] [--duration=5] [--connections=4]`
+// `npm run bench [-- --postgres] [--duration=6] [--warmup=2] [--rounds=3] [--connections=50] [--dispatch=remix]`
 //
-// Starts the built server on a fresh database and measures, with autocannon, requests per second and latency
-// percentiles for the session read (database path and cookie-cache path) and for password sign-in, next to
-// baselines measured the same way on the same machine:
-//   - a static file served by express (the raw HTTP stack) and GET /api/auth/ok (the lightest Remix route):
-//     the HTTP routes are shown as ratios to /ok;
-//   - raw crypto.scrypt with the password parameters, two calls in flight, in-process: sign-in is shown as a
-//     ratio to it (sign-in is meant to cost one scrypt and little else).
-// Each measurement runs for a bounded time after a short warm-up; the whole script stops itself and removes
-// its database and server whatever happens. Absolute figures vary by machine and run; the ratios are the point.
+// Measures, with autocannon from this process, the figures issue 14 sets targets for, each as a ratio between
+// servers started here on the same machine, the same kind of database and in the same run:
+//   - a bare node:http server answering {"ok":true} (the floor) and Better Auth 1.7 (email + password, cookie
+//     cache off, its own tables on a database of the same kind; scripts/lib/better-auth-bench-server.mjs);
+//   - the built app (server.mjs) with its full route table, and again with a handful of routes
+//     (LATCHKEY_BENCH_HANDFUL_ROUTES=1, a bench-only switch), and with the rate limit on behind a trusted proxy;
+//   - raw crypto.scrypt with the password parameters, in-process, as sign-in's floor.
+// `--dispatch=remix` serves the API through express + Remix's handler (the path before ADR 023), for a
+// before/after comparison. It prints one table: each figure, its target and ✓/✗; then the raw figures.
+// All servers run at once and the measurements take turns in rounds, so the load of a shared machine falls on
+// the two sides of each ratio alike. Every measurement is bounded in time after a short warm-up; the script
+// stops itself and removes its databases and servers whatever happens. Absolute figures vary by machine and
+// run; the ratios are the point.
 import autocannon from "autocannon";
-import { randomBytes, scrypt } from "node:crypto";
+import { createHmac, randomBytes, scrypt } from "node:crypto";
+import { readFileSync } from "node:fs";
 import os from "node:os";
 import { parseArgs } from "node:util";
 import { ensureBuilt } from "./lib/build.mjs";
@@ -21,16 +26,22 @@ import { spawnServer } from "./lib/spawn-server.mjs";
 const { values: args } = parseArgs({
   options: {
     postgres: { type: "boolean", default: false },
-    duration: { type: "string", default: "5" },
-    warmup: { type: "string", default: "1" },
-    connections: { type: "string", default: "4" },
+    duration: { type: "string", default: "6" },
+    warmup: { type: "string", default: "2" },
+    connections: { type: "string", default: "50" },
+    dispatch: { type: "string", default: "direct" },
+    rounds: { type: "string", default: "3" },
   },
 });
 const DURATION = Number(args.duration);
 const WARMUP = Number(args.warmup);
 const CONNECTIONS = Number(args.connections);
-if (!(DURATION > 0 && WARMUP >= 0 && Number.isInteger(CONNECTIONS) && CONNECTIONS > 0)) {
-  console.error("usage: npm run bench -- [--postgres] [--duration=SECONDS] [--warmup=SECONDS] [--connections=N]");
+const ROUNDS = Number(args.rounds);
+if (
+  !(DURATION > 0 && WARMUP >= 0 && Number.isInteger(CONNECTIONS) && CONNECTIONS > 0 && Number.isInteger(ROUNDS) && ROUNDS > 0) ||
+  !["direct", "remix"].includes(args.dispatch)
+) {
+  console.error("usage: npm run bench -- [--postgres] [--duration=SECONDS] [--warmup=SECONDS] [--rounds=N] [--connections=N] [--dispatch=direct|remix]");
   process.exit(2);
 }
 /** Sign-in and raw scrypt both run with two in flight, so their figures compare like for like. */
@@ -38,6 +49,9 @@ const SCRYPT_CONCURRENCY = 2;
 const SCRYPT = { N: 16384, r: 16, p: 1, maxmem: 64 * 1024 * 1024 };
 const KEY_LENGTH = 64;
 const SECRET = "bench-secret-that-is-long-enough-for-hmac-0123456789";
+const TAIL_CONNECTIONS = 200;
+const SESSIONS_FOR_MEMORY = 10_000;
+const MEMORY_READS = 20_000;
 
 // ---------------------------------------------------------------------------------------------------------
 // Clean-up that runs however the script ends: normally, on an error, on Ctrl-C, or when the time limit hits.
@@ -62,38 +76,54 @@ async function exit(code) {
 }
 process.on("SIGINT", () => exit(130));
 process.on("SIGTERM", () => exit(143));
-// Six measurements (five HTTP, one scrypt) of warm-up + duration each, plus generous time for a build,
-// two server start-ups and the set-up calls.
-const TIME_LIMIT_MS = (6 * (WARMUP + DURATION) + 120) * 1000;
+// Eleven measurements of warm-up + duration each, plus generous time for a build, five server start-ups,
+// 10 000 sessions and the set-up calls.
+const TIME_LIMIT_MS = (11 * (WARMUP + DURATION) + 240) * 1000;
 setTimeout(() => {
   console.error(`[bench] still running after ${TIME_LIMIT_MS / 1000} s: stopping.`);
   exit(1);
 }, TIME_LIMIT_MS).unref();
 
 // ---------------------------------------------------------------------------------------------------------
-// Database and server.
+// Databases and servers.
 
-async function createDatabase() {
-  const kind = args.postgres ? "postgres" : "sqlite";
+const kind = args.postgres ? "postgres" : "sqlite";
+const kindName = args.postgres ? "PostgreSQL" : "SQLite";
+
+async function scratchDatabase(options) {
   let database;
   try {
-    database = await createScratchDatabase(kind, "latchkey_bench");
+    database = await createScratchDatabase(kind, "latchkey_bench", options);
   } catch (error) {
     throw new Error(`${error.message}; set TEST_POSTGRES_URL or drop --postgres.`);
   }
   cleanups.push(database.drop);
-  return { ...database, kind: args.postgres ? "PostgreSQL" : "SQLite" };
+  return database;
 }
 
-/** The built server on a free port; its own environment only, so nothing in the caller's shell skews it. */
-async function startServer(databaseUrl, extraEnv = {}) {
-  const server = await spawnServer({
-    host: "127.0.0.1",
-    env: { AUTH_SECRET: SECRET, DATABASE_URL: databaseUrl, AUTH_RATE_LIMIT: "off", ...extraEnv },
-  });
+/** A server process on a free port with only the environment it is given, so nothing in this shell skews it. */
+async function start(script, env, readyPath) {
+  const server = await spawnServer({ host: "127.0.0.1", script, env, readyPath });
   const stop = () => server.stop("SIGTERM");
   cleanups.push(stop);
-  return { baseUrl: server.baseUrl, stop, output: server.output };
+  return { ...server, stop };
+}
+
+function startApp(databaseUrl, extraEnv = {}) {
+  return start("server.mjs", {
+    AUTH_SECRET: SECRET,
+    DATABASE_URL: databaseUrl,
+    AUTH_RATE_LIMIT: "off",
+    AUTH_COOKIE_CACHE_MAX_AGE: "off",
+    ...(args.dispatch === "remix" ? { LATCHKEY_API_DISPATCH: "remix" } : {}),
+    ...extraEnv,
+  });
+}
+
+/** Resident memory of a process, in MB (Linux). */
+function residentMegabytes(pid) {
+  const match = readFileSync(`/proc/${pid}/status`, "utf8").match(/^VmRSS:\s+(\d+) kB/m);
+  return match ? Number(match[1]) / 1024 : NaN;
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -113,24 +143,29 @@ function runAutocannon(options, onResponse) {
 }
 
 /**
- * Requests per second (counting only responses with the expected status) and latency percentiles in ms.
- * Latencies are collected at full resolution here: autocannon's own histogram rounds to whole milliseconds.
+ * One round of an HTTP measurement: requests per second (counting only responses with the expected status) and
+ * latencies in ms at full resolution (autocannon's own histogram rounds to whole milliseconds).
  */
-async function measureHttp({ title, url, method = "GET", headers = {}, body, connections = CONNECTIONS, expectStatus = 200 }) {
-  const request = { url, method, headers, body, connections };
-  if (WARMUP > 0) await runAutocannon({ ...request, duration: WARMUP });
+async function httpRound({ url, method = "GET", headers = {}, body, requests, connections = CONNECTIONS, expectStatus = 200, tolerate = [] }, seconds) {
   const latencies = [];
+  let answered = 0;
   let unexpected = 0;
+  // Latencies are those of requests on established connections: each connection's first answer also waits for
+  // its TCP set-up, and autocannon opens all of them at once at the start of a round, a storm no steady client
+  // load has (at 200 connections it alone put p99 at 10–30× p50).
+  const connected = new WeakSet();
   const started = performance.now();
-  const result = await runAutocannon({ ...request, duration: DURATION }, (_client, statusCode, _bytes, responseTime) => {
-    if (statusCode === expectStatus) latencies.push(responseTime);
-    else unexpected += 1;
+  const result = await runAutocannon({ url, method, headers, body, requests, connections, duration: seconds }, (client, statusCode, _bytes, responseTime) => {
+    if (statusCode === expectStatus) {
+      answered += 1;
+      if (connected.has(client)) latencies.push(responseTime);
+      else connected.add(client);
+    } else if (!tolerate.includes(statusCode)) unexpected += 1;
   });
-  const seconds = (performance.now() - started) / 1000;
   const problems = [];
   if (unexpected) problems.push(`${unexpected} responses were not ${expectStatus} (${JSON.stringify(result.statusCodeStats)})`);
   if (result.errors) problems.push(`${result.errors} connection errors, ${result.timeouts} timeouts`);
-  return { title, connections, rps: latencies.length / seconds, ...percentiles(latencies), problems };
+  return { rps: answered / ((performance.now() - started) / 1000), latencies, problems };
 }
 
 function scryptOnce(password, salt) {
@@ -139,30 +174,52 @@ function scryptOnce(password, salt) {
   });
 }
 
-/** Raw crypto.scrypt with the app's parameters, `concurrency` calls in flight, on this process's thread pool. */
-async function measureScrypt(concurrency = SCRYPT_CONCURRENCY) {
+/** One round of raw crypto.scrypt with the app's parameters, two calls in flight, on this process's thread pool. */
+async function scryptRound(_options, seconds) {
   const password = randomBytes(12).toString("hex");
   const salt = randomBytes(16).toString("hex");
-  const loop = async (seconds, latencies) => {
-    const end = performance.now() + seconds * 1000;
+  const latencies = [];
+  const end = performance.now() + seconds * 1000;
+  const started = performance.now();
+  const loop = async () => {
     while (performance.now() < end) {
       const t0 = performance.now();
       await scryptOnce(password, salt);
-      latencies?.push(performance.now() - t0);
+      latencies.push(performance.now() - t0);
     }
   };
-  if (WARMUP > 0) await Promise.all(Array.from({ length: concurrency }, () => loop(WARMUP)));
-  const latencies = [];
-  const started = performance.now();
-  await Promise.all(Array.from({ length: concurrency }, () => loop(DURATION, latencies)));
-  const seconds = (performance.now() - started) / 1000;
-  return {
-    title: "crypto.scrypt, in-process",
-    connections: concurrency,
-    rps: latencies.length / seconds,
-    ...percentiles(latencies),
-    problems: [],
-  };
+  await Promise.all(Array.from({ length: SCRYPT_CONCURRENCY }, loop));
+  return { rps: latencies.length / ((performance.now() - started) / 1000), latencies, problems: [] };
+}
+
+/**
+ * Every scenario in ROUNDS interleaved rounds (A B C … A B C …), so a change in the machine's load during the
+ * run weighs on all of them alike and the ratios between them stay fair on a shared machine. Each scenario is
+ * warmed up once; its req/s is the median of its rounds, its latency percentiles are over all its requests.
+ */
+async function measureInterleaved(scenarios) {
+  const rounds = new Map(scenarios.map((scenario) => [scenario.key, []]));
+  for (const scenario of scenarios) {
+    console.log(`[bench] warming up: ${scenario.title}…`);
+    if (WARMUP > 0) await scenario.run(scenario, WARMUP);
+  }
+  for (let round = 1; round <= ROUNDS; round++) {
+    console.log(`[bench] round ${round} of ${ROUNDS}…`);
+    for (const scenario of scenarios) rounds.get(scenario.key).push(await scenario.run(scenario, DURATION / ROUNDS));
+  }
+  const results = {};
+  for (const scenario of scenarios) {
+    const measured = rounds.get(scenario.key);
+    const rps = measured.map((r) => r.rps).sort((a, b) => a - b);
+    results[scenario.key] = {
+      title: scenario.title,
+      connections: scenario.connections ?? CONNECTIONS,
+      rps: rps[Math.floor(rps.length / 2)],
+      ...percentiles(measured.flatMap((r) => r.latencies)),
+      problems: [...new Set(measured.flatMap((r) => r.problems))],
+    };
+  }
+  return results;
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -191,9 +248,54 @@ async function call(baseUrl, pathname, { method = "GET", body, cookie } = {}) {
   return { response, json: JSON.parse(text) };
 }
 
-async function signIn(baseUrl, user) {
+async function signUpAndIn(baseUrl) {
+  const user = { name: "Bench User", email: `bench-${randomBytes(4).toString("hex")}@example.com`, password: randomBytes(12).toString("hex") };
+  await call(baseUrl, "/api/auth/sign-up/email", { method: "POST", body: user });
   const { response } = await call(baseUrl, "/api/auth/sign-in/email", { method: "POST", body: { email: user.email, password: user.password } });
-  return cookieHeader(response);
+  const cookie = cookieHeader(response);
+  const { json: session } = await call(baseUrl, "/api/auth/get-session", { cookie });
+  if (session?.user?.email !== user.email) throw new Error(`get-session at ${baseUrl} did not return the signed-in user: ${JSON.stringify(session)}`);
+  return { user, cookie };
+}
+
+/**
+ * `count` more sessions for the signed-in user, written straight into the database as copies of the signed-in
+ * session's row with new tokens (sign-in would cost a scrypt each), and their cookies, signed as the app signs.
+ */
+async function cloneSessions(databaseUrl, cookie, count) {
+  const signed = decodeURIComponent(cookie.match(/latchkey\.session_token=([^;]+)/)?.[1] ?? "");
+  const token = signed.slice(0, signed.lastIndexOf("."));
+  const tokens = Array.from({ length: count }, () => randomBytes(24).toString("base64url").replace(/[-_]/g, "x"));
+  const columns = `"userId", "expiresAt", "createdAt", "updatedAt", "ipAddress", "userAgent", "rememberMe"`;
+  if (kind === "sqlite") {
+    const { default: Database } = await import("better-sqlite3");
+    const db = new Database(databaseUrl.slice("file:".length));
+    db.pragma("busy_timeout = 10000");
+    const insert = db.prepare(`INSERT INTO "session" ("id", "token", ${columns}) SELECT ?, ?, ${columns} FROM "session" WHERE "token" = ?`);
+    db.transaction(() => tokens.forEach((t) => insert.run(`bench${t}`, t, token)))();
+    db.close();
+  } else {
+    const { default: pg } = await import("pg");
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    await client.query(
+      `INSERT INTO "session" ("id", "token", ${columns}) SELECT 'bench' || t, t, ${columns} FROM "session", unnest($1::text[]) AS t WHERE "token" = $2`,
+      [tokens, token],
+    );
+    await client.end();
+  }
+  const sign = (value) => `${value}.${createHmac("sha256", SECRET).update(`session\0${value}`).digest("base64url")}`;
+  return tokens.map((t) => `latchkey.session_token=${sign(t)}`);
+}
+
+/** An IPv4 address per request: a client that is always under its limit. */
+function distinctAddresses() {
+  let n = 0;
+  return (request) => {
+    n += 1;
+    request.headers = { ...request.headers, "x-forwarded-for": `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}` };
+    return request;
+  };
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -202,32 +304,15 @@ async function signIn(baseUrl, user) {
 const fmt = {
   rps: (v) => (v >= 100 ? v.toFixed(0) : v.toFixed(1)),
   ms: (v) => (v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2)),
-  ratio: (v) => (v >= 10 ? `${v.toFixed(0)}×` : v >= 1 ? `${v.toFixed(1)}×` : `${v.toFixed(2)}×`),
+  ratio: (v) => (v >= 10 ? `${v.toFixed(1)}×` : `${v.toFixed(2)}×`),
 };
 
-function printTable(rows) {
-  const header = ["", "conns", "req/s", "p50 ms", "p90 ms", "p99 ms", "compared with", "req/s", "p50", "p90", "p99"];
-  const lines = rows.map(({ result, baseline }) => {
-    const own = [result.title, String(result.connections), fmt.rps(result.rps), fmt.ms(result.p50), fmt.ms(result.p90), fmt.ms(result.p99)];
-    if (!baseline) return [...own, "(baseline)", "", "", "", ""];
-    return [
-      ...own,
-      baseline.title,
-      fmt.ratio(result.rps / baseline.rps),
-      fmt.ratio(result.p50 / baseline.p50),
-      fmt.ratio(result.p90 / baseline.p90),
-      fmt.ratio(result.p99 / baseline.p99),
-    ];
-  });
+function printColumns(header, lines, leftAligned) {
   const widths = header.map((_, i) => Math.max(header[i].length, ...lines.map((line) => line[i].length)));
-  const leftAligned = new Set([0, 6]);
-  const render = (cells) =>
-    cells.map((cell, i) => (leftAligned.has(i) ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join("  ").trimEnd();
+  const render = (cells) => cells.map((cell, i) => (leftAligned.has(i) ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join("  ").trimEnd();
   console.log(render(header));
   console.log(widths.map((w) => "─".repeat(w)).join("  "));
   for (const line of lines) console.log(render(line));
-  const problems = rows.flatMap(({ result }) => result.problems.map((problem) => `  ! ${result.title}: ${problem}`));
-  if (problems.length) console.log(`\nProblems (figures above exclude these responses):\n${problems.join("\n")}`);
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -236,71 +321,113 @@ async function main() {
   process.chdir(projectRoot);
   ensureBuilt({ log: (message) => console.log(message.replace("[latchkey]", "[bench]")) });
   const cpus = os.cpus();
-  const database = await createDatabase();
   console.log(
-    `[bench] Node ${process.version}, ${cpus.length} × ${cpus[0]?.model.trim() ?? "CPU"}, ${database.kind}; ` +
-      `${DURATION} s per measurement after ${WARMUP} s warm-up, ${CONNECTIONS} connections ` +
-      `(sign-in and scrypt: ${SCRYPT_CONCURRENCY}).`,
+    `[bench] Node ${process.version}, ${cpus.length} × ${cpus[0]?.model.trim() ?? "CPU"}, ${kindName}, API through ` +
+      `${args.dispatch === "remix" ? "express + Remix (LATCHKEY_API_DISPATCH=remix)" : "the direct dispatch"}; ` +
+      `${DURATION} s per measurement after ${WARMUP} s warm-up, ${CONNECTIONS} connections.`,
   );
-
   const [load] = os.loadavg();
   if (load > cpus.length * 0.5) {
     console.warn(`[bench] the machine is busy (load average ${load.toFixed(1)} on ${cpus.length} CPUs): expect noisy figures.`);
   }
+  const database = await scratchDatabase();
+  const referenceDatabase = await scratchDatabase({ migrate: false });
 
-  // Raw scrypt first, while nothing else competes for the CPU.
-  console.log("[bench] crypto.scrypt…");
-  const scryptResult = await measureScrypt();
+  // Every server up first, so the measurements can take turns.
+  console.log("[bench] starting a bare node:http server, Better Auth 1.7 and the app three ways…");
+  const bare = await start("scripts/lib/bare-http-server.mjs", {}, "/");
+  const reference = await start("scripts/lib/better-auth-bench-server.mjs", { DATABASE_URL: referenceDatabase.url, AUTH_SECRET: SECRET });
+  const app = await startApp(database.url);
+  const handful = await startApp(database.url, { LATCHKEY_BENCH_HANDFUL_ROUTES: "1" });
+  // Rate limit on, behind a trusted proxy: X-Forwarded-For says who the client is.
+  const limited = await startApp(database.url, { AUTH_RATE_LIMIT: "on", TRUST_PROXY: "true" });
+  const referenceUser = await signUpAndIn(reference.baseUrl);
+  const { user, cookie } = await signUpAndIn(app.baseUrl);
+  const signOut = { url: `${limited.baseUrl}/api/auth/sign-out`, method: "POST", headers: { origin: limited.baseUrl } };
 
-  const user = { name: "Bench User", email: `bench-${randomBytes(4).toString("hex")}@example.com`, password: randomBytes(12).toString("hex") };
-  const plain = await startServer(database.url);
-  await call(plain.baseUrl, "/api/auth/sign-up/email", { method: "POST", body: user });
-  const dbCookie = await signIn(plain.baseUrl, user);
-  const { json: session } = await call(plain.baseUrl, "/api/auth/get-session", { cookie: dbCookie });
-  if (session?.user?.email !== user.email) throw new Error(`get-session did not return the signed-in user: ${JSON.stringify(session)}`);
-
-  const measure = (title, pathname, options = {}) => {
-    console.log(`[bench] ${title}…`);
-    return measureHttp({ title, url: plain.baseUrl + pathname, ...options });
-  };
-  const staticFile = await measure("static /favicon.ico", "/favicon.ico");
-  const ok = await measure("GET /api/auth/ok", "/api/auth/ok");
-  const sessionFromDatabase = await measure("GET /get-session (database)", "/api/auth/get-session", { headers: { cookie: dbCookie } });
-  const signInResult = await measure("POST /sign-in/email", "/api/auth/sign-in/email", {
-    method: "POST",
-    connections: SCRYPT_CONCURRENCY,
-    headers: { "content-type": "application/json", origin: plain.baseUrl },
-    body: JSON.stringify({ email: user.email, password: user.password }),
-  });
-  await plain.stop();
-
-  // A second server with the signed cookie cache on; same database and secret.
-  const cached = await startServer(database.url, { AUTH_COOKIE_CACHE_MAX_AGE: "300" });
-  const cacheCookie = await signIn(cached.baseUrl, user);
-  if (!cacheCookie.includes("session_data=")) throw new Error("sign-in with the cookie cache on set no session_data cookie");
-  const { response: cachedRead } = await call(cached.baseUrl, "/api/auth/get-session", { cookie: cacheCookie });
-  if (cachedRead.headers.getSetCookie().length) throw new Error("get-session with a valid cache cookie still rewrote cookies: not the cache path");
-  console.log("[bench] GET /get-session (cookie cache)…");
-  const sessionFromCache = await measureHttp({
-    title: "GET /get-session (cookie cache)",
-    url: `${cached.baseUrl}/api/auth/get-session`,
-    headers: { cookie: cacheCookie },
-  });
-  await cached.stop();
-
-  console.log("");
-  printTable([
-    { result: staticFile },
-    { result: ok, baseline: staticFile },
-    { result: sessionFromDatabase, baseline: ok },
-    { result: sessionFromCache, baseline: ok },
-    { result: scryptResult },
-    { result: signInResult, baseline: scryptResult },
+  const http = (key, title, options) => ({ key, title, run: httpRound, ...options });
+  const results = await measureInterleaved([
+    { key: "scrypt", title: "crypto.scrypt, in-process", connections: SCRYPT_CONCURRENCY, run: scryptRound },
+    http("bare", "bare node:http", { url: `${bare.baseUrl}/` }),
+    http("bareTail", `bare node:http, ${TAIL_CONNECTIONS} connections`, { url: `${bare.baseUrl}/`, connections: TAIL_CONNECTIONS }),
+    http("ok", "GET /api/auth/ok", { url: `${app.baseUrl}/api/auth/ok` }),
+    http("okHandful", "GET /api/auth/ok, a handful of routes", { url: `${handful.baseUrl}/api/auth/ok` }),
+    http("session", "GET /get-session", { url: `${app.baseUrl}/api/auth/get-session`, headers: { cookie } }),
+    http("sessionTail", `GET /get-session, ${TAIL_CONNECTIONS} connections`, {
+      url: `${app.baseUrl}/api/auth/get-session`,
+      headers: { cookie },
+      connections: TAIL_CONNECTIONS,
+    }),
+    http("referenceSession", "Better Auth 1.7 GET /get-session", { url: `${reference.baseUrl}/api/auth/get-session`, headers: { cookie: referenceUser.cookie } }),
+    http("underLimit", "POST /sign-out (rate-limited), every request from a new address", { ...signOut, requests: [{ setupRequest: distinctAddresses() }] }),
+    http("flood", "POST /sign-out from one address, answered 429", {
+      ...signOut,
+      headers: { ...signOut.headers, "x-forwarded-for": "203.0.113.7" },
+      expectStatus: 429,
+      tolerate: [200], // the window's first 100, each time a round starts in a new 10-second window
+    }),
+    http("signIn", "POST /sign-in/email", {
+      url: `${app.baseUrl}/api/auth/sign-in/email`,
+      method: "POST",
+      connections: SCRYPT_CONCURRENCY,
+      headers: { "content-type": "application/json", origin: app.baseUrl },
+      body: JSON.stringify({ email: user.email, password: user.password }),
+    }),
   ]);
-  console.log(
-    "\nRatios: req/s below 1× and latency above 1× mean slower than the baseline. Sign-in should stay close to raw " +
-      "scrypt (one hash per request); get-session should stay within a small factor of /ok.",
+  for (const server of [bare, reference, handful, limited]) await server.stop();
+
+  console.log(`[bench] ${SESSIONS_FOR_MEMORY} sessions, ${MEMORY_READS} reads at random…`);
+  const cookies = await cloneSessions(database.url, cookie, SESSIONS_FOR_MEMORY);
+  const check = await call(app.baseUrl, "/api/auth/get-session", { cookie: cookies[0] });
+  if (check.json?.user?.email !== user.email) throw new Error("a session written by the bench was not recognised: has the session storage changed?");
+  const memoryRun = await runAutocannon({
+    url: `${app.baseUrl}/api/auth/get-session`,
+    connections: CONNECTIONS,
+    amount: MEMORY_READS,
+    requests: [
+      {
+        setupRequest: (request) => {
+          request.headers = { ...request.headers, cookie: cookies[Math.floor(Math.random() * cookies.length)] };
+          return request;
+        },
+      },
+    ],
+  });
+  results.rssMegabytes = residentMegabytes(app.pid);
+  results.memoryProblems = memoryRun.non2xx ? [`${memoryRun.non2xx} non-2xx answers`] : [];
+  await app.stop();
+
+  const targets = [
+    ["GET /api/auth/ok ÷ bare node:http", results.ok.rps / results.bare.rps, "≥ 0.2×", (v) => v >= 0.2, fmt.ratio],
+    ["GET /get-session ÷ GET /api/auth/ok", results.session.rps / results.ok.rps, "≥ 0.8×", (v) => v >= 0.8, fmt.ratio],
+    ["GET /get-session ÷ Better Auth 1.7", results.session.rps / results.referenceSession.rps, "≥ 5× (aim 10×)", (v) => v >= 5, fmt.ratio],
+    ["/ok, full route table ÷ a handful of routes", results.ok.rps / results.okHandful.rps, "0.9×–1.1×", (v) => v >= 0.9 && v <= 1.1, fmt.ratio],
+    ["429 flood from one address ÷ /ok", results.flood.rps / results.ok.rps, "≥ 1×", (v) => v >= 1, fmt.ratio],
+    ["rate-limited route under its limit ÷ get-session", results.underLimit.rps / results.session.rps, "≥ 0.7×", (v) => v >= 0.7, fmt.ratio],
+    ["POST /sign-in/email ÷ raw scrypt", results.signIn.rps / results.scrypt.rps, "≥ 0.95×", (v) => v >= 0.95, fmt.ratio],
+    [`get-session p99 ÷ p50, ${TAIL_CONNECTIONS} connections`, results.sessionTail.p99 / results.sessionTail.p50, "≤ 2×", (v) => v <= 2, fmt.ratio],
+    [`RSS after ${SESSIONS_FOR_MEMORY / 1000}k sessions read at random`, results.rssMegabytes, "< 300 MB", (v) => v < 300, (v) => `${v.toFixed(0)} MB`],
+  ];
+  console.log(`\n${kindName}, API through ${args.dispatch === "remix" ? "express + Remix" : "the direct dispatch"}:\n`);
+  printColumns(
+    ["figure", "measured", "target", ""],
+    targets.map(([name, value, target, pass, format]) => [name, format(value), target, pass(value) ? "✓" : "✗"]),
+    new Set([0, 2]),
   );
+  console.log("");
+  const rows = ["bare", "bareTail", "ok", "okHandful", "session", "sessionTail", "referenceSession", "underLimit", "flood", "signIn", "scrypt"].map(
+    (key) => results[key],
+  );
+  printColumns(
+    ["measurement", "conns", "req/s", "p50 ms", "p90 ms", "p99 ms"],
+    rows.map((r) => [r.title, String(r.connections), fmt.rps(r.rps), fmt.ms(r.p50), fmt.ms(r.p90), fmt.ms(r.p99)]),
+    new Set([0]),
+  );
+  const problems = [
+    ...rows.flatMap((r) => r.problems.map((problem) => `  ! ${r.title}: ${problem}`)),
+    ...results.memoryProblems.map((problem) => `  ! random session reads: ${problem}`),
+  ];
+  if (problems.length) console.log(`\nProblems (figures above exclude these responses):\n${problems.join("\n")}`);
 }
 
 try {

@@ -12,15 +12,17 @@ const scratchDir = path.join(projectRoot, "tests", ".tmp");
 /**
  * @param {"sqlite" | "postgres"} kind
  * @param {string} prefix names the database after its user ("latchkey_test", "latchkey_bench")
+ * @param {{ migrate?: boolean }} [options] `migrate: false` leaves it empty (the benchmark's Better Auth makes
+ *   its own tables)
  * @returns {Promise<{ kind: "sqlite" | "postgres", url: string, drop: () => Promise<void> }>}
  */
-export async function createScratchDatabase(kind, prefix = "latchkey_test") {
+export async function createScratchDatabase(kind, prefix = "latchkey_test", { migrate: applyMigrations = true } = {}) {
   const name = `${prefix}_${Date.now().toString(36)}_${randomBytes(4).toString("hex")}`;
   if (kind === "sqlite") {
     mkdirSync(scratchDir, { recursive: true });
     const file = path.join(scratchDir, `${name}.db`);
     const url = `file:${file}`;
-    await migrate(url);
+    if (applyMigrations) await migrate(url);
     return {
       kind,
       url,
@@ -40,7 +42,7 @@ export async function createScratchDatabase(kind, prefix = "latchkey_test") {
   await admin.end();
   const url = new URL(POSTGRES_ADMIN_URL);
   url.pathname = `/${name}`;
-  await migrate(url.toString());
+  if (applyMigrations) await migrate(url.toString());
   return {
     kind,
     url: url.toString(),

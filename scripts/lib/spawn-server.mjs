@@ -16,16 +16,17 @@ export function freePort() {
 }
 
 /**
- * @param {{ env: Record<string, string | undefined>, host?: string, timeoutMs?: number }} options
+ * @param {{ env: Record<string, string | undefined>, host?: string, timeoutMs?: number, script?: string, readyPath?: string }} options
+ *   `script` (server.mjs) is run from the project root and is ready once `readyPath` answers 2xx;
  *   `env` comes on top of PATH, NODE_ENV=production, PORT, HOST and BASE_URL (which it may override);
  *   nothing else from the caller's environment reaches the server.
- * @returns {Promise<{ baseUrl: string, output: () => string, stop: (signal?: NodeJS.Signals) => Promise<void> }>}
+ * @returns {Promise<{ baseUrl: string, pid: number, output: () => string, stop: (signal?: NodeJS.Signals) => Promise<void> }>}
  */
-export async function spawnServer({ env, host = "localhost", timeoutMs = 20_000 }) {
+export async function spawnServer({ env, host = "localhost", timeoutMs = 20_000, script = "server.mjs", readyPath = "/api/auth/ok" }) {
   const port = await freePort();
   const baseUrl = `http://${host}:${port}`;
   let output = "";
-  const child = spawn(process.execPath, ["server.mjs"], {
+  const child = spawn(process.execPath, [script], {
     cwd: projectRoot,
     env: { PATH: process.env.PATH, NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", BASE_URL: baseUrl, ...env },
     stdio: ["ignore", "pipe", "pipe"],
@@ -46,7 +47,7 @@ export async function spawnServer({ env, host = "localhost", timeoutMs = 20_000 
   for (;;) {
     if (child.exitCode !== null) throw new Error(`the server exited during start-up:\n${output}`);
     try {
-      if ((await fetch(`${baseUrl}/api/auth/ok`)).ok) break;
+      if ((await fetch(`${baseUrl}${readyPath}`)).ok) break;
     } catch {
       // not listening yet
     }
@@ -56,5 +57,5 @@ export async function spawnServer({ env, host = "localhost", timeoutMs = 20_000 
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  return { baseUrl, output: () => output, stop };
+  return { baseUrl, pid: /** @type {number} */ (child.pid), output: () => output, stop };
 }

@@ -10,6 +10,8 @@ export const TEST_SECRET = "test-secret-that-is-long-enough-for-hmac-0123456789"
 export interface TestServer {
   baseUrl: string;
   origin: string;
+  /** The server's process (with WEB_CONCURRENCY > 1, the cluster primary). */
+  pid: number;
   database: TestDatabase;
   output: () => string;
   stop(): Promise<void>;
@@ -21,14 +23,20 @@ export interface StartOptions {
   database?: TestDatabase;
 }
 
+/** The api-remix-dispatch project runs the API suite through express + Remix's handler too (ADR 023). */
+function apiDispatch(): Record<string, string> {
+  return process.env.LATCHKEY_API_DISPATCH ? { LATCHKEY_API_DISPATCH: process.env.LATCHKEY_API_DISPATCH } : {};
+}
+
 export async function startServer(options: StartOptions = {}): Promise<TestServer> {
   const database = options.database ?? (await createTestDatabase());
   const server = await spawnServer({
-    env: { AUTH_SECRET: TEST_SECRET, DATABASE_URL: database.url, AUTH_RATE_LIMIT: "off", ...options.env },
+    env: { AUTH_SECRET: TEST_SECRET, DATABASE_URL: database.url, AUTH_RATE_LIMIT: "off", ...apiDispatch(), ...options.env },
   });
   return {
     baseUrl: server.baseUrl,
     origin: server.baseUrl,
+    pid: server.pid,
     database,
     output: server.output,
     async stop() {

@@ -1,0 +1,233 @@
+// Production dispatch for /api/auth: the request goes straight from node:http to the route module's loader or
+// action, skipping express, the static-file middleware and Remix's request handler, and is answered exactly as
+// Remix answers a resource route (see docs/decisions/023-api-dispatch.md; the API suite runs through both).
+// Anything this path does not handle itself (a route without the export the method needs, `?_data`, `.data`,
+// a URL that does not parse, a page route) returns false and goes through express + Remix unchanged.
+import { createReadableStreamFromReadable } from "@remix-run/node";
+import { createRouteTable } from "./route-table.mjs";
+import { setCommonHeaders } from "./common-headers.mjs";
+
+export const API_PREFIX = "/api/auth";
+/** What Remix's static handler runs an action for; GET, HEAD and OPTIONS run the loader. */
+const MUTATIONS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+/** The methods the common layer lets through; anything else goes to express for its 405. */
+const DISPATCHED = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
+
+/**
+ * A Fetch Request whose signal is a plain AbortController's, made only if the route asks for it: undici's own
+ * "follow this signal" costs more than the rest of the request together, and the route sees the same thing
+ * (a signal aborted when the client goes away before the answer is written).
+ */
+class DispatchedRequest extends Request {
+  #controller = null;
+  #clientGone = false;
+  get signal() {
+    if (!this.#controller) {
+      this.#controller = new AbortController();
+      if (this.#clientGone) this.#controller.abort();
+    }
+    return this.#controller.signal;
+  }
+  static clientGone(request) {
+    request.#clientGone = true;
+    request.#controller?.abort();
+  }
+}
+
+/** @remix-run/server-runtime's isResponse (duck-typed, so a Response from another realm counts too). */
+function isResponse(value) {
+  return (
+    value != null &&
+    typeof value.status === "number" &&
+    typeof value.statusText === "string" &&
+    typeof value.headers === "object" &&
+    typeof value.body !== "undefined"
+  );
+}
+
+/** @remix-run/router's isRedirectResponse. */
+function isRedirect(response) {
+  return response.status >= 300 && response.status <= 399 && response.headers.get("Location") != null;
+}
+
+/** Whether a ranked branch could match /api/auth or a path below it (the rest never need to be tried). */
+function couldMatchApi(path) {
+  const segments = path.split("/").filter(Boolean);
+  const wanted = ["api", "auth"];
+  for (let i = 0; i < wanted.length; i++) {
+    const segment = segments[i];
+    if (segment === undefined) return false;
+    if (segment === "*") return true;
+    if (!segment.startsWith(":") && segment.toLowerCase() !== wanted[i]) return false;
+  }
+  return true;
+}
+
+function isApiPath(path) {
+  if (path.length < API_PREFIX.length || path.slice(0, API_PREFIX.length).toLowerCase() !== API_PREFIX) return false;
+  const next = path[API_PREFIX.length];
+  return next === undefined || next === "/" || next === "?";
+}
+
+/**
+ * @param {{
+ *   build: any,
+ *   clientAddress: ReturnType<typeof import("./client-address.mjs").createClientAddress>,
+ *   strictTransport: boolean,
+ * }} options
+ * @returns {(req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse) => boolean}
+ *   true when the request is being answered here, false when it is the caller's to answer
+ */
+export function createApiDispatch({ build, clientAddress, strictTransport }) {
+  const table = createRouteTable(build.routes);
+  const candidates = table.branches.filter((branch) => couldMatchApi(branch.path));
+  const singleFetch = build.future?.v3_singleFetch === true;
+  const handleError =
+    build.entry.module.handleError ??
+    ((error, { request }) => {
+      if (!request.signal.aborted) console.error(error);
+    });
+
+  return function dispatch(req, res) {
+    if (!isApiPath(req.url) || !DISPATCHED.has(req.method)) return false;
+    let url;
+    try {
+      url = new URL(clientAddress.requestHref(req));
+    } catch {
+      return false; // express's answer to a Host that makes no URL
+    }
+    const { pathname } = url;
+    const hasQuery = req.url.includes("?");
+    if (!isApiPath(pathname) || (singleFetch && pathname.endsWith(".data")) || (hasQuery && url.searchParams.has("_data"))) return false;
+    const match = table.match(pathname, candidates);
+    if (!match) return false;
+    const { route, params } = match;
+    if (route.module.default != null || route.module.ErrorBoundary != null) return false;
+    const kind = MUTATIONS.has(req.method) ? "action" : "loader";
+    const handler = route.module[kind];
+    if (typeof handler !== "function") return false; // Remix's own 405/400
+
+    // What the loader sees: Remix strips `index` (keeping non-empty values, last) and `_routes` (single fetch)
+    // or `_data` from the query, which also re-serialises it.
+    if (hasQuery) {
+      const keep = url.searchParams.getAll("index").filter(Boolean);
+      url.searchParams.delete("index");
+      for (const value of keep) url.searchParams.append("index", value);
+      url.searchParams.delete(singleFetch ? "_routes" : "_data");
+    }
+    const init = { method: req.method, headers: requestHeaders(req.headers) };
+    if (req.method !== "GET" && req.method !== "HEAD") {
+      init.body = createReadableStreamFromReadable(req);
+      init.duplex = "half";
+    }
+    const request = new DispatchedRequest(url.href, init);
+    res.on("close", () => {
+      if (!res.writableFinished) DispatchedRequest.clientGone(request);
+    });
+    const context = clientAddress.loadContext(req);
+
+    setCommonHeaders(res, strictTransport);
+    run(handler, { request, params, context }, kind, route.id)
+      .then((response) => send(req, res, response))
+      .catch((error) => res.destroy(error)); // a body stream that failed midway, as the express path does
+    return true;
+  };
+
+  async function run(handler, args, kind, routeId) {
+    try {
+      const result = await handler(args);
+      if (result === undefined) {
+        throw new Error(
+          `You defined ${kind === "loader" ? "a loader" : "an action"} for route "${routeId}" but didn't return ` +
+            `anything from your \`${kind}\` function. Please return a value or \`null\`.`,
+        );
+      }
+      if (isResponse(result)) return result;
+      if (!singleFetch) return json(result);
+      console.warn(resourceRouteJsonWarning(kind, routeId));
+      return json(result);
+    } catch (error) {
+      // A thrown redirect is answered as it is; any other thrown Response is marked as caught.
+      if (isResponse(error)) return isRedirect(error) ? error : withHeader(error, "X-Remix-Catch", "yes");
+      handleError(error, { request: args.request, params: args.params, context: args.context });
+      // Remix's last-resort answer in production.
+      return new Response("Unexpected Server Error", { status: 500, headers: { "Content-Type": "text/plain" } });
+    }
+  }
+}
+
+/** @remix-run/express's createRemixHeaders: empty values left out, repeated ones appended. */
+function requestHeaders(nodeHeaders) {
+  const pairs = [];
+  for (const name in nodeHeaders) {
+    const value = nodeHeaders[name];
+    if (!value) continue;
+    if (Array.isArray(value)) for (const item of value) pairs.push([name, item]);
+    else pairs.push([name, value]);
+  }
+  return pairs;
+}
+
+function json(data) {
+  return new Response(JSON.stringify(data), { headers: { "Content-Type": "application/json; charset=utf-8" } });
+}
+
+function withHeader(response, name, value) {
+  const headers = new Headers(response.headers);
+  headers.set(name, value);
+  return new Response(response.body, {
+    status: response.status,
+    statusText: response.statusText,
+    headers,
+    duplex: response.body ? "half" : undefined,
+  });
+}
+
+function resourceRouteJsonWarning(type, routeId) {
+  return (
+    "⚠️ REMIX FUTURE CHANGE: Externally-accessed resource routes will no longer be able to return raw JavaScript " +
+    "objects or `null` in React Router v7 when Single Fetch becomes the default. You can prepare for this change " +
+    `at your convenience by wrapping the data returned from your \`${type}\` function in the \`${routeId}\` route ` +
+    "with `json()`.  For instructions on making this change, see https://remix.run/docs/en/v2.13.1/guides/single-fetch#resource-routes"
+  );
+}
+
+/** express's `res.append` (which, for Content-Type, adds the charset express's `mime` knows). */
+function appendHeader(res, name, value) {
+  if (name === "content-type") {
+    if (!/;\s*charset\s*=/.test(value) && /^text\/|^application\/(javascript|json)/.test(value.split(";")[0])) value += "; charset=utf-8";
+    res.setHeader(name, value);
+    return;
+  }
+  const previous = res.getHeader(name);
+  if (previous === undefined || previous === "") res.setHeader(name, value);
+  else res.setHeader(name, Array.isArray(previous) ? [...previous, value] : [String(previous), value]);
+}
+
+/**
+ * Remix's answer written as @remix-run/express writes it, the body in one piece with its length (API answers
+ * are small JSON documents); HEAD gets the status and headers only, as Remix's handler strips the body.
+ */
+async function send(req, res, response) {
+  res.statusMessage = response.statusText;
+  res.statusCode = response.status;
+  for (const [name, value] of response.headers) appendHeader(res, name, value);
+  const body = req.method !== "HEAD" && response.body ? await readBody(response.body) : undefined;
+  // The body was not read to the end (a 413, a refused origin, a POST to a GET route…): close the connection,
+  // as the express path does, or the unread rest would be parsed as the next request.
+  if (!req.complete) res.setHeader("Connection", "close");
+  res.end(body);
+}
+
+/** The whole body (a reader is much cheaper than undici's arrayBuffer() for the one-chunk bodies API answers have). */
+async function readBody(stream) {
+  const reader = stream.getReader();
+  const chunks = [];
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+  }
+  if (chunks.length === 1) return Buffer.from(chunks[0].buffer, chunks[0].byteOffset, chunks[0].byteLength);
+  return Buffer.concat(chunks);
+}

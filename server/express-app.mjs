@@ -1,0 +1,63 @@
+// Pages and static files: Remix on express, as before the API dispatch (and, with LATCHKEY_API_DISPATCH=remix,
+// the API too).
+import path from "node:path";
+import express from "express";
+import { createRequestHandler } from "@remix-run/express";
+import { setCommonHeaders } from "./common-headers.mjs";
+
+/** What the Fetch API (and so Remix) can carry; TRACE, CONNECT and the rest would make it throw a 500. */
+export const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
+const API_PREFIX = "/api/auth/";
+
+export function createExpressApp({ build, root, clientAddress, trustProxy, strictTransport }) {
+  const app = express();
+  app.disable("x-powered-by");
+  // req.hostname and req.protocol (and so the URL Remix sees) follow the same setting as the client address.
+  if (trustProxy !== false) app.set("trust proxy", trustProxy);
+
+  app.use((req, res, next) => {
+    setCommonHeaders(res, strictTransport);
+    // A response that goes out before its request body was read to the end (a 413, a refused origin, a POST to
+    // a GET route…) closes the connection: the unread rest would otherwise be parsed as the next request on a
+    // keep-alive socket, and that innocent request would hang and be reset.
+    const writeHead = res.writeHead;
+    res.writeHead = function (...args) {
+      if (!req.complete && !res.headersSent) res.setHeader("Connection", "close");
+      return writeHead.apply(this, args);
+    };
+    if (!METHODS.has(req.method)) {
+      res.status(405).set({ Allow: [...METHODS].join(", "), "Content-Type": "text/plain; charset=utf-8" }).end("Method not allowed");
+      return;
+    }
+    // Pages: a form posted from another site (or from an opaque "null" origin) is refused here with a plain 403,
+    // before Remix's own same-host check turns it into a 500. The app's origin rules then judge the rest.
+    if (req.method !== "GET" && req.method !== "HEAD" && !req.path.startsWith(API_PREFIX) && req.headers.origin !== undefined) {
+      if (!sameHost(req.headers.origin, req.headers["x-forwarded-host"] ?? req.headers.host)) {
+        res.status(403).set({ "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" }).end("This form was sent from another site, so it was refused.");
+        return;
+      }
+    }
+    next();
+  });
+  app.use("/build", express.static(path.join(root, "public", "build"), { immutable: true, maxAge: "1y" }));
+  app.use(express.static(path.join(root, "public"), { maxAge: "1h" }));
+  app.all(
+    "*",
+    createRequestHandler({
+      build,
+      mode: process.env.NODE_ENV === "development" ? "development" : "production",
+      getLoadContext: (req) => clientAddress.loadContext(req),
+    }),
+  );
+  return app;
+}
+
+/** Whether an Origin header names the host the request was sent to (as Remix compares them). */
+function sameHost(origin, hostHeader) {
+  const host = String(hostHeader ?? "").split(",")[0].trim();
+  try {
+    return origin !== "null" && host !== "" && new URL(origin).host === host;
+  } catch {
+    return false;
+  }
+}

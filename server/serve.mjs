@@ -1,0 +1,47 @@
+// One serving process: the built app on node:http, /api/auth through the API dispatch, everything else through
+// express + Remix. Run alone, or as one of WEB_CONCURRENCY cluster workers (server/primary.mjs).
+import http from "node:http";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { createApiDispatch } from "./api-dispatch.mjs";
+import { createClientAddress, trustProxySetting } from "./client-address.mjs";
+import { createExpressApp } from "./express-app.mjs";
+
+/** Bench only (scripts/bench.mjs): serve with a handful of routes, to show a request's cost does not grow with them. */
+const HANDFUL = new Set(["root", "routes/api.auth.$", "routes/api.auth.ok", "routes/api.auth.get-session", "routes/api.auth.sign-in.email", "routes/api.auth.sign-out"]);
+
+export async function serve({ root, port, host }) {
+  let build;
+  try {
+    build = await import(pathToFileURL(path.join(root, "build", "index.js")).href);
+  } catch (error) {
+    // Configuration errors are thrown while the build's modules load: show the message, not a stack.
+    console.error(error?.name === "ConfigurationError" ? `[latchkey] ${error.message}` : error);
+    process.exit(1);
+  }
+  if (process.env.LATCHKEY_BENCH_HANDFUL_ROUTES === "1") {
+    build = { ...build, routes: Object.fromEntries(Object.entries(build.routes).filter(([id]) => HANDFUL.has(id))) };
+  }
+
+  const trustProxy = trustProxySetting();
+  const clientAddress = createClientAddress(trustProxy);
+  const strictTransport = /^https:/i.test(process.env.BASE_URL ?? "");
+  const app = createExpressApp({ build, root, clientAddress, trustProxy, strictTransport });
+  // LATCHKEY_API_DISPATCH=remix sends the API through express + Remix too (the API suite runs both ways).
+  const dispatch = process.env.LATCHKEY_API_DISPATCH === "remix" ? () => false : createApiDispatch({ build, clientAddress, strictTransport });
+
+  const server = http.createServer((req, res) => {
+    if (!dispatch(req, res)) app(req, res);
+  });
+  server.keepAliveTimeout = 5_000;
+  await new Promise((resolve) => server.listen(port, host, resolve));
+
+  function shutdown() {
+    server.close(() => process.exit(0));
+    server.closeIdleConnections?.();
+    setTimeout(() => process.exit(0), 2_000).unref();
+  }
+  process.on("SIGTERM", shutdown);
+  process.on("SIGINT", shutdown);
+  return server;
+}
