@@ -90,7 +90,12 @@ export class AuthError extends Error {
 
   constructor(name: ErrorName, options: { message?: string; headers?: Record<string, string> } = {}) {
     const [status, message] = ERRORS[name];
+    // An AuthError is an answer (a 4xx with its catalogue entry), never logged, so it skips the stack trace:
+    // capturing one was most of what a refused request (a 429 under a flood) cost.
+    const stackTraceLimit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(options.message ?? message);
+    Error.stackTraceLimit = stackTraceLimit;
     this.name = "AuthError";
     this.status = status;
     // The key is the code, also when a more specific message is given (which fields failed validation).

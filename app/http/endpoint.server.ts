@@ -10,6 +10,7 @@ import { assertSafeCallbacks } from "~/auth/origin.server";
 import { requestContext, type RequestContext } from "~/auth/request-context.server";
 import { BodyTooLargeError, readCappedText } from "~/http/body.server";
 import { knownError } from "~/http/known-error.server";
+import { TextResponse } from "~/http/text-response.server";
 
 export const API_BASE_PATH = "/api/auth";
 
@@ -97,7 +98,7 @@ export function json(data: unknown, init: { status?: number; headers?: Headers }
   const headers = new Headers(init.headers);
   headers.set("Content-Type", "application/json; charset=utf-8");
   headers.set("Cache-Control", "no-store");
-  return new Response(JSON.stringify(data ?? null), { status: init.status ?? 200, headers });
+  return new TextResponse(JSON.stringify(data ?? null), { status: init.status ?? 200, headers });
 }
 
 /** Any thrown value as a response: catalogue errors as themselves, everything else as a logged 500. */
