@@ -11,6 +11,9 @@ import { startHousekeeping } from "~/auth/housekeeping.server";
 import { NonceContext } from "~/components/nonce";
 import { env } from "~/env.server";
 
+/** For the production dispatch (server/api-dispatch.mjs): a flood is refused before any request is built. */
+export { earlyRefusal } from "~/http/endpoint.server";
+
 const ABORT_DELAY_MS = 5_000;
 startHousekeeping();
 if (env.localOutbox) console.log(`[latchkey] no SMTP_URL: mail is printed here and kept at ${new URL("/dev/outbox", env.BASE_URL).href}`);

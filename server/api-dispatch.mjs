@@ -133,6 +133,8 @@ export function createApiDispatch({ build, clientAddress, strictTransport }) {
   const table = createRouteTable(build.routes);
   const candidates = table.branches.filter((branch) => couldMatchApi(branch.path));
   const singleFetch = build.future?.v3_singleFetch === true;
+  /** The app's answer to a client it already refused on a path (app/http/endpoint.server.ts), if it has one. */
+  const earlyRefusal = typeof build.entry.module.earlyRefusal === "function" ? build.entry.module.earlyRefusal : null;
   const handleError =
     build.entry.module.handleError ??
     ((error, { request }) => {
@@ -166,12 +168,18 @@ export function createApiDispatch({ build, clientAddress, strictTransport }) {
       for (const value of keep) url.searchParams.append("index", value);
       url.searchParams.delete(singleFetch ? "_routes" : "_data");
     }
+    const context = clientAddress.loadContext(req);
+    const refusal = earlyRefusal?.(context.clientIp, pathname);
+    if (refusal) {
+      setCommonHeaders(res, strictTransport);
+      send(req, res, refusal).catch((error) => res.destroy(error));
+      return true;
+    }
     const hasBody = req.method !== "GET" && req.method !== "HEAD";
     const request = new DispatchedRequest(url.href, { method: req.method, headers: requestHeaders(req.headers) }, hasBody ? req : null);
     res.on("close", () => {
       if (!res.writableFinished) DispatchedRequest.clientGone(request);
     });
-    const context = clientAddress.loadContext(req);
 
     setCommonHeaders(res, strictTransport);
     run(handler, { request, params, context }, kind, route.id)

@@ -191,17 +191,34 @@ setInterval(() => {
   for (const [key, until] of refusedUntil) if (until <= now) refusedUntil.delete(key);
 }, 60_000).unref();
 
+const bucketKey = (clientIp: string, path: string) => `${clientBucket(clientIp)}|${ALIASES[path] ?? path}`;
+
+/** The 429 a bucket already refused in this process still earns (its window has not ended), without counting. */
+function standingRefusalOf(key: string): AuthError | null {
+  const until = refusedUntil.get(key);
+  if (until === undefined) return null;
+  const now = Date.now();
+  if (until > now) return tooManyRequests(Math.max(1, Math.ceil((until - now) / 1000)));
+  refusedUntil.delete(key);
+  return null;
+}
+
+/**
+ * Whether this client is still refused on this path, answered synchronously from this process's memory: the
+ * production dispatch asks before it builds a request, so a flood costs less than the lightest route.
+ */
+export function standingRefusal(clientIp: string, path: string): AuthError | null {
+  if (!store || refusedUntil.size === 0 || !ruleFor(path)) return null;
+  return standingRefusalOf(bucketKey(clientIp, path));
+}
+
 /** Counts this request against its path's bucket for the client address; throws 429 past the limit. */
 export async function enforceRateLimit(clientIp: string, path: string): Promise<void> {
   const rule = store && ruleFor(path);
   if (!store || !rule) return;
-  const key = `${clientBucket(clientIp)}|${ALIASES[path] ?? path}`;
-  const now = Date.now();
-  const until = refusedUntil.get(key);
-  if (until !== undefined) {
-    if (until > now) throw tooManyRequests(Math.max(1, Math.ceil((until - now) / 1000)));
-    refusedUntil.delete(key);
-  }
+  const key = bucketKey(clientIp, path);
+  const refusal = standingRefusalOf(key);
+  if (refusal) throw refusal;
   const verdict = await store(key, rule);
   if (!verdict.allowed) {
     if (refusedUntil.size < MEMORY_STORE_MAX_KEYS) refusedUntil.set(key, verdict.resetAt);

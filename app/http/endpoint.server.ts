@@ -7,6 +7,7 @@ import { z } from "zod";
 import { AuthError } from "~/auth/errors";
 import { withQuery } from "~/auth/links.server";
 import { assertSafeCallbacks } from "~/auth/origin.server";
+import { standingRefusal } from "~/auth/rate-limit.server";
 import { requestContext, type RequestContext } from "~/auth/request-context.server";
 import { BodyTooLargeError, readCappedText } from "~/http/body.server";
 import { knownError } from "~/http/known-error.server";
@@ -112,6 +113,17 @@ export function errorResponse(error: unknown, responseHeaders?: Headers): Respon
   const headers = new Headers(responseHeaders);
   for (const [name, value] of Object.entries(authError.headers)) headers.set(name, value);
   return json(authError.toJSON(), { status: authError.status, headers });
+}
+
+/**
+ * The answer to an API request from a client this process already refused on that path, or null: asked by the
+ * production dispatch (server/api-dispatch.mjs, through the build's entry module) before a Fetch Request is
+ * even built. The same 429 the endpoint would give; it comes before the method and origin checks, which a
+ * refused client does not need.
+ */
+export function earlyRefusal(clientIp: string, pathname: string): Response | null {
+  const refusal = standingRefusal(clientIp, rateLimitPath(pathname));
+  return refusal ? errorResponse(refusal) : null;
 }
 
 /**
