@@ -172,7 +172,7 @@ export function createApiDispatch({ build, clientAddress, strictTransport }) {
     const refusal = earlyRefusal?.(context.clientIp, pathname);
     if (refusal) {
       setCommonHeaders(res, strictTransport);
-      send(req, res, refusal).catch((error) => res.destroy(error));
+      afterBody(req, () => send(req, res, refusal).catch((error) => res.destroy(error)));
       return true;
     }
     const hasBody = req.method !== "GET" && req.method !== "HEAD";
@@ -209,6 +209,36 @@ export function createApiDispatch({ build, clientAddress, strictTransport }) {
       return new Response("Unexpected Server Error", { status: 500, headers: { "Content-Type": "text/plain" } });
     }
   }
+}
+
+/** What a refused request's body may be to be read and dropped (app/http/body.server.ts's discard limit). */
+const DISCARD_LIMIT_BYTES = 1024 * 1024;
+
+/**
+ * Calls `then` once the request's body has arrived and been dropped, so an answer given before any route ran
+ * keeps the keep-alive connection usable; a body larger than the discard limit is not waited for (the answer
+ * then closes the connection, see `send`).
+ */
+function afterBody(req, then) {
+  if (req.complete || Number(req.headers["content-length"] ?? 0) > DISCARD_LIMIT_BYTES) return then();
+  let size = 0;
+  let done = false;
+  const finish = () => {
+    if (done) return;
+    done = true;
+    req.off("data", count);
+    then();
+  };
+  const count = (chunk) => {
+    size += chunk.length;
+    if (size > DISCARD_LIMIT_BYTES) {
+      req.pause();
+      finish();
+    }
+  };
+  req.on("data", count);
+  req.once("end", finish);
+  req.once("error", finish);
 }
 
 /** @remix-run/express's createRemixHeaders: empty values left out, repeated ones appended. */

@@ -147,6 +147,11 @@ describe("database store", () => {
     const ip = uniqueIp();
     for (let i = 0; i < 3; i++) expect((await attempt(proxiedA, ip)).status).toBe(401);
     for (let i = 0; i < 5; i++) expectTooMany(await attempt(proxiedA, ip));
+    // A bodiless flood is answered without closing its keep-alive connection (a reconnection per request
+    // would cost the server more than the refusal).
+    const bodiless = await fetch(`${proxiedA.baseUrl}${SIGN_IN}`, { method: "POST", headers: { origin: proxiedA.origin, "x-forwarded-for": ip } });
+    expect(bodiless.status).toBe(429);
+    expect(bodiless.headers.get("connection")).not.toBe("close");
     const rows = await query<{ count: number | bigint }>(proxiedA.database, `SELECT "count" FROM "rateLimit" WHERE "key" LIKE ?`, [`%${ip}%`]);
     expect(rows.map((row) => Number(row.count))).toEqual([4]);
   });
