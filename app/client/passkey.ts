@@ -46,19 +46,25 @@ function ceremonyError(error: unknown, ceremony: "register" | "authenticate"): {
   return browserFailure(500, "INTERNAL_SERVER_ERROR", (error instanceof Error && error.message) || "unknown error");
 }
 
+/** The registration ceremony on the options the server sent: the authenticator's answer, ready to verify. */
+async function createCredential(options: Promise<ClientResult<RegisterOptions>>) {
+  const creation = await options;
+  if (creation.error) return creation;
+  try {
+    const response = await startRegistration({ optionsJSON: creation.data as Parameters<typeof startRegistration>[0]["optionsJSON"] });
+    return { data: { ...response, clientExtensionResults: { ...response.clientExtensionResults } }, error: null } as const;
+  } catch (error) {
+    return ceremonyError(error, "register");
+  }
+}
+
 export function passkeyCalls(request: Requester) {
   async function register(options: QueryOf<typeof import("~/routes/api.auth.passkey.generate-register-options")> = {}): Promise<
     ClientResult<DataOf<VerifyRegistration>>
   > {
-    const creation = await request<RegisterOptions>("/passkey/generate-register-options", { method: "GET", query: options });
-    if (creation.error) return creation;
-    let response;
-    try {
-      response = await startRegistration({ optionsJSON: creation.data as Parameters<typeof startRegistration>[0]["optionsJSON"] });
-    } catch (error) {
-      return ceremonyError(error, "register");
-    }
-    const body: BodyOf<VerifyRegistration> = { response: { ...response, clientExtensionResults: { ...response.clientExtensionResults } }, ...(options.name ? { name: options.name } : {}) };
+    const created = await createCredential(request<RegisterOptions>("/passkey/generate-register-options", { method: "GET", query: options }));
+    if (created.error) return created;
+    const body: BodyOf<VerifyRegistration> = { response: created.data, ...(options.name ? { name: options.name } : {}) };
     return request<DataOf<VerifyRegistration>>("/passkey/verify-registration", { method: "POST", body });
   }
 
@@ -90,18 +96,11 @@ export function passkeyCalls(request: Requester) {
   const signUp = {
     sendCode: (body: BodyOf<SignUpSendCode>) => request<DataOf<SignUpSendCode>>("/passkey/sign-up/send-code", { method: "POST", body }),
     async complete(input: { code: string; name?: string }): Promise<ClientResult<DataOf<SignUpVerify>>> {
-      const creation = await request<RegisterOptions>("/passkey/sign-up/generate-register-options", { method: "POST", body: { code: input.code } });
-      if (creation.error) return creation;
-      let response;
-      try {
-        response = await startRegistration({ optionsJSON: creation.data as Parameters<typeof startRegistration>[0]["optionsJSON"] });
-      } catch (error) {
-        return ceremonyError(error, "register");
-      }
-      const body: BodyOf<SignUpVerify> = {
-        code: input.code,
-        response: { ...response, clientExtensionResults: { ...response.clientExtensionResults } },
-        ...(input.name ? { name: input.name } : {}) };
+      const created = await createCredential(
+        request<RegisterOptions>("/passkey/sign-up/generate-register-options", { method: "POST", body: { code: input.code } }),
+      );
+      if (created.error) return created;
+      const body: BodyOf<SignUpVerify> = { code: input.code, response: created.data, ...(input.name ? { name: input.name } : {}) };
       return request<DataOf<SignUpVerify>>("/passkey/sign-up/verify-registration", { method: "POST", body });
     },
   };

@@ -1,16 +1,15 @@
 // Rate limiting with AUTH_RATE_LIMIT=on: strict limits on credential paths, counters shared by every instance
 // (the rateLimit table, or Redis when REDIS_URL is set).
 import { randomBytes } from "node:crypto";
-import { connect } from "node:net";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiClient, PASSWORD, signUp, uniqueEmail, type ApiResponse } from "../support/client";
+import { REDIS_URL, redisReachable } from "../support/redis";
 import { startServer, type TestServer } from "../support/server";
 import { count, query } from "../support/sql";
 
 const SIGN_IN = "/api/auth/sign-in/email";
 const TOO_MANY = { code: "TOO_MANY_REQUESTS", message: "Too many requests" };
-const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
 
 /** A client address nobody else uses, so counters never collide across tests, runs or databases. */
 const uniqueIp = () => `10.${[...randomBytes(3)].join(".")}`;
@@ -27,16 +26,6 @@ function expectTooMany(response: ApiResponse) {
   expect(response.setCookies).toEqual([]);
 }
 
-async function redisReachable(): Promise<boolean> {
-  const { hostname, port } = new URL(REDIS_URL);
-  return new Promise((resolve) => {
-    const socket = connect(Number(port || 6379), hostname);
-    socket.setTimeout(1000);
-    socket.on("connect", () => (socket.destroy(), resolve(true)));
-    socket.on("error", () => resolve(false));
-    socket.on("timeout", () => (socket.destroy(), resolve(false)));
-  });
-}
 const redisUp = await redisReachable();
 if (!redisUp && process.env.CI === "true") throw new Error(`Redis is not reachable at ${REDIS_URL}; CI requires it.`);
 if (!redisUp) console.warn(`[rate-limit.test] Redis is not reachable at ${REDIS_URL}: skipping the Redis cases.`);

@@ -3,30 +3,19 @@
 // Once with PostgreSQL LISTEN/NOTIFY carrying the invalidations, once with Redis pub/sub (REDIS_URL).
 // docs/decisions/024-session-cache-and-invalidation.md. The 100 ms is the requirement, polled, not a benchmark.
 import { randomBytes } from "node:crypto";
-import { connect } from "node:net";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiClient, PASSWORD, uniqueEmail } from "../support/client";
 import { cloneClient } from "../support/cookies";
 import { createTestDatabase, databaseKindUnderTest, type TestDatabase } from "../support/database";
+import { REDIS_URL, redisReachable } from "../support/redis";
 import { startServer, type TestServer } from "../support/server";
 import { query } from "../support/sql";
 
-const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
 const GET_SESSION = "/api/auth/get-session";
 const DEADLINE_MS = 100;
 const onPostgres = databaseKindUnderTest() === "postgres";
 
-async function redisReachable(): Promise<boolean> {
-  const { hostname, port } = new URL(REDIS_URL);
-  return new Promise((resolve) => {
-    const socket = connect(Number(port || 6379), hostname);
-    socket.setTimeout(1000);
-    socket.on("connect", () => (socket.destroy(), resolve(true)));
-    socket.on("error", () => resolve(false));
-    socket.on("timeout", () => (socket.destroy(), resolve(false)));
-  });
-}
 const redisUp = onPostgres && (await redisReachable());
 if (onPostgres && !redisUp && process.env.CI === "true") throw new Error(`Redis is not reachable at ${REDIS_URL}; CI requires it.`);
 if (onPostgres && !redisUp) console.warn(`[two-instances.test] Redis is not reachable at ${REDIS_URL}: skipping the Redis case.`);
