@@ -90,6 +90,27 @@ describe("createAuthClient's calls against this server", () => {
     expect((await other.getSession()).data).toBeNull();
   });
 
+  it("the e-mailed link, the forget-password alias, social sign-in and provider tokens", async () => {
+    const { client, user } = await signedUp("links");
+    const failure = (status: number, statusText: string, code: string, message: string) => ({
+      data: null,
+      error: { status, statusText, code, message, source: "server" },
+    });
+    expect(await browserClient().forgetPassword({ email: user.email })).toEqual({
+      data: { status: true, message: "If this email exists in our system, check your email for the reset link" },
+      error: null,
+    });
+    expect(await client.verifyEmail({ query: { token: "not-a-token" } })).toEqual(failure(401, "Unauthorized", "INVALID_TOKEN", "invalid token"));
+    // This server runs with e-mail verification off.
+    expect(await client.sendVerificationEmail({ email: user.email })).toEqual(
+      failure(400, "Bad Request", "VERIFICATION_EMAIL_ISNT_ENABLED", "Verification email isn't enabled"),
+    );
+    expect(await browserClient().signIn.social({ provider: "no-such-provider" })).toEqual(failure(404, "Not Found", "PROVIDER_NOT_FOUND", "Provider not found"));
+    // No provider account linked: the token calls say so (a round trip with a provider is in social-oidc.test.ts).
+    expect(await client.getAccessToken({ providerId: "github" })).toEqual(failure(400, "Bad Request", "ACCOUNT_NOT_FOUND", "Account not found"));
+    expect(await client.refreshToken({ providerId: "github" })).toEqual(failure(400, "Bad Request", "ACCOUNT_NOT_FOUND", "Account not found"));
+  });
+
   it("HTTP failures carry status, statusText and the body's code and message", async () => {
     const client = browserClient();
     expect(await client.signIn.email({ email: uniqueEmail("nobody"), password: "not the password" })).toEqual({
