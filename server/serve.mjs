@@ -31,7 +31,22 @@ export async function serve({ root, port, host }) {
   const dispatch = process.env.LATCHKEY_API_DISPATCH === "remix" ? () => false : createApiDispatch({ build, clientAddress, strictTransport });
 
   const server = http.createServer((req, res) => {
-    if (!dispatch(req, res)) app(req, res);
+    // A Host with user info ("a@b") makes a URL that no Fetch Request may carry: refused here, for pages and
+    // API alike, rather than thrown where the request is built.
+    if (hostHasUserInfo(req.headers.host) || hostHasUserInfo(req.headers["x-forwarded-host"])) {
+      res.writeHead(400, { "Content-Type": "text/plain; charset=utf-8", Connection: "close" }).end("Bad Request");
+      return;
+    }
+    let dispatched;
+    try {
+      dispatched = dispatch(req, res);
+    } catch (error) {
+      // Whatever else the dispatch cannot build a request from: express + Remix answer it (or refuse it) instead
+      // of the process going down with it.
+      console.error("[latchkey] dispatch:", error);
+      dispatched = false;
+    }
+    if (!dispatched) app(req, res);
   });
   server.keepAliveTimeout = 5_000;
   await new Promise((resolve) => server.listen(port, host, resolve));
@@ -44,4 +59,9 @@ export async function serve({ root, port, host }) {
   process.on("SIGTERM", shutdown);
   process.on("SIGINT", shutdown);
   return server;
+}
+
+/** Whether a Host (or X-Forwarded-Host) header carries user info, which no host may. */
+function hostHasUserInfo(value) {
+  return value !== undefined && String(value).includes("@");
 }

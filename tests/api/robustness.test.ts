@@ -185,4 +185,23 @@ describe("page actions read only the fields their schema names", () => {
       expect(status, method).toBe(405);
     }
   });
+
+  it("a Host with user info (a URL no Fetch Request may carry) is a 400, and the server stays up", async () => {
+    const { request } = await import("node:http");
+    const url = new URL(server.baseUrl);
+    const statusOf = (path: string, headers: Record<string, string>) =>
+      new Promise<number>((resolve, reject) => {
+        const req = request({ host: "127.0.0.1", port: url.port, path, headers }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        });
+        req.on("error", reject);
+        req.end();
+      });
+    for (const path of ["/api/auth/ok", "/api/auth/get-session", "/sign-in"]) {
+      expect(await statusOf(path, { host: `a@${url.host}` }), path).toBe(400);
+      expect(await statusOf(path, { host: url.host, "x-forwarded-host": "user:pass@example.com" }), path).toBe(400);
+    }
+    expect((await fetch(`${server.baseUrl}/api/auth/ok`)).status).toBe(200);
+  });
 });
