@@ -5,7 +5,7 @@ import { Form, useRevalidator } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { twoFactorPasswordFormSchema } from "~/auth/two-factor/schemas";
 import { authClient } from "~/client/auth-client";
-import { ErrorList, Field, SubmitButton, useZodForm } from "~/components/forms";
+import { ErrorSummary, Field, SubmitButton, useZodForm } from "~/components/forms";
 
 export type TwoFactorIntent = "enable" | "confirm" | "disable" | "generate";
 type Intent = TwoFactorIntent;
@@ -50,8 +50,8 @@ export function PasswordForm({
   const [form, fields] = useZodForm(id, twoFactorPasswordFormSchema, last?.intent === intent ? (last.result as never) : undefined);
   return (
     <Form method="post" action={`/account/two-factor?intent=${intent}`} {...getFormProps(form)}>
+      <ErrorSummary form={form} />
       <Field label={label} meta={fields.password} type="password" autoComplete="current-password" />
-      <ErrorList id={form.errorId} errors={form.errors} />
       <SubmitButton className={danger ? "danger" : undefined}>{submit}</SubmitButton>
     </Form>
   );

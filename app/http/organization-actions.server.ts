@@ -9,7 +9,8 @@ import { enforceRateLimit } from "~/auth/rate-limit.server";
 import type { RequestContext } from "~/auth/request-context.server";
 import { getSession, type SessionWithUser } from "~/auth/session.server";
 import { knownError } from "~/http/known-error.server";
-import { pageRequestContext, readForm } from "~/http/page.server";
+import { wordsFor } from "~/http/page-messages.server";
+import { markFormFailed, pageRequestContext, readForm } from "~/http/page.server";
 
 export interface IntentSpec<S extends z.ZodObject> {
   schema: S;
@@ -48,6 +49,8 @@ export async function runIntent(
   const spec = Object.hasOwn(intents, name) ? intents[name] : undefined;
   const reply = (status: number, body: Omit<IntentResult, "intent" | "target">, extra: Record<string, string> = {}): IntentOutcome => {
     for (const [header, value] of Object.entries(extra)) ctx.responseHeaders.set(header, value);
+    // A refusal titles the page "Error: …", as every other form's does.
+    if (status >= 400) markFormFailed(loadContext);
     return { kind: "reply", status, body: { intent: spec ? name : null, target, ...body }, headers: ctx.responseHeaders };
   };
   try {
@@ -55,7 +58,7 @@ export async function runIntent(
   } catch (thrown) {
     const error = knownError(thrown);
     if (!error) throw thrown;
-    return reply(error.status, { error: error.message }, error.headers);
+    return reply(error.status, { error: wordsFor(error) }, error.headers);
   }
   if (!spec) return reply(400, { error: "Unknown action" });
   const current = await getSession(ctx);
@@ -72,6 +75,7 @@ export async function runIntent(
   } catch (thrown) {
     const error = knownError(thrown);
     if (!error) throw thrown;
-    return reply(error.status, { result: submission.reply({ formErrors: [error.message] }), error: error.message }, error.headers);
+    const words = wordsFor(error);
+    return reply(error.status, { result: submission.reply({ formErrors: [words] }), error: words }, error.headers);
   }
 }

@@ -11,7 +11,7 @@ import { requireSession } from "~/auth/session.server";
 import { confirmTotpFormSchema, twoFactorPasswordFormSchema } from "~/auth/two-factor/schemas";
 import { currentBackupCodes, disableTwoFactor, enableTwoFactor, generateBackupCodes, twoFactorStatus } from "~/auth/two-factor/settings.server";
 import { confirmWithTotp } from "~/auth/two-factor/verify.server";
-import { ErrorList, Field, SubmitButton, useZodForm } from "~/components/forms";
+import { ErrorSummary, Field, SubmitButton, useZodForm } from "~/components/forms";
 import { BackupCodes, PasswordForm, useFollowTwoFactorSetting, type TwoFactorIntent as Intent } from "~/components/two-factor";
 import { hasPassword } from "~/auth/password-flows.server";
 import { handleForm, requirePageSession } from "~/http/page.server";
@@ -127,8 +127,8 @@ export default function AccountTwoFactor() {
             Can't scan it? Enter this secret in the app instead: <code data-testid="totp-secret">{page.pending.secret}</code>
           </p>
           <Form method="post" action="/account/two-factor?intent=confirm" {...getFormProps(confirmForm)}>
+            <ErrorSummary form={confirmForm} />
             <Field label="Code" meta={confirmFields.code} type="text" autoComplete="one-time-code" />
-            <ErrorList id={confirmForm.errorId} errors={confirmForm.errors} />
             <SubmitButton>Turn on two-factor authentication</SubmitButton>
           </Form>
           <h2>Start over</h2>

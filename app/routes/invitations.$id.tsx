@@ -46,8 +46,9 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
       rateLimitAs: "/organization/accept-invitation",
       run: async (value, current) => {
         await acceptInvitation(current!, id, value.token);
+        // The organization may be gone by now (deleted in between): the list is then the place to land.
         const { invitation } = await describeInvitation(id, null);
-        return { redirect: `/organizations/${invitation!.organizationSlug}` };
+        return { redirect: invitation ? `/organizations/${invitation.organizationSlug}` : "/organizations" };
       },
     }),
     decline: intent({

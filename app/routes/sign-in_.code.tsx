@@ -9,7 +9,7 @@ import { sendVerificationOtp, signInWithEmailOtp } from "~/auth/email-otp/flows.
 import { otpCodeFormSchema, otpEmailFormSchema } from "~/auth/email-otp/schemas";
 import { safeRedirectTarget } from "~/auth/origin.server";
 import { twoFactorPage } from "~/auth/username/identifier.server";
-import { ErrorList, Field, SubmitButton, useZodForm } from "~/components/forms";
+import { ErrorSummary, Field, SubmitButton, useZodForm } from "~/components/forms";
 import { handleForm } from "~/http/page.server";
 
 export const meta: MetaFunction = () => [{ title: "Sign in with a code · Latchkey" }];
@@ -63,11 +63,10 @@ export default function SignInWithCode() {
             If {actionData.email} can sign in here, we sent it a 6-digit code. It works for {EMAIL_OTP_SECONDS / 60} minutes.
           </p>
         ) : null}
+        <ErrorSummary form={codeForm} />
         <input type="hidden" name="redirectTo" value={redirectTo} />
         <input type="hidden" name={codeFields.email.name} value={codeFields.email.initialValue ?? ""} />
-        <ErrorList id={codeFields.email.errorId} errors={codeFields.email.errors} />
         <Field label="Code" meta={codeFields.otp} type="text" autoComplete="one-time-code" />
-        <ErrorList id={codeForm.errorId} errors={codeForm.errors} />
         <SubmitButton>Sign in</SubmitButton>
         <p className="muted">
           <Link to={`/sign-in/code${redirectTo ? `?redirectTo=${encodeURIComponent(redirectTo)}` : ""}`}>Send a new code</Link>
@@ -79,9 +78,9 @@ export default function SignInWithCode() {
     <Form method="post" action={`/sign-in/code?step=email${keep}`} className="card" {...getFormProps(emailForm)}>
       <h1>Sign in with a code</h1>
       <p className="muted">We will email you a 6-digit code. No password needed.</p>
+      <ErrorSummary form={emailForm} />
       <input type="hidden" name="redirectTo" value={redirectTo} />
       <Field label="Email" meta={emailFields.email} type="email" autoComplete="email" />
-      <ErrorList id={emailForm.errorId} errors={emailForm.errors} />
       <SubmitButton>Email me a sign-in code</SubmitButton>
       <p className="muted">
         <Link to="/sign-in">Sign in with a password</Link>

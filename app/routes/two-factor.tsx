@@ -9,7 +9,7 @@ import { safeRedirectTarget } from "~/auth/origin.server";
 import { hasAttemptCookie } from "~/auth/two-factor/attempt.server";
 import { secondFactorFormSchema, sendOtpFormSchema } from "~/auth/two-factor/schemas";
 import { sendTwoFactorOtp, verifyBackupCode, verifyTotp, verifyTwoFactorOtp } from "~/auth/two-factor/verify.server";
-import { CheckboxField, ErrorList, Field, SubmitButton, useZodForm } from "~/components/forms";
+import { CheckboxField, ErrorSummary, Field, SubmitButton, useZodForm } from "~/components/forms";
 import { handleForm } from "~/http/page.server";
 
 export const meta: MetaFunction = () => [{ title: "Two-factor authentication · Latchkey" }];
@@ -94,10 +94,10 @@ export default function TwoFactor() {
       ) : null}
       <p className="muted">{TITLES[method].intro}</p>
       <Form method="post" action={`/two-factor?method=${method}${keep}`} {...getFormProps(form)}>
+        <ErrorSummary form={form} />
         <input type="hidden" name="redirectTo" value={redirectTo} />
         <Field label={TITLES[method].label} meta={fields.code} type="text" autoComplete="one-time-code" />
         <CheckboxField label="Trust this device for 30 days" meta={fields.trustDevice} />
-        <ErrorList id={form.errorId} errors={form.errors} />
         <SubmitButton>Verify</SubmitButton>
       </Form>
       <h2>Other ways</h2>

@@ -46,7 +46,7 @@ async function enableTwoFactor(page: Page, user: TestUser) {
 
   await page.getByLabel("Code").fill("000000");
   await page.getByRole("button", { name: "Turn on two-factor authentication" }).click();
-  await expect(page.getByText("That code is not right.")).toBeVisible();
+  await expect(page.getByRole("group", { name: "There is a problem" }).getByText("That code is not right.")).toBeVisible();
   await page.getByLabel("Code").fill(nextCode());
   await page.getByRole("button", { name: "Turn on two-factor authentication" }).click();
   await expect(page.getByText("Two-factor authentication is now on.")).toBeVisible();
@@ -72,7 +72,7 @@ test("two-factor: enable from the QR page, then sign in with an app code, a back
   await expect(page.getByRole("heading", { name: "Two-factor authentication" })).toBeVisible();
   await page.getByLabel("Code").fill("000000");
   await page.getByRole("button", { name: "Verify" }).click();
-  await expect(page.getByText("That code is not right.")).toBeVisible();
+  await expect(page.getByRole("group", { name: "There is a problem" }).getByText("That code is not right.")).toBeVisible();
   await page.getByLabel("Code").fill(nextCode());
   await page.getByRole("button", { name: "Verify" }).click();
   await expectSignedInAs(page, user);
