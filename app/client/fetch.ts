@@ -82,30 +82,37 @@ export function createRequester(baseURL: string, options: FetchOptions = {}): Re
   const fetchImpl = options.customFetchImpl ?? ((input, init) => fetch(input, init));
 
   async function attempt<T>(path: string, call: CallOptions): Promise<ClientResult<T>> {
-    const query = new URLSearchParams();
-    for (const [name, value] of Object.entries(call.query ?? {})) if (value !== undefined && value !== null) query.set(name, String(value));
-    const url = `${baseURL}${path}${query.toString() ? `?${query}` : ""}`;
-    const hasBody = call.method === "POST" && call.body !== undefined;
+    let url: string;
+    let body: string | undefined;
+    try {
+      const query = new URLSearchParams();
+      for (const [name, value] of Object.entries(call.query ?? {})) if (value !== undefined && value !== null) query.set(name, String(value));
+      url = `${baseURL}${path}${query.toString() ? `?${query}` : ""}`;
+      body = call.method === "POST" && call.body !== undefined ? JSON.stringify(call.body) : undefined;
+    } catch (cause) {
+      // A body that cannot be sent (circular, or holding a BigInt): an answer, not a throw.
+      return { data: null, error: { status: 0, statusText: "", code: "INVALID_ARGUMENTS", message: (cause as Error)?.message || "invalid arguments", source: "browser" } };
+    }
     let response: Response;
     try {
       response = await fetchImpl(url, {
         method: call.method,
         credentials: "include",
-        headers: { ...(hasBody ? { "Content-Type": "application/json" } : {}), ...options.headers },
-        body: hasBody ? JSON.stringify(call.body) : undefined,
+        headers: { ...(body !== undefined ? { "Content-Type": "application/json" } : {}), ...options.headers },
+        body,
       });
     } catch (cause) {
       return { data: null, error: networkError(cause) };
     }
-    let body: unknown = null;
+    let answer: unknown = null;
     try {
       const text = await response.text();
-      body = text ? JSON.parse(text) : null;
+      answer = text ? JSON.parse(text) : null;
     } catch {
       // an empty, cut-off or non-JSON body: the status decides
     }
-    if (!response.ok) return { data: null, error: httpError(response, body) };
-    return { data: body as T, error: null };
+    if (!response.ok) return { data: null, error: httpError(response, answer) };
+    return { data: answer as T, error: null };
   }
 
   return async function request<T>(path: string, call: CallOptions): Promise<ClientResult<T>> {

@@ -52,7 +52,13 @@ export function createQueryStore<T>(
     const call = ++latest;
     stale = false;
     if (!state.isPending) update({ isRefetching: true });
-    const result = await fetcher();
+    let result: ClientResult<T>;
+    try {
+      result = await fetcher();
+    } catch (cause) {
+      // A fetcher is meant to answer {data, error}; one that throws must not leave the store refetching forever.
+      result = { data: null, error: { status: 0, statusText: "", code: "UNKNOWN_ERROR", message: (cause as Error)?.message || "unknown error", source: "browser" } };
+    }
     if (call !== latest) return; // a newer refetch started meanwhile: its answer wins
     update({ data: result.data, error: result.error, isPending: false, isRefetching: false });
   }
@@ -65,6 +71,9 @@ export function createQueryStore<T>(
 
   function teardown() {
     started = false;
+    // A signal still waiting would fetch for nobody; the store is stale and fetches when someone listens again.
+    clearTimeout(signalTimer);
+    signalTimer = undefined;
     stop?.();
     stop = undefined;
     stale = true;
