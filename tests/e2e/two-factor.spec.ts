@@ -157,7 +157,7 @@ test("'Email me a sign-in code': the address, then the mailed code signs in", as
   const code = mail.text.match(/Your code: (\d{6})/)![1];
   await page.getByLabel("Code").fill(code === "000000" ? "111111" : "000000");
   await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page.getByText("Invalid OTP")).toBeVisible();
+  await expect(page.getByRole("group", { name: "There is a problem" }).getByText("Invalid OTP")).toBeVisible();
   await page.getByLabel("Code").fill(code);
   await page.getByRole("button", { name: "Sign in" }).click();
   await expectSignedInAs(page, user);
