@@ -8,7 +8,7 @@ import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { acceptInvitation, describeInvitation, rejectInvitation } from "~/auth/organization/invitations.server";
 import { getSession, signOut } from "~/auth/session.server";
-import { ErrorList } from "~/components/forms";
+import { ErrorSummary } from "~/components/forms";
 import { intent, runIntent, type IntentResult } from "~/http/organization-actions.server";
 import { requestContext } from "~/http/page.server";
 
@@ -121,7 +121,7 @@ export default function InvitationPage() {
         <strong>{invitation.organizationName}</strong> as <strong>{invitation.role.split(",").join(", ")}</strong>.
       </p>
       <p className="muted">The invitation is open until {formatDate(invitation.expiresAt)}.</p>
-      {last?.error ? <ErrorList errors={[last.error]} /> : null}
+      {last?.error ? <ErrorSummary errors={[last.error]} /> : null}
       {!viewer ? (
         <>
           <p>Sign in or create an account with {invitation.email} to accept.</p>

@@ -13,7 +13,7 @@ import { leaveOrganization, removeMember, updateMemberRole } from "~/auth/organi
 import { deleteOrganization, getFullOrganization, switcherData, updateOrganization } from "~/auth/organization/organizations.server";
 import { isOwner, roleAllows, ROLES } from "~/auth/organization/permissions";
 import { idField, inviteForm, memberRoleForm, organizationSettingsForm } from "~/auth/organization/schemas";
-import { CheckboxField, ErrorList, Field, SubmitButton, useZodForm } from "~/components/forms";
+import { CheckboxField, ErrorList, ErrorSummary, Field, SubmitButton, useZodForm } from "~/components/forms";
 import { OrganizationSwitcher } from "~/components/organization-switcher";
 import { Section } from "~/components/account-sections";
 import { intent, runIntent, type IntentResult } from "~/http/organization-actions.server";
@@ -147,7 +147,7 @@ function Outcome({ last, intent: name, messageOnly }: { last?: IntentResult; int
       </p>
     );
   }
-  return last.error && !messageOnly ? <ErrorList errors={[last.error]} /> : null;
+  return last.error && !messageOnly ? <ErrorSummary errors={[last.error]} /> : null;
 }
 
 
@@ -265,7 +265,7 @@ export default function OrganizationPage() {
                 </select>
                 <ErrorList id={inviteFields.role.errorId} errors={inviteFields.role.errors} />
               </div>
-              <ErrorList id={invite.errorId} errors={invite.errors} />
+              <ErrorSummary errors={invite.errors} />
               <SubmitButton>Send invitation</SubmitButton>
             </Form>
           ) : null}
@@ -279,7 +279,7 @@ export default function OrganizationPage() {
             <Field label="Name" meta={settingsFields.name} type="text" autoComplete="organization" />
             <Field label="Slug" meta={settingsFields.slug} type="text" autoComplete="off" />
             <Field label="Logo URL" meta={settingsFields.logo} type="url" autoComplete="off" />
-            <ErrorList id={settings.errorId} errors={settings.errors} />
+            <ErrorSummary errors={settings.errors} />
             <SubmitButton>Save</SubmitButton>
           </Form>
         </Section>
@@ -302,7 +302,7 @@ export default function OrganizationPage() {
             <input type="hidden" name="intent" value="delete" />
             <p className="warning">This deletes the organization, its members' access and its invitations. It cannot be undone.</p>
             <CheckboxField label={`Yes, delete ${organization.name}`} meta={removeFields.confirm} />
-            <ErrorList id={remove.errorId} errors={remove.errors} />
+            <ErrorSummary errors={remove.errors} />
             <button type="submit" className="danger">
               Delete organization
             </button>

@@ -10,7 +10,7 @@ import { safeRedirectTarget } from "~/auth/origin.server";
 import { listUserInvitations } from "~/auth/organization/invitations.server";
 import { createForSession, listOrganizationsWithRole, setActiveOrganization, switcherData } from "~/auth/organization/organizations.server";
 import { createOrganizationForm, idField } from "~/auth/organization/schemas";
-import { ErrorList, Field, SubmitButton, useZodForm } from "~/components/forms";
+import { ErrorSummary, Field, SubmitButton, useZodForm } from "~/components/forms";
 import { OrganizationSwitcher } from "~/components/organization-switcher";
 import { intent, runIntent } from "~/http/organization-actions.server";
 import { requirePageSession } from "~/http/page.server";
@@ -80,7 +80,7 @@ export default function Organizations() {
         <p className="muted">
           <Link to="/account">Back to your account</Link>
         </p>
-        {last?.intent === "set-active" && last.error ? <ErrorList errors={[last.error]} /> : null}
+        {last?.intent === "set-active" && last.error ? <ErrorSummary errors={[last.error]} /> : null}
         <OrganizationSwitcher data={page.switcher} />
         {page.organizations.length === 0 ? (
           <p>You are not a member of any organization yet.</p>
@@ -126,7 +126,7 @@ export default function Organizations() {
           <Field label="Name" meta={fields.name} type="text" autoComplete="organization" />
           <Field label="Slug" meta={fields.slug} type="text" autoComplete="off" />
           <p className="muted">Lowercase letters, digits and dashes; it becomes the organization's address.</p>
-          <ErrorList id={form.errorId} errors={form.errors} />
+          <ErrorSummary errors={form.errors} />
           <SubmitButton>Create organization</SubmitButton>
         </Form>
       </section>
