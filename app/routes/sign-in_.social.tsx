@@ -20,6 +20,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     run: (value, ctx) =>
       startSocialFlow(ctx, { provider: value.provider, callbackURL: safeRedirectTarget(value.redirectTo), errorCallbackURL: "/sign-in" }),
   });
-  if (!outcome.ok) throw redirect("/sign-in?error=oauth_provider_not_found");
+  // A refusal for too many tries says so; anything else here means the provider cannot be used.
+  if (!outcome.ok) throw redirect(`/sign-in?error=${outcome.init.status === 429 ? "too_many_requests" : "oauth_provider_not_found"}`);
   throw redirect(outcome.value.url, { headers: outcome.ctx.responseHeaders });
 }

@@ -21,6 +21,7 @@ const EXPLANATIONS: Record<string, string> = {
   unable_to_link_account: "We could not link that account. Please try again.",
   "unable to create user": "We could not create your account. Please try again.",
   oauth_provider_not_found: "That provider is not available.",
+  too_many_requests: "Too many attempts. Try again in a minute.",
 };
 
 export function socialErrorMessage(code: string | null): string | null {
