@@ -64,14 +64,26 @@ function createClient(): Db {
 const globalForDb = globalThis as unknown as { latchkeyDb?: Db };
 export const db: Db = (globalForDb.latchkeyDb ??= createClient());
 
+/**
+ * What the database refused, for raw SQL too: a model query fails with its own code (P2002, P2003), a
+ * `$queryRaw`/`$executeRaw` with P2010 and the driver adapter's kind of error underneath.
+ */
+function refusalOf(error: unknown): { code?: string; kind?: string } {
+  if (typeof error !== "object" || error === null) return {};
+  const { code, meta } = error as { code?: string; meta?: { driverAdapterError?: { cause?: { kind?: string } } } };
+  return { code, kind: meta?.driverAdapterError?.cause?.kind };
+}
+
 /** True when a write failed on a unique constraint (two requests racing for the same e-mail, slug, …). */
 export function isUniqueViolation(error: unknown): boolean {
-  return typeof error === "object" && error !== null && (error as { code?: string }).code === "P2002";
+  const { code, kind } = refusalOf(error);
+  return code === "P2002" || kind === "UniqueConstraintViolation";
 }
 
 /** True when a write refers to a row that is gone (e.g. a user deleted by a concurrent request). */
 export function isForeignKeyViolation(error: unknown): boolean {
-  return typeof error === "object" && error !== null && (error as { code?: string }).code === "P2003";
+  const { code, kind } = refusalOf(error);
+  return code === "P2003" || kind === "ForeignKeyConstraintViolation";
 }
 
 /** True when an update/delete found no row (e.g. a token consumed a moment earlier by a concurrent request). */

@@ -14,6 +14,7 @@ import {
 } from "~/auth/email-verification.server";
 import { MAX_NAME_LENGTH } from "~/auth/schemas";
 import { startSession } from "~/auth/session.server";
+import { findUserWithPasswordHash } from "~/auth/session-store.server";
 import { absoluteUrl } from "~/auth/links.server";
 import { afterFirstFactor, type FirstFactorOutcome } from "~/auth/two-factor/gate.server";
 import { parseUsername, usernameTaken } from "~/auth/username/username.server";
@@ -131,16 +132,11 @@ export interface SignInInput {
 
 /** Checks the password; every failure is the same 401 after the same scrypt work. */
 export async function verifyCredentials(email: string, password: string): Promise<User> {
-  const normalized = normalizeEmail(email);
-  const user = await db.user.findUnique({
-    where: { email: normalized },
-    include: { accounts: { where: { providerId: CREDENTIAL_PROVIDER }, select: { password: true } } },
-  });
-  const hash = user?.accounts[0]?.password;
+  const found = await findUserWithPasswordHash(normalizeEmail(email), CREDENTIAL_PROVIDER);
+  const hash = found?.passwordHash;
   const valid = hash ? await verifyPassword(password, hash) : await verifyAgainstDecoy(password);
-  if (!user || !valid) throw new AuthError("INVALID_EMAIL_OR_PASSWORD");
-  const { accounts: _accounts, ...plainUser } = user;
-  return plainUser;
+  if (!found || !valid) throw new AuthError("INVALID_EMAIL_OR_PASSWORD");
+  return found.user;
 }
 
 export async function signInWithEmail(ctx: RequestContext, input: SignInInput) {

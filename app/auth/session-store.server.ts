@@ -1,9 +1,12 @@
-// The one query on the hottest path: a session and its user by token. Prisma's `include` runs two queries
-// through its query planner (~670 µs here); one parameterized join through $queryRaw does the same in
-// ~120 µs. Raw rows come back in each database's own types (SQLite: ISO text and 0/1), so they are mapped
-// to exactly the objects Prisma would return — tests/api/session-store.test.ts compares the two on both
-// databases, and fails if a column is added to either table without being added here.
-import { db, type Session, type User } from "~/db.server";
+// The queries on the hottest paths, written as SQL through $queryRaw: a session and its user by token (every
+// signed-in request), and a user with its password hash by e-mail, and a new session row (every sign-in).
+// Prisma's query compiler plans each model query anew: `include` runs two queries (~670 µs here for the session
+// read, ~2 ms for the sign-in lookup) and `create` ~1 ms, where one parameterized statement takes 120–300 µs.
+// Raw rows come back in each database's own types (SQLite: ISO text and 0/1), so they are mapped to exactly
+// the objects Prisma would return — tests/api/session-store.test.ts compares the two on both databases, and
+// fails if a column is added to either table without being added here.
+import { newId } from "~/auth/crypto.server";
+import { db, Prisma, type Session, type User } from "~/db.server";
 
 interface Row {
   s_id: string;
@@ -31,14 +34,35 @@ interface Row {
 const toDate = (value: unknown) => (value instanceof Date ? value : new Date(value as string | number));
 const toBoolean = (value: unknown) => value === true || value === 1 || value === 1n || value === "1" || value === "true";
 
+/** Every user column, aliased `u_…`, for a query whose user table is `u`. */
+const USER_COLUMNS = Prisma.raw(
+  `u."id" AS "u_id", u."name" AS "u_name", u."email" AS "u_email", u."emailVerified" AS "u_emailVerified",
+   u."image" AS "u_image", u."username" AS "u_username", u."displayUsername" AS "u_displayUsername",
+   u."twoFactorEnabled" AS "u_twoFactorEnabled", u."createdAt" AS "u_createdAt", u."updatedAt" AS "u_updatedAt"`,
+);
+type UserRow = Pick<Row, Extract<keyof Row, `u_${string}`>>;
+
+function userFromRow(row: UserRow): User {
+  return {
+    id: row.u_id,
+    name: row.u_name,
+    email: row.u_email,
+    emailVerified: toBoolean(row.u_emailVerified),
+    image: row.u_image,
+    username: row.u_username,
+    displayUsername: row.u_displayUsername,
+    twoFactorEnabled: toBoolean(row.u_twoFactorEnabled),
+    createdAt: toDate(row.u_createdAt),
+    updatedAt: toDate(row.u_updatedAt),
+  };
+}
+
 export async function findSessionWithUser(token: string): Promise<{ session: Session; user: User } | null> {
   const rows = await db.$queryRaw<Row[]>`
     SELECT s."id" AS "s_id", s."userId" AS "s_userId", s."token" AS "s_token", s."expiresAt" AS "s_expiresAt",
            s."createdAt" AS "s_createdAt", s."updatedAt" AS "s_updatedAt", s."ipAddress" AS "s_ipAddress",
            s."userAgent" AS "s_userAgent", s."rememberMe" AS "s_rememberMe", s."activeOrganizationId" AS "s_activeOrganizationId",
-           u."id" AS "u_id", u."name" AS "u_name", u."email" AS "u_email", u."emailVerified" AS "u_emailVerified",
-           u."image" AS "u_image", u."username" AS "u_username", u."displayUsername" AS "u_displayUsername",
-           u."twoFactorEnabled" AS "u_twoFactorEnabled", u."createdAt" AS "u_createdAt", u."updatedAt" AS "u_updatedAt"
+           ${USER_COLUMNS}
     FROM "session" s JOIN "user" u ON u."id" = s."userId"
     WHERE s."token" = ${token}`;
   const row = rows[0];
@@ -56,17 +80,37 @@ export async function findSessionWithUser(token: string): Promise<{ session: Ses
       rememberMe: toBoolean(row.s_rememberMe),
       activeOrganizationId: row.s_activeOrganizationId,
     },
-    user: {
-      id: row.u_id,
-      name: row.u_name,
-      email: row.u_email,
-      emailVerified: toBoolean(row.u_emailVerified),
-      image: row.u_image,
-      username: row.u_username,
-      displayUsername: row.u_displayUsername,
-      twoFactorEnabled: toBoolean(row.u_twoFactorEnabled),
-      createdAt: toDate(row.u_createdAt),
-      updatedAt: toDate(row.u_updatedAt),
-    },
+    user: userFromRow(row),
   };
+}
+
+/** A user by (normalized) e-mail with the hash of its password account, if it has one: what sign-in checks. */
+export async function findUserWithPasswordHash(email: string, providerId: string): Promise<{ user: User; passwordHash: string | null } | null> {
+  const rows = await db.$queryRaw<Array<UserRow & { a_password: string | null }>>`
+    SELECT ${USER_COLUMNS}, a."password" AS "a_password"
+    FROM "user" u LEFT JOIN "account" a ON a."userId" = u."id" AND a."providerId" = ${providerId}
+    WHERE u."email" = ${email}
+    LIMIT 1`;
+  const row = rows[0];
+  return row ? { user: userFromRow(row), passwordHash: row.a_password } : null;
+}
+
+export interface NewSession {
+  userId: string;
+  token: string;
+  expiresAt: Date;
+  rememberMe: boolean;
+  ipAddress: string | null;
+  userAgent: string | null;
+}
+
+/** Inserts a session row and returns it as Prisma's `session.create` would (a new session is in no cache). */
+export async function insertSession(data: NewSession): Promise<Session> {
+  // Millisecond precision, as both databases keep it, so the object equals the row read back.
+  const now = new Date(Date.now());
+  const session: Session = { id: newId(), ...data, createdAt: now, updatedAt: now, activeOrganizationId: null };
+  await db.$executeRaw`
+    INSERT INTO "session" ("id", "userId", "token", "expiresAt", "createdAt", "updatedAt", "ipAddress", "userAgent", "rememberMe")
+    VALUES (${session.id}, ${session.userId}, ${session.token}, ${session.expiresAt}, ${now}, ${now}, ${session.ipAddress}, ${session.userAgent}, ${session.rememberMe})`;
+  return session;
 }

@@ -15,6 +15,7 @@ import { AuthError } from "~/auth/errors";
 import type { RequestContext } from "~/auth/request-context.server";
 import { publicSession, publicUser, type PublicSession, type PublicUser } from "~/auth/presenters.server";
 import { readSessionWithUser } from "~/auth/session-cache/read.server";
+import { insertSession } from "~/auth/session-store.server";
 import { db, type Session, type User } from "~/db.server";
 import { env } from "~/env.server";
 
@@ -81,15 +82,13 @@ export async function startSession(
   const rememberMe = options.rememberMe !== false;
   const lifetime = rememberMe ? env.AUTH_SESSION_EXPIRES_IN : Math.min(env.AUTH_SESSION_EXPIRES_IN, UNREMEMBERED_SESSION_SECONDS);
   const previousToken = sessionTokenFrom(ctx.request);
-  const session = await db.session.create({
-    data: {
-      userId: user.id,
-      token: randomToken(SESSION_TOKEN_LENGTH),
-      expiresAt: new Date(Date.now() + lifetime * 1000),
-      rememberMe,
-      ipAddress: ctx.clientIp === "unknown" ? null : ctx.clientIp,
-      userAgent: ctx.userAgent,
-    },
+  const session = await insertSession({
+    userId: user.id,
+    token: randomToken(SESSION_TOKEN_LENGTH),
+    expiresAt: new Date(Date.now() + lifetime * 1000),
+    rememberMe,
+    ipAddress: ctx.clientIp === "unknown" ? null : ctx.clientIp,
+    userAgent: ctx.userAgent,
   });
   if (previousToken) await db.session.deleteMany({ where: { token: previousToken } });
   const data = { session, user };

@@ -41,3 +41,34 @@ describe("findSessionWithUser", () => {
     expect(await store.findSessionWithUser("no-such-token")).toBeNull();
   });
 });
+
+describe("findUserWithPasswordHash", () => {
+  it("equals Prisma's user and the credential account's hash, and null for a stranger", async () => {
+    const { db } = domain;
+    const email = `hash-${Date.now()}@example.com`;
+    const user = await db.user.create({ data: { name: "Hash", email, twoFactorEnabled: true } });
+    await db.account.create({ data: { userId: user.id, accountId: "gh-1", providerId: "github" } });
+    await db.account.create({ data: { userId: user.id, accountId: user.id, providerId: "credential", password: "salt:key" } });
+    expect(await store.findUserWithPasswordHash(email, "credential")).toEqual({ user, passwordHash: "salt:key" });
+
+    const social = await db.user.create({ data: { name: "Social", email: `social-${Date.now()}@example.com` } });
+    await db.account.create({ data: { userId: social.id, accountId: "gh-2", providerId: "github" } });
+    expect(await store.findUserWithPasswordHash(social.email, "credential")).toEqual({ user: social, passwordHash: null });
+
+    expect(await store.findUserWithPasswordHash("nobody@example.com", "credential")).toBeNull();
+  });
+});
+
+describe("insertSession", () => {
+  it("returns exactly the row Prisma reads back", async () => {
+    const { db } = domain;
+    const user = await db.user.create({ data: { name: "Insert", email: `insert-${Date.now()}@example.com` } });
+    for (const data of [
+      { userId: user.id, token: `insert-a-${Date.now()}`, expiresAt: new Date(Date.now() + 60_000), rememberMe: true, ipAddress: "203.0.113.4", userAgent: "UA" },
+      { userId: user.id, token: `insert-b-${Date.now()}`, expiresAt: new Date(Date.now() + 60_000), rememberMe: false, ipAddress: null, userAgent: null },
+    ]) {
+      const inserted = await store.insertSession(data);
+      expect(await db.session.findUnique({ where: { id: inserted.id } })).toEqual(inserted);
+    }
+  });
+});

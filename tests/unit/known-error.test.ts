@@ -35,6 +35,20 @@ describe("knownError", () => {
     expect(knownError(thrown)?.code).toBe("USER_NOT_FOUND");
   });
 
+  it("answers the same failure from sign-in's raw session insert (P2010 underneath) as USER_NOT_FOUND", async () => {
+    const { insertSession } = await import("~/auth/session-store.server");
+    const thrown = await insertSession({
+      userId: "deleted-a-moment-ago",
+      token: "orphan-raw",
+      expiresAt: new Date(Date.now() + 60_000),
+      rememberMe: true,
+      ipAddress: null,
+      userAgent: null,
+    }).catch((e) => e);
+    expect((thrown as { code?: string }).code).toBe("P2010");
+    expect(knownError(thrown)?.code).toBe("USER_NOT_FOUND");
+  });
+
   it("leaves every other failure to be logged as a fault", () => {
     expect(knownError(new TypeError("boom"))).toBeNull();
     expect(knownError("a string")).toBeNull();
