@@ -34,8 +34,16 @@ export function setCookie(ctx: RequestContext, name: string, value: string, maxA
   ctx.responseHeaders.append("Set-Cookie", serialize(name, value, { ...baseCookie, maxAge: maxAgeSeconds }));
 }
 
+/** A cookie's clearing header never changes; sign-out sends four of them, so each is serialized once. */
+const clearingHeaders = new Map<string, string>();
+
 export function clearCookie(ctx: RequestContext, name: string): void {
-  setCookie(ctx, name, "", 0);
+  let header = clearingHeaders.get(name);
+  if (header === undefined) {
+    header = serialize(name, "", { ...baseCookie, maxAge: 0 });
+    clearingHeaders.set(name, header);
+  }
+  ctx.responseHeaders.append("Set-Cookie", header);
 }
 
 export function setSignedCookie(ctx: RequestContext, name: string, value: string, purpose: string, maxAgeSeconds?: number): void {
