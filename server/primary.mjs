@@ -1,7 +1,7 @@
 // WEB_CONCURRENCY=N: N serving processes (node:cluster) sharing the port, so a multi-core machine is used by
-// one product. The primary serves nothing itself: it starts the workers, starts a new one when one dies, stops
-// them all on SIGTERM/SIGINT, and relays `{ latchkey: "broadcast", message }` from a worker to every other live
-// worker (how one worker tells the others to drop what they cached).
+// one product. The primary serves nothing itself: it starts the workers, starts a new one when one dies, and
+// stops them all on SIGTERM/SIGINT. Workers need no messages from each other: what one writes reaches the
+// others' session caches through the database (or Redis), as it reaches another instance's (ADR 024).
 import cluster from "node:cluster";
 import path from "node:path";
 
@@ -25,13 +25,6 @@ export function runPrimary({ root, workers: count, onListening, exec = path.join
     });
     return worker;
   };
-
-  cluster.on("message", (from, message) => {
-    if (message?.latchkey !== "broadcast") return;
-    for (const worker of Object.values(cluster.workers ?? {})) {
-      if (worker && worker !== from && worker.isConnected()) worker.send(message);
-    }
-  });
 
   cluster.on("exit", (worker, code, signal) => {
     if (stopping) {
