@@ -32,7 +32,7 @@ function createClient(): Db {
     bus.use(
       env.REDIS_URL
         ? redisTransport(env.REDIS_URL)
-        : postgresTransport(env.DATABASE_URL!, (channel, payload) => base.$queryRaw`SELECT pg_notify(${channel}, ${payload})`),
+        : postgresTransport(env.DATABASE_URL!, (channel, payload) => base.$executeRaw`SELECT pg_notify(${channel}, ${payload})`),
     );
     return withSessionInvalidation(base);
   }

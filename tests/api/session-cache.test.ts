@@ -17,6 +17,11 @@ let server: TestServer;
 beforeAll(async () => {
   mailbox = await new Mailbox().start();
   server = await startServer({ env: { SMTP_URL: mailbox.url } });
+  // The cache starts listening on the first session read and is used once the listener is connected.
+  const warm = new ApiClient(server.baseUrl);
+  await signUp(warm);
+  await warm.get(GET_SESSION);
+  await new Promise((resolve) => setTimeout(resolve, 500));
 });
 afterAll(async () => {
   await server?.stop();
@@ -47,12 +52,33 @@ const read = async (client: ApiClient) => (await client.get(GET_SESSION)).body;
 describe("the cache is in use", () => {
   it("serves repeated reads of one session from memory", async () => {
     const { b, tokenB, user } = await twoDevices();
-    // A change made behind the application's back (raw SQL from outside), deliberately not announced. On PostgreSQL the
-    // cached copy is still served; on SQLite any commit by another connection empties the cache.
+    // A change made behind the application's back that nobody announces (PostgreSQL: with triggers off). On
+    // PostgreSQL the cached copy is still served; on SQLite any commit by another connection empties the cache.
     await query(server.database, `UPDATE "user" SET "name" = ? WHERE "id" = ?`, ["Changed Outside", user.id], { announce: false });
     const seen = await read(b);
     expect(seen.session.token).toBe(tokenB);
     expect(seen.user.name).toBe(server.database.kind === "postgres" ? "Test User" : "Changed Outside");
+  });
+});
+
+describe("a change made outside the application (SQL by hand) is seen within 100 ms", () => {
+  // SQLite: the file's data_version, checked at most once a millisecond. PostgreSQL: the database's triggers
+  // NOTIFY every committed change to session, user and organization rows.
+  async function seenWithin(client: ApiClient, check: (body: any) => boolean, ms = 100) {
+    const deadline = Date.now() + ms;
+    for (;;) {
+      if (check(await read(client))) return true;
+      if (Date.now() > deadline) return false;
+    }
+  }
+
+  it("a user renamed, a session deleted", async () => {
+    const { a, b, tokenB, user } = await twoDevices();
+    await query(server.database, `UPDATE "user" SET "name" = ? WHERE "id" = ?`, ["Renamed By Hand", user.id]);
+    expect(await seenWithin(a, (body) => body?.user?.name === "Renamed By Hand")).toBe(true);
+    await query(server.database, `DELETE FROM "session" WHERE "token" = ?`, [tokenB]);
+    expect(await seenWithin(b, (body) => body === null)).toBe(true);
+    expect((await read(a)).user.name).toBe("Renamed By Hand");
   });
 });
 

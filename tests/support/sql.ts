@@ -4,13 +4,11 @@ import Database from "better-sqlite3";
 import pg from "pg";
 import type { TestDatabase } from "./database";
 
-/** The channel the servers' session caches listen on (app/auth/session-cache/transports.server.ts). */
-const INVALIDATION_CHANNEL = "latchkey_session_invalidation";
-
 /**
- * Runs one statement. A write on PostgreSQL is then announced to the servers' session caches as "everything
- * may have changed", as an operator editing rows by hand would (docs/decisions/024-session-cache-and-invalidation.md);
- * `announce: false` leaves it unannounced, to show what a cache serves. On SQLite the caches see any commit.
+ * Runs one statement. On PostgreSQL a write is announced to the servers' session caches by the database's own
+ * triggers, as any hand edit is (docs/decisions/024-session-cache-and-invalidation.md), and the helper leaves a
+ * moment for the delivery; `announce: false` runs it with triggers off (session_replication_role = replica),
+ * to show what a cache serves when nobody announces. On SQLite the caches see any commit.
  */
 export async function query<T = Record<string, unknown>>(
   database: TestDatabase,
@@ -31,12 +29,11 @@ export async function query<T = Record<string, unknown>>(
   const client = new pg.Client({ connectionString: database.url });
   await client.connect();
   try {
+    const isWrite = /^\s*(insert|update|delete)\b/i.test(sql);
+    if (isWrite && options.announce === false) await client.query("SET session_replication_role = replica");
     const { rows } = await client.query(sql.replace(/\?/g, () => `$${++n}`), params);
-    if (options.announce !== false && /^\s*(insert|update|delete)\b/i.test(sql)) {
-      await client.query(`SELECT pg_notify($1, $2)`, [INVALIDATION_CHANNEL, JSON.stringify({ kind: "all" })]);
-      // Delivered at commit to every listening server; a moment's margin before the test's next request.
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
+    // Delivered at commit to every listening server; a moment's margin before the test's next request.
+    if (isWrite && options.announce !== false) await new Promise((resolve) => setTimeout(resolve, 10));
     return rows as T[];
   } finally {
     await client.end();

@@ -5,6 +5,7 @@ import { decodeInvalidation, encodeInvalidation, InvalidationBus, type Transport
 import { SessionCache, type CachedSession } from "~/auth/session-cache/cache.server";
 import { invalidationFor } from "~/auth/session-cache/hooks.server";
 import { createSessionReader } from "~/auth/session-cache/reader.server";
+import { sqliteTransport } from "~/auth/session-cache/transports.server";
 
 const HOUR = 3_600_000;
 
@@ -32,7 +33,7 @@ describe("SessionCache", () => {
     const cache = new SessionCache(2, HOUR);
     cache.set(entry("a", "u1"));
     cache.set(entry("b", "u1"));
-    expect(cache.get("a")).not.toBeNull(); // a is now the most recent
+    expect(cache.get("a", Date.now() + 1_500)).not.toBeNull(); // a is now the most recent (moves at most once a second)
     cache.set(entry("c", "u2"));
     expect(cache.size).toBe(2);
     expect(cache.get("b")).toBeNull();
@@ -207,5 +208,40 @@ describe("reading through the cache", () => {
     const first = await t.read("t1");
     first!.user.name = "Mutated";
     expect((await t.read("t1"))!.user.name).toBe("N");
+  });
+});
+
+describe("the SQLite transport (another connection's commits)", () => {
+  function fakeFile() {
+    const state = { version: 1, checks: 0 };
+    const connection = { prepare: () => ({ pluck: () => ({ get: () => (state.checks++, state.version) }) }) };
+    return { state, connection };
+  }
+
+  it("asks SQLite at most once per interval, and empties everything when another connection committed", () => {
+    const { state, connection } = fakeFile();
+    let time = 0;
+    const transport = sqliteTransport(":memory:", () => connection, { intervalMs: 1, now: () => time });
+    const delivered: unknown[] = [];
+    transport.start({ deliver: (invalidation) => delivered.push(invalidation), connected: () => {} });
+    const checksAtStart = state.checks;
+
+    transport.poll!();
+    transport.poll!();
+    time = 0.5;
+    transport.poll!();
+    expect(state.checks - checksAtStart).toBe(1); // the first poll only; the rest fell within the interval
+    expect(delivered).toEqual([]);
+
+    state.version = 2; // someone else commits
+    time = 0.9;
+    transport.poll!();
+    expect(delivered).toEqual([]); // still within the interval: at most 1 ms stale
+    time = 1.2;
+    transport.poll!();
+    expect(delivered).toEqual([{ kind: "all" }]);
+    time = 5;
+    transport.poll!();
+    expect(delivered).toHaveLength(1); // nothing new committed
   });
 });

@@ -3,6 +3,9 @@
 // instance (see bus.server.ts and hooks.server.ts; docs/decisions/024-session-cache-and-invalidation.md).
 import type { Session, User } from "~/db.server";
 
+/** How often a hit moves its entry to the recent end, at most: least-recently-used within a second. */
+const TOUCH_INTERVAL_MS = 1_000;
+
 export interface CachedSession {
   session: Session;
   user: User;
@@ -11,6 +14,8 @@ export interface CachedSession {
 interface Entry extends CachedSession {
   /** Past this the entry is dropped even without an invalidation: a safety net, not the mechanism. */
   staleAt: number;
+  /** When the entry last moved to the recent end. */
+  touchedAt: number;
 }
 
 /** What an invalidation names: session tokens, session ids, user ids, organization ids, or everything. */
@@ -42,8 +47,12 @@ export class SessionCache {
       this.#remove(token);
       return null;
     }
-    this.#entries.delete(token); // re-insert: Map order is recency order
-    this.#entries.set(token, entry);
+    // Re-insert (Map order is recency order), at most once a second per entry: eviction only needs it rough.
+    if (now - entry.touchedAt >= TOUCH_INTERVAL_MS) {
+      entry.touchedAt = now;
+      this.#entries.delete(token);
+      this.#entries.set(token, entry);
+    }
     return entry;
   }
 
@@ -51,7 +60,7 @@ export class SessionCache {
     const token = value.session.token;
     this.#remove(token);
     while (this.#entries.size >= this.maxEntries) this.#remove(this.#entries.keys().next().value as string);
-    this.#entries.set(token, { ...value, staleAt: now + this.ttlMs });
+    this.#entries.set(token, { ...value, staleAt: now + this.ttlMs, touchedAt: now });
     this.#tokenBySessionId.set(value.session.id, token);
     addTo(this.#tokensByUserId, value.user.id, token);
     if (value.session.activeOrganizationId) addTo(this.#tokensByOrganizationId, value.session.activeOrganizationId, token);

@@ -1,9 +1,12 @@
 // How invalidations reach the other processes on the same database (ADR 024):
 // - REDIS_URL set: Redis pub/sub (works behind a transaction-pooling PgBouncer, where LISTEN does not);
-// - PostgreSQL: LISTEN/NOTIFY on one dedicated connection; NOTIFY goes out through Prisma's pool;
+// - PostgreSQL: LISTEN/NOTIFY on one dedicated connection. The database announces every committed change to
+//   session, user and organization rows itself (triggers, migration 20261123120000_announce_session_changes),
+//   hand edits included; only if those triggers are missing does the app send NOTIFY through Prisma's pool;
 // - SQLite: the file itself. `PRAGMA data_version` on Prisma's connection changes whenever another connection
-//   (another process, a cluster worker, a hand edit) commits, so a read checks it first (~2 µs) and empties the
-//   cache when it moved. Coarse for other processes' writes, but it needs nothing running and misses nothing.
+//   (another process, a cluster worker, a hand edit) commits, so reads check it (at most once a millisecond)
+//   and empty the cache when it moved. Coarse for other processes' writes, but it needs nothing running and
+//   misses nothing.
 import Database from "better-sqlite3";
 import pg from "pg";
 import { Redis } from "ioredis";
@@ -13,6 +16,13 @@ const CHANNEL = "latchkey_session_invalidation";
 const RECONNECT_MIN_MS = 200;
 const RECONNECT_MAX_MS = 5_000;
 const PUBLISH_TIMEOUT_MS = 1_000;
+/**
+ * How often, at most, a read asks SQLite whether another connection committed. The check opens a read
+ * transaction (locks on the WAL index): ~20 µs under load, a sixth of a whole cached read when made on every
+ * one. Once a millisecond bounds another process's write to 1 ms of staleness, the same order as a NOTIFY's
+ * delivery on PostgreSQL; this process's own writes are announced at once by the hooks, whatever the interval.
+ */
+export const SQLITE_POLL_INTERVAL_MS = 1;
 
 /** The part of a better-sqlite3 connection the SQLite transport uses. */
 export interface SqliteConnection {
@@ -24,10 +34,15 @@ export interface SqliteConnection {
  * process's commits (announced key by key by the hooks) and moves for everyone else's. Without it (another
  * adapter), a separate read-only connection sees every commit, this process's included: coarser, still correct.
  */
-export function sqliteTransport(file: string, connection: () => SqliteConnection | null): Transport {
+export function sqliteTransport(
+  file: string,
+  connection: () => SqliteConnection | null,
+  { intervalMs = SQLITE_POLL_INTERVAL_MS, now = () => performance.now() } = {},
+): Transport {
   let watched: SqliteConnection | null = null;
   let check: (() => unknown) | null = null;
   let lastVersion: unknown;
+  let checkedAt = -Infinity;
   let callbacks: TransportCallbacks | null = null;
   const watch = (target: SqliteConnection) => {
     const statement = target.prepare("PRAGMA data_version").pluck();
@@ -56,6 +71,9 @@ export function sqliteTransport(file: string, connection: () => SqliteConnection
       const own = connection();
       if (own && own !== watched) return watch(own); // (re)connected: starts from an empty cache
       if (!check) return;
+      const time = now();
+      if (time - checkedAt < intervalMs) return;
+      checkedAt = time;
       const version = check();
       if (version !== lastVersion) {
         lastVersion = version;
@@ -65,13 +83,20 @@ export function sqliteTransport(file: string, connection: () => SqliteConnection
   };
 }
 
+/** The listening connection's application_name, so operators (and tests) can tell it in pg_stat_activity. */
+export const LISTENER_NAME = "latchkey-session-cache";
+/** The triggers that make PostgreSQL announce changes itself (one is enough to know the migration ran). */
+const ANNOUNCING_TRIGGER = "session_deleted_announce";
+
 export function postgresTransport(connectionString: string, notify: (channel: string, payload: string) => Promise<unknown>): Transport {
   let delay = RECONNECT_MIN_MS;
+  /** Until the triggers are seen, the app announces too (a repeated announcement costs only a cache miss). */
+  let databaseAnnounces = false;
   return {
     name: "PostgreSQL LISTEN/NOTIFY",
     start(callbacks) {
       const connect = () => {
-        const client = new pg.Client({ connectionString, keepAlive: true });
+        const client = new pg.Client({ connectionString, keepAlive: true, application_name: LISTENER_NAME });
         let down = false;
         const lost = (reason: string) => {
           if (down) return;
@@ -91,7 +116,10 @@ export function postgresTransport(connectionString: string, notify: (channel: st
         client
           .connect()
           .then(() => client.query(`LISTEN ${CHANNEL}`))
-          .then(() => {
+          .then(() => client.query("SELECT 1 FROM pg_trigger WHERE tgname = $1", [ANNOUNCING_TRIGGER]))
+          .then(({ rowCount }) => {
+            databaseAnnounces = (rowCount ?? 0) > 0;
+            if (!databaseAnnounces) console.error("[latchkey] session cache: the database does not announce changes itself (a migration is missing?); the app will");
             if (down) return;
             delay = RECONNECT_MIN_MS;
             callbacks.connected(true);
@@ -101,7 +129,7 @@ export function postgresTransport(connectionString: string, notify: (channel: st
       connect();
     },
     async publish(invalidation) {
-      await notify(CHANNEL, encodeInvalidation(invalidation));
+      if (!databaseAnnounces) await notify(CHANNEL, encodeInvalidation(invalidation));
     },
   };
 }
