@@ -8,6 +8,7 @@ import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { startHousekeeping } from "~/auth/housekeeping.server";
+import { startRateLimiting } from "~/auth/rate-limit.server";
 import { NonceContext } from "~/components/nonce";
 import { env } from "~/env.server";
 
@@ -16,6 +17,7 @@ export { earlyRefusal } from "~/http/endpoint.server";
 
 const ABORT_DELAY_MS = 5_000;
 startHousekeeping();
+startRateLimiting();
 if (env.localOutbox) console.log(`[latchkey] no SMTP_URL: mail is printed here and kept at ${new URL("/dev/outbox", env.BASE_URL).href}`);
 
 /**

@@ -34,9 +34,10 @@ const schema = z
     REDIS_URL: z.string().regex(/^rediss?:\/\//, "must start with redis:// or rediss://").optional(),
     AUTH_RATE_LIMIT: onOff("on"),
     /**
-     * Where rate-limit counters live (docs/decisions/024-session-cache-and-invalidation.md). Unset: Redis when
-     * REDIS_URL is set, else the database when several processes may share it (PostgreSQL, cluster workers),
-     * else this process's memory (one SQLite process).
+     * Where rate-limit counters live (ADR 024 and 025). Unset: Redis when REDIS_URL is set; on PostgreSQL,
+     * memory while no other instance is on the database and the database otherwise; SQLite cluster workers, the
+     * database; one SQLite process, memory. `database` forces the table (e.g. behind a transaction-pooling
+     * PgBouncer, where instances cannot see each other).
      */
     AUTH_RATE_LIMIT_STORE: z.enum(["memory", "database", "redis"]).optional(),
     /** The in-process session cache, invalidated on every instance by every write (ADR 024). */

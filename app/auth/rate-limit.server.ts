@@ -1,19 +1,15 @@
-// Rate limiting (on by default). Counters live where every instance that may serve the client sees them:
-// Redis when REDIS_URL is set (rate-limiter-flexible), the database's rateLimit table (one atomic upsert per
-// request) when several processes may share the database, and this process's memory when it is alone (one
-// SQLite process): no write per request there. Fixed windows; see docs/decisions/006-rate-limiting.md and 024.
+// Rate limiting (on by default): which paths count, in which bucket, against which rule. Counters live where
+// every instance that may serve the client sees them (app/auth/rate-limit/stores.server.ts): Redis when
+// REDIS_URL is set, the database's rateLimit table when several processes may share the database, and this
+// process's memory when it is alone — one SQLite process, or a PostgreSQL instance that no other shares its
+// database with — so there is no write per request there. See docs/decisions/006-rate-limiting.md, 024, 025.
 import cluster from "node:cluster";
-import { Redis } from "ioredis";
-import { RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
 import { AuthError } from "~/auth/errors";
-import { randomToken } from "~/auth/crypto.server";
+import { databaseStore, MemoryCounters, peerAwareStore, redisStore, type RateRule, type Store, type Verdict } from "~/auth/rate-limit/stores.server";
 import { databaseKind, db } from "~/db.server";
 import { env } from "~/env.server";
 
-export interface RateRule {
-  windowSeconds: number;
-  max: number;
-}
+export type { RateRule } from "~/auth/rate-limit/stores.server";
 
 /** Credential-guessing paths: a few tries per window and client address. */
 export const CREDENTIAL_RULE: RateRule = { windowSeconds: 10, max: 3 };
@@ -47,104 +43,37 @@ export function ruleFor(path: string): RateRule | null {
   return DEFAULT_RULE;
 }
 
-interface Verdict {
-  allowed: boolean;
-  retryAfterSeconds: number;
-  /** When the current window ends (ms since the epoch). */
-  resetAt: number;
-}
+/** The most keys remembered as refused (a bound for the memory target). */
+const REFUSED_KEYS_LIMIT = 100_000;
 
-type Store = (key: string, rule: RateRule) => Promise<Verdict>;
-
-const databaseStore: Store = async (key, rule) => {
-  const now = Date.now();
-  const windowStartedBefore = BigInt(now - rule.windowSeconds * 1000);
-  // One statement, so concurrent requests from several instances cannot both read a stale count.
-  const rows = await db.$queryRaw<Array<{ count: number | bigint; lastRequest: number | bigint }>>`
-    INSERT INTO "rateLimit" ("id", "key", "count", "lastRequest") VALUES (${randomToken(24)}, ${key}, 1, ${BigInt(now)})
-    ON CONFLICT ("key") DO UPDATE SET
-      "count" = CASE WHEN "rateLimit"."lastRequest" <= ${windowStartedBefore} THEN 1 ELSE "rateLimit"."count" + 1 END,
-      "lastRequest" = CASE WHEN "rateLimit"."lastRequest" <= ${windowStartedBefore} THEN ${BigInt(now)} ELSE "rateLimit"."lastRequest" END
-    RETURNING "count", "lastRequest"`;
-  const count = Number(rows[0].count);
-  const windowEnds = Number(rows[0].lastRequest) + rule.windowSeconds * 1000;
-  return { allowed: count <= rule.max, retryAfterSeconds: Math.max(1, Math.ceil((windowEnds - now) / 1000)), resetAt: windowEnds };
-};
-
-function redisStore(url: string): Store {
-  const client = new Redis(url, { enableOfflineQueue: true, maxRetriesPerRequest: 2, lazyConnect: false });
-  client.on("error", (error) => console.error("[latchkey] redis:", error.message));
-  const limiters = new Map<string, RateLimiterRedis>();
-  return async (key, rule) => {
-    const id = `${rule.windowSeconds}:${rule.max}`;
-    let limiter = limiters.get(id);
-    if (!limiter) {
-      limiter = new RateLimiterRedis({
-        storeClient: client,
-        keyPrefix: `latchkey:rl:${id}`,
-        points: rule.max,
-        duration: rule.windowSeconds,
-      });
-      limiters.set(id, limiter);
-    }
-    try {
-      await limiter.consume(key);
-      return { allowed: true, retryAfterSeconds: 0, resetAt: Date.now() };
-    } catch (rejection) {
-      if (rejection instanceof RateLimiterRes) {
-        return {
-          allowed: false,
-          retryAfterSeconds: Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)),
-          resetAt: Date.now() + rejection.msBeforeNext,
-        };
-      }
-      // Redis is unreachable: keep limiting through the database rather than failing every request (or,
-      // worse, letting every guess through).
-      console.error("[latchkey] rate limit: Redis failed, using the database:", (rejection as Error).message);
-      return databaseStore(key, rule);
-    }
-  };
-}
-
-/** Most keys a memory store keeps; past it, windows that have ended are dropped, then the oldest. */
-const MEMORY_STORE_MAX_KEYS = 100_000;
-
-/** Counters for a process that is the only one using its database: a Map, no I/O. */
-function memoryStore(): Store {
-  const windows = new Map<string, { count: number; startedAt: number; windowMs: number }>();
-  const prune = (now: number) => {
-    for (const [key, window] of windows) if (window.startedAt + window.windowMs <= now) windows.delete(key);
-    for (const key of windows.keys()) {
-      if (windows.size < MEMORY_STORE_MAX_KEYS) break;
-      windows.delete(key);
-    }
-  };
-  setInterval(() => prune(Date.now()), 60_000).unref();
-  return async (key, rule) => {
-    const now = Date.now();
-    const windowMs = rule.windowSeconds * 1000;
-    let window = windows.get(key);
-    if (!window || window.startedAt + windowMs <= now) {
-      if (windows.size >= MEMORY_STORE_MAX_KEYS) prune(now);
-      window = { count: 0, startedAt: now, windowMs };
-      windows.set(key, window);
-    }
-    window.count++;
-    const resetAt = window.startedAt + windowMs;
-    return { allowed: window.count <= rule.max, retryAfterSeconds: Math.max(1, Math.ceil((resetAt - now) / 1000)), resetAt };
-  };
-}
-
-/** Shared counters wherever another process may serve the same clients; memory only for a lone SQLite process. */
-function chooseStoreKind(): "memory" | "database" | "redis" {
+/**
+ * Shared counters wherever another process may serve the same clients; memory for a lone SQLite process; on
+ * PostgreSQL without Redis, memory for exactly as long as no other instance is on the database (ADR 025).
+ */
+function chooseStoreKind(): "memory" | "database" | "redis" | "peers" {
   if (env.AUTH_RATE_LIMIT_STORE) return env.AUTH_RATE_LIMIT_STORE;
   if (env.REDIS_URL) return "redis";
-  return databaseKind === "postgres" || cluster.isWorker ? "database" : "memory";
+  if (databaseKind === "postgres") return "peers";
+  return cluster.isWorker ? "database" : "memory";
+}
+
+/** A counted key's window length: `bucket|path` keys only (quota keys are never in memory). */
+function windowOfKey(key: string): number | null {
+  const path = key.slice(key.lastIndexOf("|") + 1);
+  const rule = path.startsWith("/") ? ruleFor(path) : null;
+  return rule ? rule.windowSeconds * 1000 : null;
 }
 
 const storeKind = chooseStoreKind();
 const sharedStore: Store = storeKind === "redis" ? redisStore(env.REDIS_URL!) : databaseStore;
-const store: Store | null = env.AUTH_RATE_LIMIT === "off" ? null : storeKind === "memory" ? memoryStore() : sharedStore;
+const peerAware = env.AUTH_RATE_LIMIT !== "off" && storeKind === "peers" ? peerAwareStore(env.DATABASE_URL!, windowOfKey) : null;
+const store: Store | null =
+  env.AUTH_RATE_LIMIT === "off" ? null : storeKind === "memory" ? new MemoryCounters().take : peerAware ? peerAware.store : sharedStore;
+
+/** Called once at server start, so a PostgreSQL instance knows whether it is alone before its first request. */
+export function startRateLimiting(): void {
+  peerAware?.start();
+}
 
 export function tooManyRequests(retryAfterSeconds: number): AuthError {
   const retryAfter = String(retryAfterSeconds);
@@ -221,7 +150,7 @@ export async function enforceRateLimit(clientIp: string, path: string): Promise<
   if (refusal) throw refusal;
   const verdict = await store(key, rule);
   if (!verdict.allowed) {
-    if (refusedUntil.size < MEMORY_STORE_MAX_KEYS) refusedUntil.set(key, verdict.resetAt);
+    if (refusedUntil.size < REFUSED_KEYS_LIMIT) refusedUntil.set(key, verdict.resetAt);
     throw tooManyRequests(verdict.retryAfterSeconds);
   }
 }

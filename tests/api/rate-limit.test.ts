@@ -1,9 +1,10 @@
 // Rate limiting with AUTH_RATE_LIMIT=on: strict limits on credential paths, counters shared by every instance
-// (the rateLimit table, or Redis when REDIS_URL is set).
+// (the rateLimit table, or Redis when REDIS_URL is set), and kept in memory by an instance that is alone.
 import { randomBytes } from "node:crypto";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiClient, PASSWORD, signUp, uniqueEmail, type ApiResponse } from "../support/client";
+import { databaseKindUnderTest } from "../support/database";
 import { REDIS_URL, redisReachable } from "../support/redis";
 import { startServer, type TestServer } from "../support/server";
 import { count, query } from "../support/sql";
@@ -14,14 +15,14 @@ const TOO_MANY = { code: "TOO_MANY_REQUESTS", message: "Too many requests" };
 /** A client address nobody else uses, so counters never collide across tests, runs or databases. */
 const uniqueIp = () => `10.${[...randomBytes(3)].join(".")}`;
 
-function expectTooMany(response: ApiResponse) {
+function expectTooMany(response: ApiResponse, windowSeconds = 10) {
   expect(response.status, response.text).toBe(429);
   expect(response.headers.get("content-type")).toMatch(/^application\/json/);
   expect(response.body).toEqual(TOO_MANY);
   const retryAfter = Number(response.headers.get("retry-after"));
   expect(Number.isInteger(retryAfter)).toBe(true);
   expect(retryAfter).toBeGreaterThanOrEqual(1);
-  expect(retryAfter).toBeLessThanOrEqual(10);
+  expect(retryAfter).toBeLessThanOrEqual(windowSeconds);
   expect(response.headers.get("x-retry-after")).toBe(String(retryAfter));
   expect(response.setCookies).toEqual([]);
 }
@@ -85,11 +86,9 @@ describe("database store", () => {
     expectTooMany(await attempt(direct, undefined, { email, password: PASSWORD }));
   });
 
-  it("counts in memory in a lone SQLite process (no write per request), in the rateLimit table on PostgreSQL", async () => {
-    // The previous test's attempts on `direct`.
-    const stored = await count(direct.database, "rateLimit", `"key" LIKE ?`, ["%|/sign-in/email"]);
-    if (direct.database.kind === "sqlite") expect(stored).toBe(0);
-    else expect(stored).toBe(1);
+  it("counts in memory in a lone process, SQLite or PostgreSQL (no write per request)", async () => {
+    // The previous test's attempts on `direct`, the only instance on its database.
+    expect(await count(direct.database, "rateLimit", `"key" LIKE ?`, ["%|/sign-in/email"])).toBe(0);
   });
 
   it("cannot be dodged with a forged X-Forwarded-For when the proxy is not trusted", async () => {
@@ -232,5 +231,72 @@ describe.skipIf(!redisUp)("Redis store (REDIS_URL)", () => {
     redisIps.push(other);
     expect((await attempt(redisA!, other)).status).toBe(401);
     expect(await count(redisA!.database, "rateLimit")).toBe(0);
+  });
+});
+
+/** Resolves once `text` has appeared `times` times in the server's output (or fails after `ms`). */
+async function logged(server: TestServer, text: string, times = 1, ms = 10_000) {
+  const deadline = Date.now() + ms;
+  while (server.output().split(text).length - 1 < times) {
+    if (Date.now() > deadline) throw new Error(`"${text}" was not logged ${times}× within ${ms} ms:\n${server.output()}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+const ALONE = "the only instance on this database; counting in memory";
+const SHARED = "another instance shares this database; counting in the database";
+
+/**
+ * A mail path (3 per 60 s): its window outlasts a second server's start-up on a loaded machine. An unknown
+ * address sends nothing, so only the rate limit answers differently.
+ */
+const askForMail = (s: TestServer, ip: string) =>
+  new ApiClient(s.baseUrl).post("/api/auth/send-verification-email", { email: `nobody-${ip}@example.com` }, { "x-forwarded-for": ip });
+
+describe.skipIf(databaseKindUnderTest() !== "postgres")("PostgreSQL without Redis: memory while alone, the table while shared (ADR 025)", () => {
+  it("carries the live windows into the table when a second instance starts, and back when it leaves", async () => {
+    const a = await startServer({ env: BEHIND_PROXY });
+    let b: TestServer | undefined;
+    try {
+      await logged(a, ALONE);
+      const early = uniqueIp();
+      for (let i = 0; i < 2; i++) expect((await askForMail(a, early)).status).toBe(200);
+      expect(await count(a.database, "rateLimit", `"key" LIKE ?`, [`%${early}%`])).toBe(0); // no write while alone
+
+      b = await startServer({ env: BEHIND_PROXY, database: a.database });
+      await logged(a, SHARED);
+      // A's two requests were written to the table before B counted anything: B allows the third only.
+      expect((await askForMail(b, early)).status).toBe(200);
+      expectTooMany(await askForMail(b, early), 60);
+      expectTooMany(await askForMail(a, early), 60);
+
+      // Counted in the table while two: one request through B, two through A.
+      const late = uniqueIp();
+      expect((await askForMail(b, late)).status).toBe(200);
+      for (let i = 0; i < 2; i++) expect((await askForMail(a, late)).status).toBe(200);
+      await b.stop();
+      b = undefined;
+      await logged(a, ALONE, 2);
+      // Alone again, A read the live window back from the table: the fourth request is still refused.
+      expectTooMany(await askForMail(a, late), 60);
+    } finally {
+      await b?.stop();
+      await a.stop();
+    }
+  });
+
+  it("counts in the table from the start when another instance is already there", async () => {
+    const a = await startServer({ env: BEHIND_PROXY });
+    const b = await startServer({ env: BEHIND_PROXY, database: a.database });
+    try {
+      await logged(a, SHARED);
+      const ip = uniqueIp();
+      expect((await askForMail(b, ip)).status).toBe(200);
+      expect(await count(b.database, "rateLimit", `"key" LIKE ?`, [`%${ip}%`])).toBe(1);
+      expect(b.output()).not.toContain(ALONE);
+    } finally {
+      await b.stop();
+      await a.stop();
+    }
   });
 });

@@ -1,0 +1,190 @@
+// Where rate-limit counters live: the database's rateLimit table (one atomic upsert per count), Redis
+// (rate-limiter-flexible), this process's memory, or, on PostgreSQL without Redis, memory while this process
+// is the only one on the database and the table as soon as it is not. Fixed windows everywhere.
+// docs/decisions/006-rate-limiting.md, 024 and 025.
+import { Redis } from "ioredis";
+import { RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
+import { randomToken } from "~/auth/crypto.server";
+import { watchPostgresPeers } from "~/auth/rate-limit/peers.server";
+import { db } from "~/db.server";
+
+export interface RateRule {
+  windowSeconds: number;
+  max: number;
+}
+
+export interface Verdict {
+  allowed: boolean;
+  retryAfterSeconds: number;
+  /** When the current window ends (ms since the epoch). */
+  resetAt: number;
+}
+
+export type Store = (key: string, rule: RateRule) => Promise<Verdict>;
+
+const verdict = (count: number, rule: RateRule, windowEnds: number, now: number): Verdict => ({
+  allowed: count <= rule.max,
+  retryAfterSeconds: Math.max(1, Math.ceil((windowEnds - now) / 1000)),
+  resetAt: windowEnds,
+});
+
+/**
+ * Adds `amount` to a key's window in the table (a new window if the last one has ended) and returns the
+ * count and the window's start. One statement, so concurrent requests from several instances cannot both read
+ * a stale count.
+ */
+async function addToTable(key: string, windowSeconds: number, amount: number, at: number) {
+  const windowStartedBefore = BigInt(at - windowSeconds * 1000);
+  const rows = await db.$queryRaw<Array<{ count: number | bigint; lastRequest: number | bigint }>>`
+    INSERT INTO "rateLimit" ("id", "key", "count", "lastRequest") VALUES (${randomToken(24)}, ${key}, ${amount}, ${BigInt(at)})
+    ON CONFLICT ("key") DO UPDATE SET
+      "count" = CASE WHEN "rateLimit"."lastRequest" <= ${windowStartedBefore} THEN ${amount} ELSE "rateLimit"."count" + ${amount} END,
+      "lastRequest" = CASE WHEN "rateLimit"."lastRequest" <= ${windowStartedBefore} THEN ${BigInt(at)} ELSE "rateLimit"."lastRequest" END
+    RETURNING "count", "lastRequest"`;
+  return { count: Number(rows[0].count), startedAt: Number(rows[0].lastRequest) };
+}
+
+export const databaseStore: Store = async (key, rule) => {
+  const now = Date.now();
+  const { count, startedAt } = await addToTable(key, rule.windowSeconds, 1, now);
+  return verdict(count, rule, startedAt + rule.windowSeconds * 1000, now);
+};
+
+export function redisStore(url: string): Store {
+  const client = new Redis(url, { enableOfflineQueue: true, maxRetriesPerRequest: 2, lazyConnect: false });
+  client.on("error", (error) => console.error("[latchkey] redis:", error.message));
+  const limiters = new Map<string, RateLimiterRedis>();
+  return async (key, rule) => {
+    const id = `${rule.windowSeconds}:${rule.max}`;
+    let limiter = limiters.get(id);
+    if (!limiter) {
+      limiter = new RateLimiterRedis({
+        storeClient: client,
+        keyPrefix: `latchkey:rl:${id}`,
+        points: rule.max,
+        duration: rule.windowSeconds,
+      });
+      limiters.set(id, limiter);
+    }
+    try {
+      await limiter.consume(key);
+      return { allowed: true, retryAfterSeconds: 0, resetAt: Date.now() };
+    } catch (rejection) {
+      if (rejection instanceof RateLimiterRes) {
+        return {
+          allowed: false,
+          retryAfterSeconds: Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)),
+          resetAt: Date.now() + rejection.msBeforeNext,
+        };
+      }
+      // Redis is unreachable: keep limiting through the database rather than failing every request (or,
+      // worse, letting every guess through).
+      console.error("[latchkey] rate limit: Redis failed, using the database:", (rejection as Error).message);
+      return databaseStore(key, rule);
+    }
+  };
+}
+
+/** Most keys a memory store keeps; past it, windows that have ended are dropped, then the oldest. */
+const MEMORY_STORE_MAX_KEYS = 100_000;
+
+interface Window {
+  count: number;
+  startedAt: number;
+  windowMs: number;
+}
+
+/** Counters for a process that is the only one using its database: a Map, no I/O. */
+export class MemoryCounters {
+  readonly #windows = new Map<string, Window>();
+
+  constructor() {
+    setInterval(() => this.#prune(Date.now()), 60_000).unref();
+  }
+
+  readonly take: Store = async (key, rule) => {
+    const now = Date.now();
+    const windowMs = rule.windowSeconds * 1000;
+    let window = this.#windows.get(key);
+    if (!window || window.startedAt + windowMs <= now) {
+      if (this.#windows.size >= MEMORY_STORE_MAX_KEYS) this.#prune(now);
+      window = { count: 0, startedAt: now, windowMs };
+      this.#windows.set(key, window);
+    }
+    window.count++;
+    return verdict(window.count, rule, window.startedAt + windowMs, now);
+  };
+
+  /** Windows that have not ended, emptied out of this store (their counts are about to live elsewhere). */
+  drain(): Array<[string, Window]> {
+    const now = Date.now();
+    const live = [...this.#windows].filter(([, window]) => window.startedAt + window.windowMs > now);
+    this.#windows.clear();
+    return live;
+  }
+
+  /** Takes over a window counted elsewhere. */
+  seed(key: string, window: Window): void {
+    if (this.#windows.size < MEMORY_STORE_MAX_KEYS) this.#windows.set(key, window);
+  }
+
+  #prune(now: number) {
+    for (const [key, window] of this.#windows) if (window.startedAt + window.windowMs <= now) this.#windows.delete(key);
+    for (const key of this.#windows.keys()) {
+      if (this.#windows.size < MEMORY_STORE_MAX_KEYS) break;
+      this.#windows.delete(key);
+    }
+  }
+}
+
+/** The longest window any rule has; a row older than this cannot hold a live window. */
+const ROW_HORIZON_MS = 60 * 60 * 1000;
+
+/**
+ * PostgreSQL without Redis: in memory while this process is the only one on the database, in the table
+ * otherwise (ADR 025). Moving to the table adds every live window's count to it; moving back reads the live
+ * windows out of it, and requests wait for that (milliseconds) so no count falls between the two.
+ * `windowOf` gives a key's window length, or null for keys that are not this store's (quotas).
+ */
+export function peerAwareStore(connectionString: string, windowOf: (key: string) => number | null): { store: Store; start: () => void } {
+  const memory = new MemoryCounters();
+  let inMemory = false;
+  let moving: Promise<void> | null = null;
+  let peers: ReturnType<typeof watchPostgresPeers> | null = null;
+
+  async function toTable() {
+    inMemory = false;
+    for (const [key, window] of memory.drain()) await addToTable(key, window.windowMs / 1000, window.count, window.startedAt);
+    console.log("[latchkey] rate limit: another instance shares this database; counting in the database");
+  }
+
+  async function toMemory() {
+    const now = Date.now();
+    const rows = await db.$queryRaw<Array<{ key: string; count: number | bigint; lastRequest: number | bigint }>>`
+      SELECT "key", "count", "lastRequest" FROM "rateLimit" WHERE "lastRequest" > ${BigInt(now - ROW_HORIZON_MS)}`;
+    for (const row of rows) {
+      const windowMs = windowOf(row.key);
+      const startedAt = Number(row.lastRequest);
+      if (windowMs !== null && startedAt + windowMs > now) memory.seed(row.key, { count: Number(row.count), startedAt, windowMs });
+    }
+    inMemory = true;
+    console.log("[latchkey] rate limit: the only instance on this database; counting in memory");
+  }
+
+  function start() {
+    peers ??= watchPostgresPeers(connectionString, {
+      aloneChanged(alone) {
+        moving = (alone ? toMemory() : toTable()).finally(() => (moving = null));
+        return moving;
+      },
+    });
+  }
+
+  const store: Store = async (key, rule) => {
+    start();
+    await peers!.settled;
+    if (moving) await moving.catch(() => {}); // a move that failed (the database down) was logged; count on
+    return inMemory ? memory.take(key, rule) : databaseStore(key, rule);
+  };
+  return { store, start };
+}
