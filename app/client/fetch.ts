@@ -19,9 +19,13 @@ export interface FetchOptions {
   headers?: Record<string, string>;
   /** Retries for network failures and 5xx answers of idempotent calls: a count, or linear options. */
   retry?: number | RetryOptions;
-  /** Called after each successful call, with its path relative to the base (e.g. "/sign-in/email"). */
-  onSuccess?: (context: { path: string; data: unknown }) => void;
-  onError?: (context: { path: string; error: ClientError }) => void;
+  /**
+   * Called after each successful call, with its path relative to the base (e.g. "/sign-in/email"). As in Better
+   * Auth's client (better-fetch), the call waits for the hook, and a hook that throws (or rejects) rejects the call.
+   */
+  onSuccess?: (context: { path: string; data: unknown }) => void | Promise<void>;
+  /** Called once a call has failed (after its retries); awaited, and a throw rejects the call, as `onSuccess`. */
+  onError?: (context: { path: string; error: ClientError }) => void | Promise<void>;
   /** Where a `{url, redirect: true}` answer goes; by default the browser navigates there. */
   onRedirect?: (url: string) => void;
 }
@@ -124,10 +128,10 @@ export function createRequester(baseURL: string, options: FetchOptions = {}): Re
       result = await attempt<T>(path, call);
     }
     if (result.error) {
-      options.onError?.({ path, error: result.error });
+      await options.onError?.({ path, error: result.error });
       return result;
     }
-    options.onSuccess?.({ path, data: result.data });
+    await options.onSuccess?.({ path, data: result.data });
     if (isRedirect(result.data)) (options.onRedirect ?? defaultRedirect)(result.data.url);
     return result;
   };

@@ -71,7 +71,7 @@ export function createAuthClient(options: AuthClientOptions = {}) {
       if (CHANGES_SESSION.some((pattern) => pattern.test(path))) sessionChanged();
       if (CHANGES_PASSKEYS.test(path)) stores.passkeys?.signal();
       if (CHANGES_ACTIVE_ORGANIZATION.test(path)) stores.activeOrganization?.signal();
-      options.fetchOptions?.onSuccess?.(context);
+      return options.fetchOptions?.onSuccess?.(context);
     },
   });
 
