@@ -36,7 +36,8 @@ function exchange(payload: Buffer, expected: number): Promise<Exchange> {
       if (count >= expected && /\r\n\r\n[\s\S]*$/.test(received)) setTimeout(() => done(false), 100);
     });
     socket.on("end", () => done(true));
-    socket.on("error", (error) => ((error as NodeJS.ErrnoException).code === "ECONNRESET" ? done(true) : reject(error)));
+    // A server that answers and closes while the client is still sending: a reset, or EPIPE on our write.
+    socket.on("error", (error) => (["ECONNRESET", "EPIPE"].includes((error as NodeJS.ErrnoException).code ?? "") ? done(true) : reject(error)));
     socket.write(payload);
   });
 }

@@ -57,7 +57,8 @@ it("replaces a worker that dies, and keeps answering meanwhile", async () => {
   expect(await statusOnNewConnection("/api/auth/ok").catch(() => statusOnNewConnection("/api/auth/ok"))).toBe(200);
   await expect.poll(() => workers().filter((pid) => !before.includes(pid)), { timeout: 10_000 }).toHaveLength(1);
   expect(workers()).toHaveLength(2);
-  expect(server.output()).toMatch(/worker \d+ exited \(SIGKILL\): starting another/);
+  // The primary's log reaches this process through a pipe, possibly after the new worker is visible.
+  await expect.poll(() => server.output(), { timeout: 5_000 }).toMatch(/worker \d+ exited \(SIGKILL\): starting another/);
 });
 
 function statusOnNewConnection(path: string): Promise<number | undefined> {

@@ -23,6 +23,7 @@ const CONFIRM_CHANGE = /Confirm your new email/;
 const CONFIRM_DELETE = /Confirm the deletion/;
 
 test("sign up, verify by e-mail, forget the password, reset it by e-mail, sign in with the new one", async ({ page }) => {
+  test.slow(); // a whole story with six axe checks, and the suite's first page loads: 27–30 s on two busy cores
   const user = { name: "Katherine Johnson", email: uniqueEmail("lifecycle"), password: PASSWORD };
   await signUp(page, user);
   await expectSignedInAs(page, user);

@@ -32,6 +32,8 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
   const database = options.database ?? (await createTestDatabase());
   const server = await spawnServer({
     env: { AUTH_SECRET: TEST_SECRET, DATABASE_URL: database.url, AUTH_RATE_LIMIT: "off", ...apiDispatch(), ...options.env },
+    // A start-up takes ~1 s; on two cores shared with a browser and other test files it has taken over 20.
+    timeoutMs: 45_000,
   });
   return {
     baseUrl: server.baseUrl,
