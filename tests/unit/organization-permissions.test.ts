@@ -1,6 +1,22 @@
 // The permission table of spec §6, role lists, and which roles exist.
 import { describe, expect, it } from "vitest";
-import { isOwner, parseRoles, PERMISSIONS, roleAllows } from "~/auth/organization/permissions";
+import {
+  grantableRoles,
+  isOwner,
+  mayCancelInvitations,
+  mayChangeRoleOf,
+  mayChangeRoles,
+  mayDeleteOrganization,
+  mayHandleRole,
+  mayInvite,
+  mayRemoveMember,
+  mayRemoveMembers,
+  mayUpdateOrganization,
+  parseRoles,
+  describeRole,
+  PERMISSIONS,
+  roleAllows,
+} from "~/auth/organization/permissions";
 
 describe("the permission table (spec §6)", () => {
   it("is exactly the specification's", () => {
@@ -31,5 +47,66 @@ describe("the permission table (spec §6)", () => {
     expect(parseRoles(["owner", "admin,member"])).toEqual(["owner", "admin", "member"]);
     expect(isOwner("member,owner")).toBe(true);
     expect(isOwner("owners")).toBe(false);
+  });
+
+  it("shows a stored role as people read it, whatever its spacing", () => {
+    expect(describeRole("member,  owner")).toBe("member, owner");
+    expect(describeRole("admin")).toBe("admin");
+  });
+});
+
+describe("the named rules the domain enforces and the pages show", () => {
+  it("lets only an owner give the owner role, or change or remove an owner", () => {
+    expect(grantableRoles("owner")).toEqual(["owner", "admin", "member"]);
+    expect(grantableRoles("admin")).toEqual(["admin", "member"]);
+    expect(grantableRoles("member,admin")).toEqual(["admin", "member"]);
+    expect(mayHandleRole("admin", "member, owner")).toBe(false);
+    expect(mayHandleRole("admin , owner", "owner")).toBe(true);
+  });
+
+  it.each([
+    ["owner", "owner", undefined, true],
+    ["owner", "member", "owner", true],
+    ["admin", "member", undefined, true],
+    ["admin", "member", "admin", true],
+    ["admin", "member", "owner", false],
+    ["admin", "owner", undefined, false],
+    // A role written with spaces is still an owner's.
+    ["admin", "admin, owner", "admin", false],
+    ["member", "member", "member", false],
+  ] as Array<[string, string, string | undefined, boolean]>)("%j may change a %j's role (to %j): %s", (actor, target, newRole, expected) => {
+    expect(mayChangeRoleOf(actor, target, newRole)).toBe(expected);
+  });
+
+  it.each([
+    [{ id: "a", role: "member" }, { id: "a", role: "member" }, true],
+    [{ id: "a", role: "owner" }, { id: "a", role: "owner" }, true],
+    [{ id: "a", role: "member" }, { id: "b", role: "member" }, false],
+    [{ id: "a", role: "admin" }, { id: "b", role: "member" }, true],
+    [{ id: "a", role: "admin" }, { id: "b", role: "owner" }, false],
+    [{ id: "a", role: "admin" }, { id: "b", role: "member, owner" }, false],
+    [{ id: "a", role: "owner" }, { id: "b", role: "owner" }, true],
+  ])("%j may remove %j: %s", (actor, target, expected) => {
+    expect(mayRemoveMember(actor, target)).toBe(expected);
+  });
+
+  it("names each organization-wide permission of the table", () => {
+    expect([mayUpdateOrganization, mayDeleteOrganization, mayInvite, mayCancelInvitations, mayChangeRoles, mayRemoveMembers].map((rule) => rule("admin"))).toEqual([
+      true,
+      false,
+      true,
+      true,
+      true,
+      true,
+    ]);
+    expect([mayUpdateOrganization, mayDeleteOrganization, mayInvite, mayCancelInvitations, mayChangeRoles, mayRemoveMembers].map((rule) => rule("member"))).toEqual([
+      false,
+      false,
+      false,
+      false,
+      false,
+      false,
+    ]);
+    expect(mayDeleteOrganization("owner")).toBe(true);
   });
 });

@@ -2,6 +2,7 @@
 import { AuthError } from "~/auth/errors";
 import type { SessionWithUser } from "~/auth/session.server";
 import { databaseKind, db, type Db, type Member, type Transaction } from "~/db.server";
+import { isOwner } from "~/auth/organization/permissions";
 
 type Client = Db | Transaction;
 
@@ -42,7 +43,7 @@ export async function requireMember(client: Client, organizationId: string, user
 /** Inside a transaction, after the lock: the owners other than `exceptMemberId`. */
 export async function countOtherOwners(tx: Client, organizationId: string, exceptMemberId: string): Promise<number> {
   const members = await tx.member.findMany({ where: { organizationId, id: { not: exceptMemberId } }, select: { role: true } });
-  return members.filter((m) => m.role.split(",").map((r) => r.trim()).includes("owner")).length;
+  return members.filter((m) => isOwner(m.role)).length;
 }
 
 /** A member who leaves or is removed stops having it as their active organization. */
@@ -53,8 +54,6 @@ export async function unsetActiveOrganization(client: Client, userId: string, or
 export async function setActiveOrganizationId(sessionId: string, organizationId: string | null): Promise<void> {
   await db.session.updateMany({ where: { id: sessionId }, data: { activeOrganizationId: organizationId } });
 }
-
-const holdsOwner = (role: string) => role.split(",").map((r) => r.trim()).includes("owner");
 
 /**
  * Before an account goes (issue 9): refused while the user is the only owner of an organization that has other
@@ -70,7 +69,7 @@ export async function assertNoOrganizationLeftWithoutOwner(client: Client, userI
   for (const { organization, role } of memberships) {
     const others = organization.members.filter((m) => m.userId !== userId);
     if (others.length === 0) alone.push(organization.id);
-    else if (holdsOwner(role) && !others.some((m) => holdsOwner(m.role))) blocking.push(organization.name);
+    else if (isOwner(role) && !others.some((m) => isOwner(m.role))) blocking.push(organization.name);
   }
   if (blocking.length) {
     throw new AuthError("YOU_ARE_THE_ONLY_OWNER_OF_AN_ORGANIZATION_WITH_OTHER_MEMBERS", {

@@ -4,6 +4,8 @@
 import { newId } from "~/auth/crypto.server";
 import { AuthError } from "~/auth/errors";
 import { absoluteUrl } from "~/auth/links.server";
+import { signUpWithEmail, type SignUpInput } from "~/auth/credentials.server";
+import type { RequestContext } from "~/auth/request-context.server";
 import type { SessionWithUser } from "~/auth/session.server";
 import { issueToken, peekToken, revokeTokensWhere } from "~/auth/verification.server";
 import { db, isUniqueViolation, type Invitation, type User } from "~/db.server";
@@ -12,7 +14,7 @@ import { emails } from "~/email/templates.server";
 import { env } from "~/env.server";
 import { findMember, lockOrganization, requireMember, setActiveOrganizationId, targetOrganizationId, TX_OPTIONS } from "~/auth/organization/access.server";
 import { normalizeRole } from "~/auth/organization/members.server";
-import { isOwner, roleAllows } from "~/auth/organization/permissions";
+import { mayCancelInvitations, mayHandleRole, mayInvite } from "~/auth/organization/permissions";
 import { memberWithUser, publicInvitation } from "~/auth/organization/presenters.server";
 
 export const INVITATION_TOKEN_LENGTH = 43; // 62^43 ≈ 2^256
@@ -22,7 +24,12 @@ interface InvitationTokenPayload {
   invitationId: string;
 }
 
-const isLive = (invitation: Invitation) => invitation.status === "pending" && invitation.expiresAt.getTime() > Date.now();
+/** Only a pending, unexpired invitation can be accepted or rejected (spec §3); anything else is history. */
+export const isLiveInvitation = (invitation: Pick<Invitation, "status" | "expiresAt">, now = Date.now()) =>
+  invitation.status === "pending" && invitation.expiresAt.getTime() > now;
+
+/** `isLiveInvitation` as a query condition. */
+const liveWhere = () => ({ status: "pending", expiresAt: { gt: new Date() } });
 
 export function invitationLink(invitationId: string, token: string): string {
   return absoluteUrl(`/invitations/${encodeURIComponent(invitationId)}?token=${encodeURIComponent(token)}`);
@@ -51,8 +58,18 @@ export async function invitationLinkProvesEmail(redirectTo: string | null | unde
   const token = url.searchParams.get("token");
   if (!match || !token || (url.origin !== "http://invitation.invalid" && url.origin !== new URL(absoluteUrl("/")).origin)) return false;
   const invitation = await db.invitation.findUnique({ where: { id: match[1] } });
-  if (!invitation || !isLive(invitation) || invitation.email !== email.trim().toLowerCase()) return false;
+  if (!invitation || !isLiveInvitation(invitation) || invitation.email !== email.trim().toLowerCase()) return false;
   return linkSecretMatches(invitation.id, token);
+}
+
+/**
+ * Sign-up with e-mail and password from an invitation's "Create an account to accept", which comes back to the
+ * invitation's link afterwards (`returnTo`). When that link carries the invitation's live secret and invites
+ * this very address, the mail reached the inbox: the account starts verified, with no second e-mail round
+ * trip. Any other sign-up is an ordinary one.
+ */
+export async function signUpFromInvitationLink(ctx: RequestContext, input: SignUpInput, returnTo: string | null | undefined) {
+  return signUpWithEmail(ctx, { ...input, emailProven: await invitationLinkProvesEmail(returnTo, input.email) });
 }
 
 /** A fresh link secret for the invitation (older ones stop working) and the e-mail that carries it. */
@@ -80,12 +97,12 @@ export async function inviteMember(current: SessionWithUser, input: { email: str
   const { invitation, organizationName } = await db.$transaction(async (tx) => {
     await lockOrganization(tx, organizationId);
     const actor = await requireMember(tx, organizationId, current.user.id);
-    if (!roleAllows(actor.role, { invitation: ["create"] })) throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_INVITE_USERS_TO_THIS_ORGANIZATION");
-    if (isOwner(role) && !isOwner(actor.role)) throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_INVITE_A_USER_WITH_THIS_ROLE");
+    if (!mayInvite(actor.role)) throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_INVITE_USERS_TO_THIS_ORGANIZATION");
+    if (!mayHandleRole(actor.role, role)) throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_INVITE_A_USER_WITH_THIS_ROLE");
     if (await tx.member.count({ where: { organizationId, user: { email } } })) throw new AuthError("USER_IS_ALREADY_A_MEMBER_OF_THIS_ORGANIZATION");
     const organization = await tx.organization.findUniqueOrThrow({ where: { id: organizationId }, select: { name: true } });
     const expiresAt = new Date(Date.now() + env.AUTH_INVITATION_EXPIRES_IN);
-    const pending = await tx.invitation.findFirst({ where: { organizationId, email, status: "pending", expiresAt: { gt: new Date() } } });
+    const pending = await tx.invitation.findFirst({ where: { organizationId, email, ...liveWhere() } });
     if (pending) {
       if (!input.resend) throw new AuthError("USER_IS_ALREADY_INVITED_TO_THIS_ORGANIZATION");
       const renewed = await tx.invitation.update({ where: { id: pending.id }, data: { expiresAt } });
@@ -111,34 +128,54 @@ export async function inviteMember(current: SessionWithUser, input: { email: str
   return publicInvitation(invitation);
 }
 
-/** The invitation if it is live and addressed to the caller (spec §6: the session e-mail must equal it). */
+/** Spec §6: accepting, rejecting or viewing an invitation needs the session e-mail to equal the invited one. */
+const isAddressedTo = (user: Pick<User, "email">, invitation: Pick<Invitation, "email">) => invitation.email === user.email.toLowerCase();
+
+/** An unverified address proves nothing (anyone can sign up with someone else's) unless the deployment says so. */
+const inboxUnproven = (user: Pick<User, "emailVerified">) => !user.emailVerified && env.AUTH_INVITATION_REQUIRE_VERIFIED_EMAIL === "on";
+
+/** The invitation if it is live and addressed to the caller. */
 async function recipientInvitation(current: SessionWithUser, invitationId: string) {
   const invitation = await db.invitation.findUnique({ where: { id: invitationId } });
-  if (!invitation || !isLive(invitation)) throw new AuthError("INVITATION_NOT_FOUND");
-  if (invitation.email !== current.user.email.toLowerCase()) throw new AuthError("YOU_ARE_NOT_THE_RECIPIENT_OF_THE_INVITATION");
+  if (!invitation || !isLiveInvitation(invitation)) throw new AuthError("INVITATION_NOT_FOUND");
+  if (!isAddressedTo(current.user, invitation)) throw new AuthError("YOU_ARE_NOT_THE_RECIPIENT_OF_THE_INVITATION");
   return invitation;
 }
 
 /**
- * An unverified address proves nothing (anyone can sign up with someone else's address), so answering an
- * invitation needs a verified e-mail or the e-mailed link's secret. Returns whether the secret proved the inbox.
+ * Where a signed-in user stands with an invitation:
+ * - `other-address`: it is for somebody else;
+ * - `verify-email-first`: it is for their address, but that address is unproven, so answering needs a verified
+ *   e-mail or the e-mailed link's secret;
+ * - `may-answer`: they may accept or decline it; `bySecret` says whether the link's secret proved the inbox.
+ * Accepting and declining enforce exactly this, and the invitation page asks it to know what to offer.
  */
-async function assertInboxProven(current: SessionWithUser, invitationId: string, token?: string): Promise<boolean> {
-  const bySecret = await linkSecretMatches(invitationId, token);
-  if (!bySecret && !current.user.emailVerified && env.AUTH_INVITATION_REQUIRE_VERIFIED_EMAIL === "on") {
-    throw new AuthError("EMAIL_VERIFICATION_REQUIRED_BEFORE_ACCEPTING_OR_REJECTING_INVITATION");
-  }
-  return bySecret;
+export async function inviteeStanding(
+  user: Pick<User, "email" | "emailVerified">,
+  invitation: Pick<Invitation, "id" | "email">,
+  token?: string | null,
+): Promise<{ standing: "other-address" | "verify-email-first" | "may-answer"; bySecret: boolean }> {
+  if (!isAddressedTo(user, invitation)) return { standing: "other-address", bySecret: false };
+  const bySecret = await linkSecretMatches(invitation.id, token);
+  if (!bySecret && inboxUnproven(user)) return { standing: "verify-email-first", bySecret };
+  return { standing: "may-answer", bySecret };
+}
+
+/** The live invitation the caller may answer, or why not (in the order the API has always answered). */
+async function answerableInvitation(current: SessionWithUser, invitationId: string, token?: string) {
+  const invitation = await recipientInvitation(current, invitationId);
+  const { standing, bySecret } = await inviteeStanding(current.user, invitation, token);
+  if (standing === "verify-email-first") throw new AuthError("EMAIL_VERIFICATION_REQUIRED_BEFORE_ACCEPTING_OR_REJECTING_INVITATION");
+  return { invitation, bySecret };
 }
 
 /** Ten parallel accepts: the conditional status update lets exactly one through; the others find nothing pending. */
 export async function acceptInvitation(current: SessionWithUser, invitationId: string, token?: string) {
-  const invitation = await recipientInvitation(current, invitationId);
-  const bySecret = await assertInboxProven(current, invitationId, token);
+  const { invitation, bySecret } = await answerableInvitation(current, invitationId, token);
   const result = await db.$transaction(async (tx) => {
     await lockOrganization(tx, invitation.organizationId);
     const { count } = await tx.invitation.updateMany({
-      where: { id: invitation.id, status: "pending", expiresAt: { gt: new Date() } },
+      where: { id: invitation.id, ...liveWhere() },
       data: { status: "accepted" },
     });
     if (count === 0) throw new AuthError("INVITATION_NOT_FOUND");
@@ -167,10 +204,9 @@ export async function acceptInvitation(current: SessionWithUser, invitationId: s
 }
 
 export async function rejectInvitation(current: SessionWithUser, invitationId: string, token?: string) {
-  const invitation = await recipientInvitation(current, invitationId);
-  await assertInboxProven(current, invitationId, token);
+  const { invitation } = await answerableInvitation(current, invitationId, token);
   const { count } = await db.invitation.updateMany({
-    where: { id: invitation.id, status: "pending", expiresAt: { gt: new Date() } },
+    where: { id: invitation.id, ...liveWhere() },
     data: { status: "rejected" },
   });
   if (count === 0) throw new AuthError("INVITATION_NOT_FOUND");
@@ -183,7 +219,7 @@ export async function cancelInvitation(current: SessionWithUser, invitationId: s
   const invitation = await db.invitation.findUnique({ where: { id: invitationId } });
   if (!invitation) throw new AuthError("INVITATION_NOT_FOUND");
   const actor = await requireMember(db, invitation.organizationId, current.user.id);
-  if (!roleAllows(actor.role, { invitation: ["cancel"] })) throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_CANCEL_THIS_INVITATION");
+  if (!mayCancelInvitations(actor.role)) throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_CANCEL_THIS_INVITATION");
   const canceled = await db.invitation.update({ where: { id: invitation.id }, data: { status: "canceled" } });
   await revokeTokensWhere("invitation", "invitationId", invitation.id);
   return publicInvitation(canceled);
@@ -213,9 +249,9 @@ export async function listInvitations(current: SessionWithUser, organizationId?:
 
 /** The caller's live invitations; none for an unverified address when verification is required. */
 export async function listUserInvitations(current: SessionWithUser) {
-  if (!current.user.emailVerified && env.AUTH_INVITATION_REQUIRE_VERIFIED_EMAIL === "on") return [];
+  if (inboxUnproven(current.user)) return [];
   const invitations = await db.invitation.findMany({
-    where: { email: current.user.email.toLowerCase(), status: "pending", expiresAt: { gt: new Date() } },
+    where: { email: current.user.email.toLowerCase(), ...liveWhere() },
     include: { organization: { select: { name: true, slug: true } } },
     orderBy: { createdAt: "asc" },
   });
@@ -232,7 +268,7 @@ export async function describeInvitation(invitationId: string, token: string | n
   });
   if (!invitation) return { state: "unknown" as InvitationPageState, invitation: null, linkSecretValid: false };
   const state: InvitationPageState =
-    invitation.status === "pending" ? (invitation.expiresAt.getTime() > Date.now() ? "pending" : "expired") : (invitation.status as InvitationPageState);
+    invitation.status === "pending" ? (isLiveInvitation(invitation) ? "pending" : "expired") : (invitation.status as InvitationPageState);
   return {
     state,
     invitation: {

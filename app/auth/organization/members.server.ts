@@ -12,7 +12,7 @@ import {
   TX_OPTIONS,
   unsetActiveOrganization,
 } from "~/auth/organization/access.server";
-import { isKnownRole, isOwner, parseRoles, roleAllows } from "~/auth/organization/permissions";
+import { isKnownRole, isOwner, mayChangeRoleOf, mayChangeRoles, mayRemoveMember, parseRoles, roleAllows } from "~/auth/organization/permissions";
 import { memberWithUser } from "~/auth/organization/presenters.server";
 
 const WITH_USER = { user: { select: { id: true, name: true, email: true, image: true } } } as const;
@@ -83,11 +83,7 @@ export async function removeMember(current: SessionWithUser, input: { memberIdOr
       include: WITH_USER,
     });
     if (!target) throw new AuthError("MEMBER_NOT_FOUND");
-    if (target.id !== actor.id) {
-      if (!roleAllows(actor.role, { member: ["delete"] })) throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_MEMBER");
-      // Only an owner may remove an owner.
-      if (isOwner(target.role) && !isOwner(actor.role)) throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_MEMBER");
-    }
+    if (!mayRemoveMember(actor, target)) throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_MEMBER");
     await removeUnderLock(tx, target);
     return { member: memberWithUser(target) };
   }, TX_OPTIONS);
@@ -104,11 +100,10 @@ export async function updateMemberRole(current: SessionWithUser, input: { member
   return db.$transaction(async (tx) => {
     await lockOrganization(tx, organizationId);
     const actor = await requireMember(tx, organizationId, current.user.id);
-    if (!roleAllows(actor.role, { member: ["update"] })) throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_MEMBER");
+    if (!mayChangeRoles(actor.role)) throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_MEMBER");
     const target = await tx.member.findFirst({ where: { id: input.memberId, organizationId } });
     if (!target) throw new AuthError("MEMBER_NOT_FOUND");
-    const touchesOwner = isOwner(target.role) || isOwner(role);
-    if (touchesOwner && !isOwner(actor.role)) throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_MEMBER");
+    if (!mayChangeRoleOf(actor.role, target.role, role)) throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_MEMBER");
     if (isOwner(target.role) && !isOwner(role) && (await countOtherOwners(tx, organizationId, target.id)) === 0) {
       throw new AuthError("YOU_CANNOT_LEAVE_THE_ORGANIZATION_WITHOUT_AN_OWNER");
     }

@@ -5,7 +5,7 @@ import { db, isUniqueViolation } from "~/db.server";
 import { env } from "~/env.server";
 import { revokeTokensWhere } from "~/auth/verification.server";
 import { requireMember, setActiveOrganizationId, targetOrganizationId, TX_OPTIONS } from "~/auth/organization/access.server";
-import { roleAllows } from "~/auth/organization/permissions";
+import { mayDeleteOrganization, mayUpdateOrganization } from "~/auth/organization/permissions";
 import { memberWithUser, publicInvitation, publicMember, publicOrganization } from "~/auth/organization/presenters.server";
 
 const USER_FIELDS = { select: { id: true, name: true, email: true, image: true } } as const;
@@ -63,7 +63,7 @@ export async function updateOrganization(
 ) {
   const organizationId = targetOrganizationId(current, input.organizationId);
   const member = await requireMember(db, organizationId, current.user.id);
-  if (!roleAllows(member.role, { organization: ["update"] })) throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_ORGANIZATION");
+  if (!mayUpdateOrganization(member.role)) throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_ORGANIZATION");
   const { name, slug, logo, metadata } = input.data;
   try {
     const organization = await db.organization.update({
@@ -85,7 +85,7 @@ export async function updateOrganization(
 /** Deletes the organization with its members and invitations; sessions that had it active lose it (FK). */
 export async function deleteOrganization(current: SessionWithUser, organizationId: string) {
   const member = await requireMember(db, organizationId, current.user.id);
-  if (!roleAllows(member.role, { organization: ["delete"] })) throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_ORGANIZATION");
+  if (!mayDeleteOrganization(member.role)) throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_ORGANIZATION");
   const invitations = await db.invitation.findMany({ where: { organizationId, status: "pending" }, select: { id: true } });
   const deleted = await db.organization.deleteMany({ where: { id: organizationId } });
   if (deleted.count === 0) throw new AuthError("ORGANIZATION_NOT_FOUND");

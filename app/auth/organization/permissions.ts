@@ -1,5 +1,6 @@
 // Roles and what they may do: exactly the table of spec §6. A member's role is a comma-separated list of role
-// names ("admin,member"); they hold the union of those roles' permissions.
+// names ("admin,member"); they hold the union of those roles' permissions. The named rules below are what the
+// domain enforces and what the pages ask to decide which controls to show, so no rule is written twice.
 export const ROLES = ["owner", "admin", "member"] as const;
 export type Role = (typeof ROLES)[number];
 
@@ -22,6 +23,11 @@ export function parseRoles(role: string | readonly string[]): string[] {
   return [...new Set(parts.map((r) => r.trim()).filter(Boolean))];
 }
 
+/** A stored role as people read it: "admin,member" → "admin, member". */
+export function describeRole(role: string): string {
+  return parseRoles(role).join(", ");
+}
+
 export function isKnownRole(role: string): role is Role {
   return (ROLES as readonly string[]).includes(role);
 }
@@ -40,4 +46,33 @@ export function roleAllows(memberRole: string, wanted: Record<string, readonly s
       held.some((role) => (RESOURCES as readonly string[]).includes(resource) && PERMISSIONS[role][resource as Resource].includes(action)),
     ),
   );
+}
+
+/** Only an owner may give the owner role, or change or remove a member who holds it. */
+export const mayHandleRole = (actorRole: string, role: string) => !isOwner(role) || isOwner(actorRole);
+
+/** The roles a member with `actorRole` may give (inviting, or changing someone's role). */
+export const grantableRoles = (actorRole: string): Role[] => ROLES.filter((role) => mayHandleRole(actorRole, role));
+
+export const mayUpdateOrganization = (actorRole: string) => roleAllows(actorRole, { organization: ["update"] });
+export const mayDeleteOrganization = (actorRole: string) => roleAllows(actorRole, { organization: ["delete"] });
+export const mayInvite = (actorRole: string) => roleAllows(actorRole, { invitation: ["create"] });
+export const mayCancelInvitations = (actorRole: string) => roleAllows(actorRole, { invitation: ["cancel"] });
+export const mayChangeRoles = (actorRole: string) => roleAllows(actorRole, { member: ["update"] });
+export const mayRemoveMembers = (actorRole: string) => roleAllows(actorRole, { member: ["delete"] });
+
+/**
+ * Whether a member may change `targetRole`'s holder's role (to `newRole`, when known). Refusing to demote the
+ * last owner is not here: it depends on the other members, counted under the organization's lock.
+ */
+export function mayChangeRoleOf(actorRole: string, targetRole: string, newRole?: string): boolean {
+  return mayChangeRoles(actorRole) && mayHandleRole(actorRole, targetRole) && (newRole === undefined || mayHandleRole(actorRole, newRole));
+}
+
+/**
+ * Whether `actor` may remove `target` from the organization: oneself always, anyone else with `member: delete`
+ * (an owner only by an owner). The only owner's leaving is refused under the organization's lock.
+ */
+export function mayRemoveMember(actor: { id: string; role: string }, target: { id: string; role: string }): boolean {
+  return actor.id === target.id || (mayRemoveMembers(actor.role) && mayHandleRole(actor.role, target.role));
 }
