@@ -12,9 +12,20 @@ export function withErrorTitle(meta: MetaFunction): MetaFunction {
     const descriptors = meta(args) ?? [];
     const root = args.matches.find((match) => match.id === "root")?.data as RootData;
     if (!root?.formFailed) return descriptors;
-    return descriptors.map((d) => ("title" in d && typeof d.title === "string" ? { title: ERROR_TITLE_PREFIX + d.title } : d));
+    // A page whose loader already titled it "Error: …" (an error it was sent back with) keeps one prefix.
+    return descriptors.map((d) =>
+      "title" in d && typeof d.title === "string" && !d.title.startsWith(ERROR_TITLE_PREFIX) ? { title: ERROR_TITLE_PREFIX + d.title } : d,
+    );
   };
 }
 
-/** A page's title, "Sign in · Latchkey", with the "Error: " prefix when its form was answered with errors. */
-export const pageTitle = (title: string): MetaFunction => withErrorTitle(() => [{ title: `${title} · Latchkey` }]);
+/**
+ * A page's title, "Sign in · Latchkey", with the "Error: " prefix when its form was answered with errors, or when
+ * `loadedWithError` finds one in the loader's data (e.g. a provider's `?error=`: the root loader, which runs beside
+ * the page's, cannot know of it).
+ */
+export function pageTitle<Data = unknown>(title: string, loadedWithError?: (data: Data) => boolean): MetaFunction {
+  return withErrorTitle(({ data }) => [
+    { title: `${data !== undefined && loadedWithError?.(data as Data) ? ERROR_TITLE_PREFIX : ""}${title} · Latchkey` },
+  ]);
+}

@@ -1,20 +1,15 @@
 // "Continue with …" buttons: each a plain form, so they work without JavaScript (the server answers with a
-// redirect to the provider).
+// redirect to the provider). A refusal comes back as `?error=`, which the page shows in its own error summary.
 import { Form } from "@remix-run/react";
 import type { ProviderButton } from "~/auth/social/provider-ids";
 
-export function SocialButtons({ providers, redirectTo, error }: { providers: ProviderButton[]; redirectTo?: string | null; error?: string | null }) {
-  if (providers.length === 0 && !error) return null;
+export function SocialButtons({ providers, redirectTo }: { providers: ProviderButton[]; redirectTo?: string | null }) {
+  if (providers.length === 0) return null;
   return (
     <section className="social" aria-labelledby="social-heading">
       <h2 id="social-heading" className="social-heading">
         Or continue with
       </h2>
-      {error ? (
-        <p className="warning" role="alert">
-          {error}
-        </p>
-      ) : null}
       {providers.map((provider) => (
         <Form key={provider.id} method="post" action="/sign-in/social" reloadDocument>
           <input type="hidden" name="provider" value={provider.id} />

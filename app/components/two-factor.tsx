@@ -10,10 +10,11 @@ import { ErrorSummary, Field, SubmitButton, useZodForm } from "~/components/form
 export type TwoFactorIntent = "enable" | "confirm" | "disable" | "generate";
 type Intent = TwoFactorIntent;
 
+/** The codes, shown once; the page puts them in its focused status, after what was done. */
 export function BackupCodes({ codes }: { codes: string[] }) {
   const file = `Latchkey backup codes\nEach code works once.\n\n${codes.join("\n")}\n`;
   return (
-    <div className="notice" role="status">
+    <div>
       <p>
         <strong>Save these backup codes now.</strong> Each one signs you in once if you lose your phone. They are shown only this
         once.

@@ -4,14 +4,8 @@ import type { AppLoadContext } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import type { SessionWithUser } from "~/auth/session.server";
 import type { RequestContext } from "~/auth/request-context.server";
-import { takeFlash } from "~/http/flash.server";
+import { takeFlashNotice } from "~/http/flash.server";
 import { requirePageSession } from "~/http/page.server";
-
-/** A confirmation to show once; `id` changes with every message, so the page refocuses it and resets its forms. */
-export interface Flash {
-  text: string;
-  id: string;
-}
 
 export async function loadAccountPage<T extends object>(
   request: Request,
@@ -19,8 +13,7 @@ export async function loadAccountPage<T extends object>(
   load: (current: SessionWithUser, ctx: RequestContext) => Promise<T> | T,
 ) {
   const [current, ctx] = await requirePageSession(request, context);
-  const text = takeFlash(request, ctx.responseHeaders);
-  const flash: Flash | null = text ? { text, id: `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}` } : null;
+  const flash = takeFlashNotice(request, ctx.responseHeaders);
   const { user } = current;
   return data(
     {

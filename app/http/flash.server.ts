@@ -46,3 +46,15 @@ export function takeFlashContent(request: Request, headers: Headers): FlashConte
 export function takeFlash(request: Request, headers: Headers): string | null {
   return takeFlashContent(request, headers)?.text || null;
 }
+
+/** A confirmation to show once; `id` changes with every message, so the page refocuses it and resets its forms. */
+export interface Flash {
+  text: string;
+  id: string;
+}
+
+/** The message set for this page, if any, as a page shows it (`FlashMessage`), clearing it. */
+export function takeFlashNotice(request: Request, headers: Headers): Flash | null {
+  const text = takeFlash(request, headers);
+  return text ? { text, id: `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}` } : null;
+}

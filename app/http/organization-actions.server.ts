@@ -1,6 +1,8 @@
 // Form actions of the organization pages (/organizations, /organizations/{slug}, /invitations/{id}): the same
 // order as the account page's (origin, bounded read, the intent's rate-limit bucket, its own schema's fields),
-// and the same domain functions as the JSON API. Errors come back as form errors of the intent submitted.
+// and the same domain functions as the JSON API. Errors come back as form errors of the intent submitted; a
+// success is a post/redirect/get, to the page that posted unless the intent names another, with its
+// confirmation as a one-time message the page shows focused at its top (docs/decisions/013).
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { SubmissionResult } from "@conform-to/react";
 import type { AppLoadContext } from "@remix-run/node";
@@ -11,6 +13,17 @@ import { getSession, type SessionWithUser } from "~/auth/session.server";
 import { knownError } from "~/http/known-error.server";
 import { wordsFor } from "~/http/page-messages.server";
 import { markFormFailed, pageRequestContext, readForm } from "~/http/page.server";
+import { setFlash } from "~/http/flash.server";
+
+/**
+ * The page a form was posted from: its path and query, without the `?index` Remix adds for index routes (and
+ * with one leading slash, so a path like "//host" cannot become another site's address).
+ */
+function pageThatPosted(request: Request): string {
+  const url = new URL(request.url);
+  url.searchParams.delete("index");
+  return `/${url.pathname.replace(/^\/+/, "")}${url.search}`;
+}
 
 export interface IntentSpec<S extends z.ZodObject> {
   schema: S;
@@ -18,6 +31,7 @@ export interface IntentSpec<S extends z.ZodObject> {
   rateLimitAs: string;
   /** Signed out is allowed (the handler gets null). */
   anonymous?: boolean;
+  /** `message` is the confirmation shown after the redirect; `redirect` a page other than the one that posted. */
   run: (value: z.infer<S>, current: SessionWithUser | null, ctx: RequestContext) => Promise<{ message?: string; redirect?: string }>;
 }
 
@@ -28,7 +42,6 @@ export interface IntentResult {
   /** Which row a row-level form was about (a member's or an invitation's id). */
   target?: string | null;
   result?: SubmissionResult<string[]>;
-  message?: string;
   error?: string;
 }
 
@@ -70,8 +83,8 @@ export async function runIntent(
   if (submission.status !== "success") return reply(400, { result: submission.reply() });
   try {
     const outcome = await spec.run(submission.value, current, ctx);
-    if (outcome.redirect) return { kind: "redirect", location: outcome.redirect, headers: ctx.responseHeaders };
-    return reply(200, { result: submission.reply({ resetForm: true }), message: outcome.message });
+    if (outcome.message) setFlash(ctx.responseHeaders, outcome.message);
+    return { kind: "redirect", location: outcome.redirect ?? pageThatPosted(request), headers: ctx.responseHeaders };
   } catch (thrown) {
     const error = knownError(thrown);
     if (!error) throw thrown;

@@ -2,7 +2,8 @@
 // specification's terse message leaves out. The JSON API keeps the catalogue's messages unchanged; only page
 // actions (`handleForm`, the account actions) pass errors through `wordsFor`. A code not listed here is shown
 // with its catalogue message.
-import type { AuthError } from "~/auth/errors";
+import { EMAIL_OTP_SECONDS } from "~/auth/email-otp/constants";
+import { AuthError } from "~/auth/errors";
 import { passwordBounds } from "~/auth/password.server";
 
 export const PAGE_MESSAGES = {
@@ -25,6 +26,16 @@ export const PAGE_MESSAGES = {
   TOKEN_EXPIRED: () => "This link has expired. Ask for a new one.",
   FAILED_TO_SEND_EMAIL: () => "We couldn't send the email just now. Try again in a minute.",
   UNAUTHORIZED: () => "You are signed out. Sign in and try again.",
+  YOU_CANT_UNLINK_YOUR_LAST_ACCOUNT: () => "This is your only way to sign in. Set a password or link another account first.",
+  ACCOUNT_NOT_FOUND: () => "That account is not linked.",
+  // A passkey renamed or deleted from the account page after it was deleted elsewhere (another tab, the API).
+  PASSKEY_NOT_FOUND: () => "That passkey no longer exists: it was deleted, perhaps in another tab.",
+  // E-mailed codes (sign-in by code): the way on is the page's "Send a new code".
+  INVALID_OTP: () => "That code is not right. Check the email and try again, or send a new code.",
+  OTP_EXPIRED: () => `That code has expired: codes work for ${EMAIL_OTP_SECONDS / 60} minutes. Send a new code.`,
+  // A two-factor sign-in that cannot go on: the page sends the person back to the password step with this.
+  INVALID_TWO_FACTOR_COOKIE: () => "This sign-in ended after too many wrong codes, or took too long. Sign in again with your password.",
+  TOO_MANY_ATTEMPTS: () => "That code was entered wrongly too many times and no longer works. Send a new code.",
   TOO_MANY_REQUESTS: (error: AuthError) => {
     const seconds = Number(error.headers["Retry-After"]);
     return Number.isFinite(seconds) && seconds > 0
@@ -36,4 +47,51 @@ export const PAGE_MESSAGES = {
 export function wordsFor(error: AuthError): string {
   const words = (PAGE_MESSAGES as Record<string, ((error: AuthError) => string) | undefined>)[error.code];
   return words ? words(error) : error.message;
+}
+
+/** Why an e-mailed verification link failed, from the `?error=` its redirect brings back (spec §8's values). */
+const VERIFY_LINK_PROBLEMS: Record<string, string> = {
+  token_expired: "The link has expired. Sign in and ask for a new verification email.",
+  invalid_token: "The link is invalid or was already used.",
+  user_not_found: "The account this link was sent for no longer uses that address.",
+  unauthorized: "You are signed in as somebody else. Sign out and open the link again.",
+};
+
+/** The words for a verification link's `?error=`; an unknown value reads as an invalid link. */
+export function verifyLinkProblem(error: string | null): string | null {
+  if (!error) return null;
+  return VERIFY_LINK_PROBLEMS[error] ?? VERIFY_LINK_PROBLEMS.invalid_token;
+}
+
+/**
+ * Why a social sign-in or link did not work, from the `?error=` a provider's return (or the "Continue with …"
+ * form itself) brings back to the page; an unknown code reads as a general failure.
+ */
+const SOCIAL_SIGN_IN_PROBLEMS: Record<string, () => string> = {
+  access_denied: () => "You cancelled the sign-in at the provider. Nothing was changed.",
+  state_not_found: () => "That sign-in link was already used. Please start again.",
+  state_mismatch: () => "That sign-in was started in another browser. Please start again here.",
+  please_restart_the_process: () => "That sign-in took too long. Please start again.",
+  no_code: () => "The provider did not finish the sign-in. Please try again.",
+  invalid_code: () => "The provider did not accept the sign-in. Please try again.",
+  invalid_token: () => "The provider's answer could not be verified. Please try again.",
+  unable_to_get_user_info: () => "We could not read your profile from the provider. Please try again later.",
+  email_not_found: () => "The provider did not share an email address, which an account needs.",
+  "account not linked": () =>
+    "An account with this email already exists. Sign in with your password, then link the provider from your account's Linked accounts page.",
+  account_already_linked: () => "You already linked an account of this provider.",
+  account_already_linked_to_different_user: () => "That provider account is already linked to another user.",
+  "email_doesn't_match": () => "That provider account uses a different email address than yours.",
+  unable_to_link_account: () => "We could not link that account. Please try again.",
+  "unable to create user": () => "We could not create your account. Please try again.",
+  oauth_provider_not_found: () => "That provider is not available.",
+  // The redirect carries no Retry-After, so the catalogue's own words for a 429 without one.
+  too_many_requests: () => PAGE_MESSAGES.TOO_MANY_REQUESTS(new AuthError("TOO_MANY_REQUESTS")),
+};
+
+/** The words for a social sign-in's `?error=`, or null when there is none. */
+export function socialSignInProblem(code: string | null): string | null {
+  if (!code) return null;
+  const words = Object.hasOwn(SOCIAL_SIGN_IN_PROBLEMS, code) ? SOCIAL_SIGN_IN_PROBLEMS[code] : undefined;
+  return words ? words() : "Signing in with the provider did not work. Please try again.";
 }

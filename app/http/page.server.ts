@@ -96,9 +96,35 @@ export async function pageRequestContext(request: Request, loadContext: AppLoadC
   }
 }
 
-/** A form-level error with no submission behind it (the form was not read, e.g. when rate-limited). */
-export function formErrorResult(message: string): SubmissionResult<string[]> {
-  return { status: "error", error: { "": [message] } };
+/**
+ * A form-level error with no submission behind it (the form was not parsed, e.g. when rate-limited), with the
+ * values of any fields the page must keep so the next try needs no retyping.
+ */
+export function formErrorResult(message: string, initialValue?: Record<string, string>): SubmissionResult<string[]> {
+  return { status: "error", ...(initialValue ? { initialValue } : {}), error: { "": [message] } };
+}
+
+/** Longest value a rate-limited answer echoes back: enough for any address, never a whole body. */
+const MAX_KEPT_VALUE = 320;
+
+/**
+ * The named fields of a form that was refused before it was parsed, as the user sent them. The read is the
+ * same bounded one as always (a body that cannot be read keeps nothing); nothing else in the form is looked at.
+ */
+async function keptFields(request: Request, names: readonly string[]): Promise<Record<string, string> | undefined> {
+  let form: SubmittedForm;
+  try {
+    form = await readForm(request);
+  } catch (thrown) {
+    if (thrown instanceof Response) return undefined;
+    throw thrown;
+  }
+  const kept: Record<string, string> = {};
+  for (const name of names) {
+    const value = form.get(name);
+    if (value !== null) kept[name] = value.slice(0, MAX_KEPT_VALUE);
+  }
+  return kept;
 }
 
 export type FormOutcome<T> =
@@ -117,6 +143,11 @@ export async function handleForm<S extends z.ZodObject, T>(options: {
   rateLimitAs: string;
   schema: S;
   hideFields?: string[];
+  /**
+   * Fields a rate-limited answer still carries back (e.g. the address behind a hidden field), so the page can
+   * offer the next try instead of a dead end. Never secrets: they are echoed into the page.
+   */
+  keepWhenLimited?: readonly string[];
   fieldFor?: (error: AuthError) => string | undefined;
   run: (value: z.output<S>, ctx: RequestContext) => Promise<T>;
 }): Promise<FormOutcome<T>> {
@@ -127,7 +158,8 @@ export async function handleForm<S extends z.ZodObject, T>(options: {
     const error = knownError(thrown);
     if (!error) throw thrown;
     markFormFailed(options.context);
-    return { ok: false, result: formErrorResult(wordsFor(error)), init: { status: error.status, headers: error.headers } };
+    const kept = options.keepWhenLimited?.length ? await keptFields(options.request, options.keepWhenLimited) : undefined;
+    return { ok: false, result: formErrorResult(wordsFor(error), kept), init: { status: error.status, headers: error.headers } };
   }
   const form = await readForm(options.request);
   const submission = parseWithZod(form.pick(options.schema), { schema: options.schema });

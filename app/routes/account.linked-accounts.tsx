@@ -1,38 +1,41 @@
 // /account/linked-accounts: every enabled provider with "Link" or "Unlink", and the password shown as "Password".
-// Plain forms: linking redirects to the provider and back, without JavaScript.
+// Plain forms: linking redirects to the provider and back, without JavaScript. Like every account page, a success
+// comes back by post/redirect/get with its confirmation focused at the top, and a refusal (or a provider's
+// `?error=` on the way back) in the focused error summary, with "Error:" in the title.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
-import { AuthError } from "~/auth/errors";
 import { requireSession } from "~/auth/session.server";
 import { unlinkAccount } from "~/auth/social/accounts.server";
-import { linkedAccountsOf, socialErrorMessage } from "~/auth/social/pages.server";
+import { linkedAccountsOf } from "~/auth/social/pages.server";
+import { enabledProviders } from "~/auth/social/providers.server";
 import { startSocialFlow } from "~/auth/social/sign-in.server";
-import { handleForm, requirePageSession } from "~/http/page.server";
+import { FlashMessage } from "~/components/account-sections";
+import { ERROR_TITLE_PREFIX, ErrorSummary, StatusMessage } from "~/components/forms";
+import { withErrorTitle } from "~/components/page-title";
+import { loadAccountPage } from "~/http/account-page.server";
+import { setFlash } from "~/http/flash.server";
+import { socialSignInProblem } from "~/http/page-messages.server";
+import { handleForm } from "~/http/page.server";
 
-export const meta: MetaFunction = () => [{ title: "Linked accounts · Latchkey" }];
+const HERE = "/account/linked-accounts";
+
+export const meta: MetaFunction<typeof loader> = withErrorTitle(({ data }) => [
+  { title: `${(data as { error?: string | null } | undefined)?.error ? ERROR_TITLE_PREFIX : ""}Linked accounts · Latchkey` },
+]);
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const [{ user }, ctx] = await requirePageSession(request, context);
   const params = new URL(request.url).searchParams;
-  return data(
-    {
-      ...(await linkedAccountsOf(user.id)),
-      linked: params.get("linked") === "1",
-      error: socialErrorMessage(params.get("error")),
-    },
-    { headers: ctx.responseHeaders },
-  );
+  return loadAccountPage(request, context, async ({ user }) => ({
+    ...(await linkedAccountsOf(user.id)),
+    // The provider's way back: ?linked=1 after linking, ?error= when it did not work.
+    linked: params.get("linked") === "1",
+    error: socialSignInProblem(params.get("error")),
+  }));
 }
 
 const schema = z.object({ intent: z.enum(["link", "unlink"]), provider: z.string().min(1).max(64) });
-
-const UNLINK_WORDS: Record<string, string> = {
-  YOU_CANT_UNLINK_YOUR_LAST_ACCOUNT: "This is your only way to sign in. Set a password or link another account first.",
-  SESSION_IS_NOT_FRESH: "For your safety, sign out and sign in again, then unlink.",
-  ACCOUNT_NOT_FOUND: "That account is not linked.",
-};
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const outcome = await handleForm({
@@ -43,43 +46,28 @@ export async function action({ request, context }: ActionFunctionArgs) {
     run: async (value, ctx) => {
       const current = await requireSession(ctx);
       if (value.intent === "link") {
-        const here = "/account/linked-accounts";
-        return { go: (await startSocialFlow(ctx, { provider: value.provider, callbackURL: `${here}?linked=1`, errorCallbackURL: here }, current.user.id)).url };
+        return (await startSocialFlow(ctx, { provider: value.provider, callbackURL: `${HERE}?linked=1`, errorCallbackURL: HERE }, current.user.id)).url;
       }
-      try {
-        await unlinkAccount(current, { providerId: value.provider });
-        return { message: "Account unlinked." };
-      } catch (error) {
-        if (error instanceof AuthError && UNLINK_WORDS[error.code]) return { error: UNLINK_WORDS[error.code] };
-        throw error;
-      }
+      await unlinkAccount(current, { providerId: value.provider });
+      setFlash(ctx.responseHeaders, `${enabledProviders().find((p) => p.id === value.provider)?.name ?? "The account"} is unlinked.`);
+      return HERE;
     },
   });
-  if (!outcome.ok) return data({ message: null, error: outcome.result.error?.[""]?.[0] ?? "Something went wrong." }, outcome.init);
-  const value = outcome.value;
-  if ("go" in value && value.go) throw redirect(value.go, { headers: outcome.ctx.responseHeaders });
-  return data({ message: value.message ?? null, error: value.error ?? null }, { status: value.error ? 400 : 200, headers: outcome.ctx.responseHeaders });
+  if (!outcome.ok) return data({ result: outcome.result }, outcome.init);
+  throw redirect(outcome.value, { headers: outcome.ctx.responseHeaders });
 }
 
 export default function LinkedAccounts() {
   const page = useLoaderData<typeof loader>();
-  const result = useActionData<typeof action>();
-  const message = result?.message ?? (page.linked ? "Account linked." : null);
-  const error = result?.error ?? page.error;
+  const refused = useActionData<typeof action>()?.result;
+  const errors = [...Object.values(refused?.error ?? {}).flat(), page.error];
   return (
     <section aria-labelledby="linked-heading">
       <h1 id="linked-heading">Linked accounts</h1>
+      <FlashMessage flash={page.flash} />
+      {page.linked && !page.flash && !refused ? <StatusMessage>Account linked.</StatusMessage> : null}
+      <ErrorSummary errors={errors} />
       <p className="muted">Sign in with any of these. You can't remove the last one.</p>
-      {message ? (
-        <p className="notice" role="status" tabIndex={-1}>
-          {message}
-        </p>
-      ) : null}
-      {error ? (
-        <p className="warning" role="alert" tabIndex={-1}>
-          {error}
-        </p>
-      ) : null}
       <ul className="linked-accounts">
         <li>
           <span>Password</span>
@@ -88,7 +76,7 @@ export default function LinkedAccounts() {
         {page.providers.map((provider) => (
           <li key={provider.id}>
             <span>{provider.name}</span>
-            <Form method="post" reloadDocument>
+            <Form method="post" action={HERE} reloadDocument>
               <input type="hidden" name="provider" value={provider.id} />
               {provider.linked ? (
                 <button type="submit" name="intent" value="unlink" className="secondary" aria-label={`Unlink ${provider.name}`}>

@@ -1,8 +1,10 @@
 // The account area's passkeys: each one's name, creation date and whether it is synced; add one (JavaScript),
 // rename or delete one (plain forms that work without JavaScript). The list is the loader's, kept live with
-// JavaScript by the client's usePasskeys() (refetched after a passkey is added, renamed or deleted).
+// JavaScript by the client's usePasskeys() (refetched after a passkey is added, renamed or deleted). Like every
+// account page, a rename or deletion comes back by post/redirect/get with its confirmation focused at the top, and
+// a refusal in a focused error summary, with "Error:" in the title.
 import { getFormProps } from "@conform-to/react";
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { AuthError } from "~/auth/errors";
@@ -11,25 +13,23 @@ import { deletePasskeyForm, renamePasskeyForm } from "~/auth/passkey/schemas";
 import { getSession } from "~/auth/session.server";
 import { authClient } from "~/client/auth-client";
 import type { Passkey } from "~/client";
-import { ErrorList, Field, SubmitButton, useZodForm } from "~/components/forms";
+import { FlashMessage } from "~/components/account-sections";
+import { ErrorSummary, Field, SubmitButton, useZodForm } from "~/components/forms";
+import { pageTitle } from "~/components/page-title";
 import { AddPasskey } from "~/components/passkey-add";
-import { handleForm, requirePageSession } from "~/http/page.server";
+import { loadAccountPage } from "~/http/account-page.server";
+import { setFlash } from "~/http/flash.server";
+import { handleForm } from "~/http/page.server";
 
-export const meta: MetaFunction = () => [{ title: "Passkeys · Latchkey" }];
+const HERE = "/account/passkeys";
 
-const NOTICES: Record<string, string> = { renamed: "Passkey renamed.", deleted: "Passkey deleted." };
+export const meta = pageTitle("Passkeys");
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const [{ user }, ctx] = await requirePageSession(request, context);
-  const passkeys = await listPasskeys(user.id);
-  return data(
-    {
-      notice: NOTICES[new URL(request.url).searchParams.get("notice") ?? ""] ?? null,
-      // As GET /passkey/list-user-passkeys sends them (dates as ISO text), so the client's live list starts from it.
-      passkeys: passkeys.map((p) => ({ ...publicPasskey(p), createdAt: p.createdAt.toISOString() })),
-    },
-    { headers: ctx.responseHeaders },
-  );
+  return loadAccountPage(request, context, async ({ user }) => ({
+    // As GET /passkey/list-user-passkeys sends them (dates as ISO text), so the client's live list starts from it.
+    passkeys: (await listPasskeys(user.id)).map((p) => ({ ...publicPasskey(p), createdAt: p.createdAt.toISOString() })),
+  }));
 }
 
 const INTENTS = {
@@ -51,6 +51,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       if (!current) throw new AuthError("UNAUTHORIZED");
       if (intent === "rename") await renamePasskey(current.user.id, { id: value.id, name: (value as { name: string }).name });
       else await deletePasskey(current.user.id, { id: value.id });
+      setFlash(ctx.responseHeaders, intent === "rename" ? "Passkey renamed." : "Passkey deleted.");
       return value.id;
     },
   });
@@ -58,7 +59,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const id = new URL(request.url).searchParams.get("id");
     return data({ intent, id, result: outcome.result }, outcome.init);
   }
-  throw redirect(`/account/passkeys?notice=${intent === "rename" ? "renamed" : "deleted"}`, { headers: outcome.ctx.responseHeaders });
+  throw redirect(HERE, { headers: outcome.ctx.responseHeaders });
 }
 
 const formatDate = (iso: string) => new Date(iso).toISOString().slice(0, 10);
@@ -82,19 +83,18 @@ function PasskeyRow({ passkey, last }: { passkey: Passkey; last: Last }) {
         <div className="muted">
           Added {formatDate(passkey.createdAt)} · {synced ? "Synced across your devices" : "On one device only (not synced)"}
         </div>
-        <Form method="post" action={`/account/passkeys?intent=rename&id=${encodeURIComponent(passkey.id)}`} {...getFormProps(form)}>
+        <Form method="post" action={`${HERE}?intent=rename&id=${encodeURIComponent(passkey.id)}`} {...getFormProps(form)}>
+          <ErrorSummary form={form} />
           <input type="hidden" name="id" value={passkey.id} />
           <Field label="Passkey name" meta={fields.name} type="text" autoComplete="off" />
-          <ErrorList id={form.errorId} errors={form.errors} />
           <SubmitButton className="secondary">Rename</SubmitButton>
         </Form>
       </div>
-      <Form method="post" action={`/account/passkeys?intent=delete&id=${encodeURIComponent(passkey.id)}`} className="inline">
+      <Form method="post" action={`${HERE}?intent=delete&id=${encodeURIComponent(passkey.id)}`} className="inline">
         <input type="hidden" name="id" value={passkey.id} />
         <button type="submit" className="danger" aria-label={`Delete ${label}`}>
           Delete
         </button>
-        {mine && last?.intent === "delete" ? <ErrorList errors={Object.values(last.result.error ?? {}).flat().filter((e): e is string => typeof e === "string")} /> : null}
       </Form>
     </li>
   );
@@ -103,23 +103,24 @@ function PasskeyRow({ passkey, last }: { passkey: Passkey; last: Last }) {
 export default function AccountPasskeys() {
   const loaded = useLoaderData<typeof loader>();
   const passkeys = authClient.usePasskeys({ initialData: loaded.passkeys }).data ?? loaded.passkeys;
-  const { notice } = loaded;
   const last = useActionData<typeof action>();
+  // A rename refused is summed up in its row's form; a refused deletion (its form has no fields), or a refusal
+  // for a passkey no longer listed (deleted meanwhile), at the top of the page.
+  const atTop = last && (last.intent === "delete" || !passkeys.some((p) => p.id === last.id));
+  const topErrors = atTop ? Object.values(last.result.error ?? {}).flat() : [];
   return (
     <section aria-labelledby="passkeys-heading">
       <h1 id="passkeys-heading">Passkeys</h1>
+      <FlashMessage flash={loaded.flash} />
+      <ErrorSummary errors={topErrors} />
       <p className="muted">A passkey lets you sign in with your fingerprint, face or device PIN instead of a password.</p>
-      {notice && !last ? (
-        <p className="notice" role="status">
-          {notice}
-        </p>
-      ) : null}
       {passkeys.length === 0 ? (
         <p>You have no passkeys yet.</p>
       ) : (
         <ul className="sessions passkeys">
           {passkeys.map((p) => (
-            <PasskeyRow key={p.id} passkey={p} last={last} />
+            // Keyed by the confirmation too, so a success resets the row's form (its last refusal included).
+            <PasskeyRow key={`${p.id}-${loaded.flash?.id}`} passkey={p} last={last} />
           ))}
         </ul>
       )}

@@ -1,8 +1,10 @@
 // The account area's two-factor page: switch it on with the password (QR code, the secret written out, and the
 // first code to confirm), see the backup codes once, replace them, or switch two-factor off. Each form posts to
-// `?intent=…` and works without JavaScript.
+// `?intent=…` and works without JavaScript. Switching it off comes back by post/redirect/get with a one-time,
+// focused confirmation at the top; switching it on (or new backup codes) is answered directly, since the codes
+// are shown only in that answer, with the confirmation and the codes in one focused status.
 import { getFormProps } from "@conform-to/react";
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import type { z } from "zod";
@@ -11,18 +13,22 @@ import { requireSession } from "~/auth/session.server";
 import { confirmTotpFormSchema, twoFactorPasswordFormSchema } from "~/auth/two-factor/schemas";
 import { currentBackupCodes, disableTwoFactor, enableTwoFactor, generateBackupCodes, twoFactorStatus } from "~/auth/two-factor/settings.server";
 import { confirmWithTotp } from "~/auth/two-factor/verify.server";
-import { ErrorSummary, Field, SubmitButton, useZodForm } from "~/components/forms";
+import { FlashMessage } from "~/components/account-sections";
+import { ErrorSummary, Field, StatusMessage, SubmitButton, useZodForm } from "~/components/forms";
+import { pageTitle } from "~/components/page-title";
 import { BackupCodes, PasswordForm, useFollowTwoFactorSetting, type TwoFactorIntent as Intent } from "~/components/two-factor";
 import { hasPassword } from "~/auth/password-flows.server";
-import { handleForm, requirePageSession } from "~/http/page.server";
+import { loadAccountPage } from "~/http/account-page.server";
+import { setFlash } from "~/http/flash.server";
+import { handleForm } from "~/http/page.server";
 
-export const meta: MetaFunction = () => [{ title: "Two-factor authentication · Latchkey" }];
+export const meta = pageTitle("Two-factor authentication");
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const [{ user }, ctx] = await requirePageSession(request, context);
-  const [status, withPassword] = await Promise.all([twoFactorStatus(user.id, user.email), hasPassword(user.id)]);
-  const notice = new URL(request.url).searchParams.get("notice");
-  return data({ ...status, hasPassword: withPassword, disabled: notice === "disabled" }, { headers: ctx.responseHeaders });
+  return loadAccountPage(request, context, async ({ user }) => {
+    const [status, withPassword] = await Promise.all([twoFactorStatus(user.id, user.email), hasPassword(user.id)]);
+    return { ...status, hasPassword: withPassword };
+  });
 }
 
 const PASSWORD_FIELD = (error: AuthError) => (error.code === "INVALID_PASSWORD" ? "password" : undefined);
@@ -71,7 +77,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
       }
       if (intent === "disable") {
         await disableTwoFactor(ctx, current, { password });
-        return { redirect: "/account/two-factor?notice=disabled" };
+        setFlash(ctx.responseHeaders, "Two-factor authentication is off.");
+        return { redirect: "/account/two-factor" };
       }
       return { backupCodes: (await generateBackupCodes(current, { password })).backupCodes };
     },
@@ -90,20 +97,12 @@ export default function AccountTwoFactor() {
   return (
     <section aria-labelledby="two-factor-heading">
       <h1 id="two-factor-heading">Two-factor authentication</h1>
-      {page.disabled && !last ? (
-        <p className="notice" role="status">
-          Two-factor authentication is off.
-        </p>
-      ) : null}
+      <FlashMessage flash={page.flash} />
       {last?.backupCodes ? (
-        <>
-          {justEnabled ? (
-            <p className="notice" role="status">
-              Two-factor authentication is now on.
-            </p>
-          ) : null}
+        <StatusMessage focusKey={last}>
+          <p>{justEnabled ? "Two-factor authentication is now on." : "New backup codes made. The old ones no longer work."}</p>
           <BackupCodes codes={last.backupCodes} />
-        </>
+        </StatusMessage>
       ) : null}
       {!page.hasPassword ? (
         <p className="muted">Set a password on the overview page first: two-factor authentication protects password sign-ins.</p>

@@ -7,21 +7,15 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { StatusMessage } from "~/components/forms";
 import { pageTitle } from "~/components/page-title";
 import { takeFlash } from "~/http/flash.server";
+import { verifyLinkProblem } from "~/http/page-messages.server";
 
 export const meta = pageTitle("Email confirmation");
-
-const EXPLANATIONS: Record<string, string> = {
-  token_expired: "The link has expired. Sign in and ask for a new verification email.",
-  invalid_token: "The link is invalid or was already used.",
-  user_not_found: "The account this link was sent for no longer uses that address.",
-  unauthorized: "You are signed in as somebody else. Sign out and open the link again.",
-};
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const headers = new Headers();
   const error = new URL(request.url).searchParams.get("error");
   const message = error ? null : takeFlash(request, headers);
-  return data({ error: error ? (EXPLANATIONS[error] ? error : "invalid_token") : null, message }, { headers });
+  return data({ error: verifyLinkProblem(error), message }, { headers });
 }
 
 export default function EmailVerified() {
@@ -31,7 +25,7 @@ export default function EmailVerified() {
       {error ? (
         <>
           <h1>We could not confirm your email address</h1>
-          <p>{EXPLANATIONS[error]}</p>
+          <p>{error}</p>
         </>
       ) : message ? (
         <>

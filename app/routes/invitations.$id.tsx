@@ -1,18 +1,30 @@
 // /invitations/{id}: the page an invitation e-mail links to. Shows the organization, the inviter and the role to
-// whoever holds the id, but only the link's secret (?token=) proves the inbox. Signed in as the invitee: accept or
-// decline. Signed in as someone else: says so and offers to sign out. Signed out: sign in or create an account
-// with the invited address filled in, coming back here afterwards. Expired, canceled or unknown: a clear page.
+// whoever holds the id, but only the link's secret (?token=) proves the inbox. What a signed-in visitor may do is
+// the domain's answer (`inviteeStanding`), the same rule accepting enforces: the invitee accepts or declines; an
+// invitee whose address is not verified yet is told so, with a way to get the verification mail again; anyone
+// else is told whose invitation it is and offered to sign out. Signed out: sign in or create an account with the
+// invited address filled in, coming back here afterwards. Expired, canceled or unknown: a clear page.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
-import { acceptInvitation, describeInvitation, rejectInvitation } from "~/auth/organization/invitations.server";
+import { emailVerificationEnabled, requestVerificationEmail } from "~/auth/email-verification.server";
+import { acceptInvitation, describeInvitation, inviteeStanding, rejectInvitation } from "~/auth/organization/invitations.server";
 import { getSession, signOut } from "~/auth/session.server";
-import { ErrorSummary } from "~/components/forms";
+import { FlashMessage } from "~/components/account-sections";
+import { DevOutboxLink } from "~/components/dev-outbox-link";
+import { ERROR_TITLE_PREFIX, ErrorSummary, SubmitButton } from "~/components/forms";
+import { withErrorTitle } from "~/components/page-title";
+import { mayReadLocalOutbox } from "~/email/mailer.server";
+import { takeFlashNotice } from "~/http/flash.server";
 import { intent, runIntent, type IntentResult } from "~/http/organization-actions.server";
+import { verifyLinkProblem } from "~/http/page-messages.server";
 import { requestContext } from "~/http/page.server";
+import { describeRole } from "~/auth/organization/permissions";
 
-export const meta: MetaFunction = () => [{ title: "Invitation · Latchkey" }];
+export const meta: MetaFunction<typeof loader> = withErrorTitle(({ data }) => [
+  { title: `${(data as { linkProblem?: string | null } | undefined)?.linkProblem ? ERROR_TITLE_PREFIX : ""}Invitation · Latchkey` },
+]);
 
 const MAX_TOKEN = 200;
 
@@ -23,6 +35,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const [current, described] = await Promise.all([getSession(ctx), describeInvitation(params.id ?? "", token)]);
   const { state, invitation, linkSecretValid } = described;
   const here = url.pathname + (linkSecretValid && token ? `?token=${encodeURIComponent(token)}` : "");
+  const standing = current && invitation && state === "pending" ? (await inviteeStanding(current.user, invitation, token)).standing : null;
   return data(
     {
       state,
@@ -30,7 +43,12 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
       // Passed on to accept only when it is this invitation's live secret.
       token: linkSecretValid ? token : null,
       here,
-      viewer: current ? { email: current.user.email, isInvitee: invitation?.email === current.user.email.toLowerCase() } : null,
+      viewer: current ? { email: current.user.email, standing } : null,
+      mayResendVerification: standing === "verify-email-first" && emailVerificationEnabled(),
+      outbox: standing === "verify-email-first" && mayReadLocalOutbox(request, context.peerAddress),
+      flash: takeFlashNotice(request, ctx.responseHeaders),
+      // A verification link sent from here comes back here; `?error=` says why it did not work.
+      linkProblem: verifyLinkProblem(url.searchParams.get("error")),
     },
     { status: state === "unknown" ? 404 : 200, headers: ctx.responseHeaders },
   );
@@ -48,7 +66,8 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
         await acceptInvitation(current!, id, value.token);
         // The organization may be gone by now (deleted in between): the list is then the place to land.
         const { invitation } = await describeInvitation(id, null);
-        return { redirect: invitation ? `/organizations/${invitation.organizationSlug}` : "/organizations" };
+        if (!invitation) return { redirect: "/organizations" };
+        return { message: `You joined ${invitation.organizationName}.`, redirect: `/organizations/${invitation.organizationSlug}` };
       },
     }),
     decline: intent({
@@ -56,7 +75,16 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
       rateLimitAs: "/organization/reject-invitation",
       run: async (value, current) => {
         await rejectInvitation(current!, id, value.token);
-        return { message: "Invitation declined." };
+        const { invitation } = await describeInvitation(id, null);
+        return { message: `You declined the invitation${invitation ? ` to ${invitation.organizationName}` : ""}.`, redirect: "/organizations" };
+      },
+    }),
+    "resend-verification": intent({
+      schema: z.object({}),
+      rateLimitAs: "/send-verification-email",
+      run: async (_value, current, ctx) => {
+        await requestVerificationEmail(ctx, { email: current!.user.email, callbackURL: `/invitations/${encodeURIComponent(id)}` });
+        return { message: `We sent a verification link to ${current!.user.email}. Follow it, then accept the invitation here.` };
       },
     }),
     "sign-out": intent({
@@ -65,7 +93,10 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
       anonymous: true,
       run: async (value, _current, ctx) => {
         await signOut(ctx);
-        return { redirect: `/invitations/${encodeURIComponent(id)}${value.token ? `?token=${encodeURIComponent(value.token)}` : ""}` };
+        return {
+          message: "You are signed out.",
+          redirect: `/invitations/${encodeURIComponent(id)}${value.token ? `?token=${encodeURIComponent(value.token)}` : ""}`,
+        };
       },
     }),
   });
@@ -87,22 +118,12 @@ export default function InvitationPage() {
   const page = useLoaderData<typeof loader>();
   const last = useActionData<typeof action>() as IntentResult | undefined;
   const { invitation, viewer, token } = page;
-  if (last?.intent === "decline" && last.message) {
-    return (
-      <section>
-        <h1>Invitation declined</h1>
-        <p>You declined the invitation{invitation ? ` to ${invitation.organizationName}` : ""}.</p>
-        <p>
-          <Link to="/organizations">Your organizations</Link>
-        </p>
-      </section>
-    );
-  }
   if (page.state !== "pending" || !invitation) {
     const [title, text] = GONE[page.state] ?? GONE.unknown;
     return (
       <section>
         <h1>{title}</h1>
+        <FlashMessage flash={page.flash} />
         {invitation ? <p>The invitation to {invitation.organizationName} is no longer open.</p> : null}
         <p>{text}</p>
         <p>
@@ -113,15 +134,19 @@ export default function InvitationPage() {
   }
   const returnTo = encodeURIComponent(page.here);
   const email = encodeURIComponent(invitation.email);
+  const tokenInput = token ? <input type="hidden" name="token" value={token} /> : null;
+  // Every form posts to the invitation itself (never with a verification link's `?error=`, which would then
+  // come back with the answer).
   return (
     <section>
       <h1>Join {invitation.organizationName}</h1>
+      <FlashMessage flash={page.flash} />
+      <ErrorSummary errors={[page.linkProblem ? `We could not verify your email address. ${page.linkProblem}` : null, last?.error]} />
       <p>
         {invitation.inviterName || invitation.inviterEmail} ({invitation.inviterEmail}) invited <strong>{invitation.email}</strong> to join{" "}
-        <strong>{invitation.organizationName}</strong> as <strong>{invitation.role.split(",").join(", ")}</strong>.
+        <strong>{invitation.organizationName}</strong> as <strong>{describeRole(invitation.role)}</strong>.
       </p>
       <p className="muted">The invitation is open until {formatDate(invitation.expiresAt)}.</p>
-      {last?.error ? <ErrorSummary errors={[last.error]} /> : null}
       {!viewer ? (
         <>
           <p>Sign in or create an account with {invitation.email} to accept.</p>
@@ -134,29 +159,56 @@ export default function InvitationPage() {
             </Link>
           </p>
         </>
-      ) : viewer.isInvitee ? (
+      ) : viewer.standing === "may-answer" ? (
         <div className="row-actions">
-          <Form method="post" className="inline">
+          <Form method="post" action={page.here} className="inline">
             <input type="hidden" name="intent" value="accept" />
-            {token ? <input type="hidden" name="token" value={token} /> : null}
+            {tokenInput}
             <button type="submit">Accept invitation</button>
           </Form>
-          <Form method="post" className="inline">
+          <Form method="post" action={page.here} className="inline">
             <input type="hidden" name="intent" value="decline" />
-            {token ? <input type="hidden" name="token" value={token} /> : null}
+            {tokenInput}
             <button type="submit" className="secondary">
               Decline
             </button>
           </Form>
+        </div>
+      ) : viewer.standing === "verify-email-first" ? (
+        <div className="banner" role="region" aria-labelledby="verify-first-heading">
+          <h2 id="verify-first-heading">Verify your email address first</h2>
+          <p>
+            Anyone can sign up with any address, so before you can accept or decline we need to know that{" "}
+            <strong className="address">{viewer.email}</strong> is yours.
+          </p>
+          {page.mayResendVerification ? (
+            <>
+              <p>
+                Follow the link in the verification email we sent you; it brings you back here. Opening this invitation from the link in the
+                invitation email works too.
+                <DevOutboxLink show={page.outbox} />
+              </p>
+              <Form method="post" action={page.here}>
+                <input type="hidden" name="intent" value="resend-verification" />
+                <SubmitButton className="secondary">Resend verification email</SubmitButton>
+              </Form>
+            </>
+          ) : (
+            <p>
+              Open this invitation from the link in the invitation email sent to {invitation.email}: following it proves the address is
+              yours.
+              <DevOutboxLink show={page.outbox} />
+            </p>
+          )}
         </div>
       ) : (
         <>
           <p className="warning">
             This invitation is for {invitation.email}, but you are signed in as {viewer.email}.
           </p>
-          <Form method="post">
+          <Form method="post" action={page.here}>
             <input type="hidden" name="intent" value="sign-out" />
-            {token ? <input type="hidden" name="token" value={token} /> : null}
+            {tokenInput}
             <button type="submit" className="secondary">
               Sign out
             </button>

@@ -1,6 +1,7 @@
 // /organizations/{slug}: one organization for its members (everyone else gets a 404). Members with their role,
 // pending invitations, the invite form, settings, leaving and deleting — each control shown only to members whose
-// role allows it (the domain checks again whatever the page shows). Works without JavaScript.
+// role allows it, decided by the same rules the domain enforces (permissions.ts). Works without JavaScript; each
+// success comes back to this page with its confirmation focused at the top.
 import { getFormProps } from "@conform-to/react";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
@@ -8,18 +9,22 @@ import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { z } from "zod";
 import { knownError } from "~/http/known-error.server";
-import { cancelInvitation, inviteMember } from "~/auth/organization/invitations.server";
+import { cancelInvitation, inviteMember, isLiveInvitation } from "~/auth/organization/invitations.server";
 import { leaveOrganization, removeMember, updateMemberRole } from "~/auth/organization/members.server";
 import { deleteOrganization, getFullOrganization, switcherData, updateOrganization } from "~/auth/organization/organizations.server";
-import { isOwner, roleAllows, ROLES } from "~/auth/organization/permissions";
+import { grantableRoles, mayCancelInvitations, mayChangeRoleOf, mayDeleteOrganization, mayInvite, mayRemoveMember, mayUpdateOrganization, describeRole, parseRoles } from "~/auth/organization/permissions";
 import { idField, inviteForm, memberRoleForm, organizationSettingsForm } from "~/auth/organization/schemas";
 import { CheckboxField, ErrorList, ErrorSummary, Field, SubmitButton, useZodForm } from "~/components/forms";
 import { OrganizationSwitcher } from "~/components/organization-switcher";
-import { Section } from "~/components/account-sections";
+import { FlashMessage, Section } from "~/components/account-sections";
+import { withErrorTitle } from "~/components/page-title";
+import { takeFlashNotice } from "~/http/flash.server";
 import { intent, runIntent, type IntentResult } from "~/http/organization-actions.server";
 import { requirePageSession } from "~/http/page.server";
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.organization.name ?? "Organization"} · Latchkey` }];
+export const meta: MetaFunction<typeof loader> = withErrorTitle(({ data }) => [
+  { title: `${(data as { organization?: { name: string } } | undefined)?.organization?.name ?? "Organization"} · Latchkey` },
+]);
 
 const notFound = () => new Response("Not found", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
 
@@ -35,23 +40,30 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   }
   if (!organization) throw notFound();
   const me = organization.members.find((m) => m.userId === current.user.id)!;
-  const now = Date.now();
   return data(
     {
       organization: { id: organization.id, name: organization.name, slug: organization.slug, logo: organization.logo },
       me: { memberId: me.id, role: me.role },
+      flash: takeFlashNotice(request, ctx.responseHeaders),
       can: {
-        update: roleAllows(me.role, { organization: ["update"] }),
-        delete: roleAllows(me.role, { organization: ["delete"] }),
-        invite: roleAllows(me.role, { invitation: ["create"] }),
-        cancel: roleAllows(me.role, { invitation: ["cancel"] }),
-        changeRoles: roleAllows(me.role, { member: ["update"] }),
-        remove: roleAllows(me.role, { member: ["delete"] }),
-        manageOwners: isOwner(me.role),
+        update: mayUpdateOrganization(me.role),
+        delete: mayDeleteOrganization(me.role),
+        invite: mayInvite(me.role),
+        cancel: mayCancelInvitations(me.role),
       },
-      members: organization.members.map((m) => ({ id: m.id, role: m.role, name: m.user.name, email: m.user.email, isMe: m.userId === current.user.id })),
+      /** The roles this member may give, inviting or changing someone's role. */
+      grantableRoles: grantableRoles(me.role),
+      members: organization.members.map((m) => ({
+        id: m.id,
+        role: m.role,
+        name: m.user.name,
+        email: m.user.email,
+        mayChangeRole: mayChangeRoleOf(me.role, m.role),
+        // Oneself leaves from the "Leave" section instead.
+        mayRemove: m.id !== me.id && mayRemoveMember(me, m),
+      })),
       invitations: organization.invitations
-        .filter((i) => i.status === "pending" && i.expiresAt.getTime() > now)
+        .filter((i) => isLiveInvitation(i))
         .map((i) => ({ id: i.id, email: i.email, role: i.role, expiresAt: i.expiresAt.toISOString() })),
       switcher: await switcherData(current),
     },
@@ -62,28 +74,28 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 const confirmField = z.boolean({ error: "Tick the box to confirm" }).refine((ticked) => ticked, "Tick the box to confirm");
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
-  const here = `/organizations/${params.slug ?? ""}`;
   /** The organization this page is about, for the signed-in member (the domain checks their rights). */
-  const orgId = async (current: Parameters<typeof getFullOrganization>[0]) => {
+  const organizationOf = async (current: Parameters<typeof getFullOrganization>[0]) => {
     const full = await getFullOrganization(current, { organizationSlug: params.slug ?? "" });
     if (!full) throw notFound();
-    return full.id;
+    return full;
   };
+  const orgId = async (current: Parameters<typeof getFullOrganization>[0]) => (await organizationOf(current)).id;
   const outcome = await runIntent(request, context, {
     "update-role": intent({
       schema: memberRoleForm,
       rateLimitAs: "/organization/update-member-role",
       run: async (value, current) => {
-        await updateMemberRole(current!, { memberId: value.memberId, role: value.role, organizationId: await orgId(current!) });
-        return { message: "Role changed." };
+        const member = await updateMemberRole(current!, { memberId: value.memberId, role: value.role, organizationId: await orgId(current!) });
+        return { message: `${member.user.email} is now ${describeRole(member.role)}.` };
       },
     }),
     "remove-member": intent({
       schema: z.object({ memberId: idField }),
       rateLimitAs: "/organization/remove-member",
       run: async (value, current) => {
-        await removeMember(current!, { memberIdOrEmail: value.memberId, organizationId: await orgId(current!) });
-        return { redirect: here };
+        const { member } = await removeMember(current!, { memberIdOrEmail: value.memberId, organizationId: await orgId(current!) });
+        return { message: `${member.user.email} was removed.` };
       },
     }),
     "cancel-invitation": intent({
@@ -91,8 +103,8 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
       rateLimitAs: "/organization/cancel-invitation",
       run: async (value, current) => {
         await orgId(current!);
-        await cancelInvitation(current!, value.invitationId);
-        return { message: "Invitation canceled." };
+        const canceled = await cancelInvitation(current!, value.invitationId);
+        return { message: `The invitation of ${canceled.email} was canceled.` };
       },
     }),
     invite: intent({
@@ -111,23 +123,25 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
           organizationId: await orgId(current!),
           data: { name: value.name, slug: value.slug, logo: value.logo ?? null },
         });
-        return { redirect: `/organizations/${updated.slug}` };
+        return { message: "Settings saved.", redirect: `/organizations/${updated.slug}` };
       },
     }),
     leave: intent({
       schema: z.object({}),
       rateLimitAs: "/organization/leave",
       run: async (_value, current) => {
-        await leaveOrganization(current!, await orgId(current!));
-        return { redirect: "/organizations" };
+        const organization = await organizationOf(current!);
+        await leaveOrganization(current!, organization.id);
+        return { message: `You left ${organization.name}.`, redirect: "/organizations" };
       },
     }),
     delete: intent({
       schema: z.object({ confirm: confirmField }),
       rateLimitAs: "/organization/delete",
       run: async (_value, current) => {
-        await deleteOrganization(current!, await orgId(current!));
-        return { redirect: "/organizations" };
+        const organization = await organizationOf(current!);
+        await deleteOrganization(current!, organization.id);
+        return { message: `${organization.name} was deleted.`, redirect: "/organizations" };
       },
     }),
   });
@@ -137,26 +151,42 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
 
 const formatDate = (iso: string) => new Date(iso).toISOString().replace("T", " ").slice(0, 16) + " UTC";
 
-/** A form's confirmation, and its error unless the form shows its own errors (`messageOnly`). */
-function Outcome({ last, intent: name, messageOnly }: { last?: IntentResult; intent: string; messageOnly?: boolean }) {
-  if (last?.intent !== name) return null;
-  if (last.message) {
-    return (
-      <p className="notice" role="status">
-        {last.message}
-      </p>
-    );
-  }
-  return last.error && !messageOnly ? <ErrorSummary errors={[last.error]} /> : null;
+/** A row-level or button-only form's refusal, in the section it came from (forms with fields show their own). */
+function Refusal({ last, intent: name }: { last?: IntentResult; intent: string }) {
+  return last?.intent === name && last.error ? <ErrorSummary errors={[last.error]} /> : null;
 }
 
+type PageData = ReturnType<typeof useLoaderData<typeof loader>>;
+
+/** The invite form; keyed by the page's confirmation, so a sent invitation leaves it empty for the next one. */
+function InviteForm({ roles, last }: { roles: PageData["grantableRoles"]; last?: IntentResult }) {
+  const [invite, inviteFields] = useZodForm("invite", inviteForm, last?.intent === "invite" ? last.result : undefined, { role: "member" });
+  return (
+    <Form method="post" {...getFormProps(invite)}>
+      <h3>Invite someone</h3>
+      <ErrorSummary form={invite} />
+      <input type="hidden" name="intent" value="invite" />
+      <Field label="Email" meta={inviteFields.email} type="email" autoComplete="off" />
+      <div className="field">
+        <label htmlFor={inviteFields.role.id}>Role</label>
+        <select id={inviteFields.role.id} name={inviteFields.role.name} defaultValue="member">
+          {roles.map((r) => (
+            <option key={r} value={r}>
+              {r}
+            </option>
+          ))}
+        </select>
+        <ErrorList id={inviteFields.role.errorId} errors={inviteFields.role.errors} />
+      </div>
+      <SubmitButton>Send invitation</SubmitButton>
+    </Form>
+  );
+}
 
 export default function OrganizationPage() {
   const page = useLoaderData<typeof loader>();
   const last = useActionData<typeof action>() as IntentResult | undefined;
   const { organization, can } = page;
-  const roleChoices = ROLES.filter((r) => can.manageOwners || r !== "owner");
-  const [invite, inviteFields] = useZodForm("invite", inviteForm, last?.intent === "invite" ? last.result : undefined, { role: "member" });
   const [settings, settingsFields] = useZodForm("settings", organizationSettingsForm, last?.intent === "settings" ? last.result : undefined, {
     name: organization.name,
     slug: organization.slug,
@@ -167,74 +197,70 @@ export default function OrganizationPage() {
     <>
       <section>
         <h1>{organization.name}</h1>
+        <FlashMessage flash={page.flash} />
         <p className="muted">
-          <Link to="/organizations">All organizations</Link> · your role: {page.me.role.split(",").join(", ")}
+          <Link to="/organizations">All organizations</Link> · your role: {describeRole(page.me.role)}
         </p>
         <OrganizationSwitcher data={page.switcher} />
       </section>
 
       <Section id="members" title="Members">
-        <Outcome last={last} intent="update-role" />
-        <Outcome last={last} intent="remove-member" />
+        <Refusal last={last} intent="update-role" />
+        <Refusal last={last} intent="remove-member" />
         <ul className="rows" aria-label="Members">
-          {page.members.map((m) => {
-            const ownerRow = m.role.split(",").includes("owner");
-            const mayChange = can.changeRoles && (can.manageOwners || !ownerRow);
-            const mayRemove = !m.isMe && can.remove && (can.manageOwners || !ownerRow);
-            return (
-              <li key={m.id} aria-label={m.email}>
-                <span>
-                  <strong>{m.name}</strong> <span className="muted">{m.email}</span>
-                  <br />
-                  <span className="muted" data-testid="member-role">
-                    {m.role.split(",").join(", ")}
-                  </span>
+          {page.members.map((m) => (
+            <li key={m.id} aria-label={m.email}>
+              <span>
+                <strong>{m.name}</strong> <span className="muted">{m.email}</span>
+                <br />
+                <span className="muted" data-testid="member-role">
+                  {describeRole(m.role)}
                 </span>
-                <span className="row-actions">
-                  {mayChange ? (
-                    <Form method="post" className="inline">
-                      <input type="hidden" name="intent" value="update-role" />
-                      <input type="hidden" name="memberId" value={m.id} />
-                      <label htmlFor={`role-${m.id}`} className="visually-hidden">
-                        Role of {m.email}
-                      </label>
-                      <select id={`role-${m.id}`} name="role" defaultValue={m.role.split(",")[0]}>
-                        {roleChoices.map((r) => (
-                          <option key={r} value={r}>
-                            {r}
-                          </option>
-                        ))}
-                      </select>{" "}
-                      <button type="submit" className="secondary">
-                        Change role
-                      </button>
-                    </Form>
-                  ) : null}{" "}
-                  {mayRemove ? (
-                    <Form method="post" className="inline">
-                      <input type="hidden" name="intent" value="remove-member" />
-                      <input type="hidden" name="memberId" value={m.id} />
-                      <button type="submit" className="danger" aria-label={`Remove ${m.email}`}>
-                        Remove
-                      </button>
-                    </Form>
-                  ) : null}
-                </span>
-              </li>
-            );
-          })}
+              </span>
+              <span className="row-actions">
+                {m.mayChangeRole ? (
+                  <Form method="post" className="inline" key={`${m.id}-${page.flash?.id}`}>
+                    <input type="hidden" name="intent" value="update-role" />
+                    <input type="hidden" name="memberId" value={m.id} />
+                    <label htmlFor={`role-${m.id}`} className="visually-hidden">
+                      Role of {m.email}
+                    </label>
+                    <select id={`role-${m.id}`} name="role" defaultValue={parseRoles(m.role)[0]}>
+                      {page.grantableRoles.map((r) => (
+                        <option key={r} value={r}>
+                          {r}
+                        </option>
+                      ))}
+                    </select>{" "}
+                    <button type="submit" className="secondary">
+                      Change role
+                    </button>
+                  </Form>
+                ) : null}{" "}
+                {m.mayRemove ? (
+                  <Form method="post" className="inline">
+                    <input type="hidden" name="intent" value="remove-member" />
+                    <input type="hidden" name="memberId" value={m.id} />
+                    <button type="submit" className="danger" aria-label={`Remove ${m.email}`}>
+                      Remove
+                    </button>
+                  </Form>
+                ) : null}
+              </span>
+            </li>
+          ))}
         </ul>
       </Section>
 
       {page.invitations.length || can.invite ? (
         <Section id="invitations" title="Invitations">
-          <Outcome last={last} intent="cancel-invitation" />
+          <Refusal last={last} intent="cancel-invitation" />
           {page.invitations.length === 0 ? <p className="muted">No pending invitations.</p> : null}
           <ul className="rows" aria-label="Pending invitations">
             {page.invitations.map((i) => (
               <li key={i.id} aria-label={i.email}>
                 <span>
-                  {i.email} <span className="muted">as {i.role}, until {formatDate(i.expiresAt)}</span>
+                  {i.email} <span className="muted">as {describeRole(i.role)}, until {formatDate(i.expiresAt)}</span>
                 </span>
                 {can.cancel ? (
                   <Form method="post" className="inline">
@@ -248,45 +274,25 @@ export default function OrganizationPage() {
               </li>
             ))}
           </ul>
-          {can.invite ? (
-            <Form method="post" {...getFormProps(invite)}>
-              <h3>Invite someone</h3>
-              <Outcome last={last} intent="invite" messageOnly />
-              <input type="hidden" name="intent" value="invite" />
-              <Field label="Email" meta={inviteFields.email} type="email" autoComplete="off" />
-              <div className="field">
-                <label htmlFor={inviteFields.role.id}>Role</label>
-                <select id={inviteFields.role.id} name={inviteFields.role.name} defaultValue="member">
-                  {roleChoices.map((r) => (
-                    <option key={r} value={r}>
-                      {r}
-                    </option>
-                  ))}
-                </select>
-                <ErrorList id={inviteFields.role.errorId} errors={inviteFields.role.errors} />
-              </div>
-              <ErrorSummary errors={invite.errors} />
-              <SubmitButton>Send invitation</SubmitButton>
-            </Form>
-          ) : null}
+          {can.invite ? <InviteForm key={page.flash?.id} roles={page.grantableRoles} last={last} /> : null}
         </Section>
       ) : null}
 
       {can.update ? (
         <Section id="settings" title="Settings">
           <Form method="post" {...getFormProps(settings)}>
+            <ErrorSummary form={settings} />
             <input type="hidden" name="intent" value="settings" />
             <Field label="Name" meta={settingsFields.name} type="text" autoComplete="organization" />
             <Field label="Slug" meta={settingsFields.slug} type="text" autoComplete="off" />
             <Field label="Logo URL" meta={settingsFields.logo} type="url" autoComplete="off" />
-            <ErrorSummary errors={settings.errors} />
             <SubmitButton>Save</SubmitButton>
           </Form>
         </Section>
       ) : null}
 
       <Section id="leave" title="Leave">
-        <Outcome last={last} intent="leave" />
+        <Refusal last={last} intent="leave" />
         <Form method="post">
           <input type="hidden" name="intent" value="leave" />
           <p className="muted">You lose access to this organization until someone invites you again.</p>
@@ -299,10 +305,10 @@ export default function OrganizationPage() {
       {can.delete ? (
         <Section id="delete" title="Delete organization">
           <Form method="post" {...getFormProps(remove)}>
+            <ErrorSummary form={remove} />
             <input type="hidden" name="intent" value="delete" />
             <p className="warning">This deletes the organization, its members' access and its invitations. It cannot be undone.</p>
             <CheckboxField label={`Yes, delete ${organization.name}`} meta={removeFields.confirm} />
-            <ErrorSummary errors={remove.errors} />
             <button type="submit" className="danger">
               Delete organization
             </button>

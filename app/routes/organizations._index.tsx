@@ -2,7 +2,7 @@
 // switcher and the "Create organization" form. Everything works without JavaScript; with it, the slug is
 // suggested from the name.
 import { getFormProps } from "@conform-to/react";
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
@@ -12,10 +12,14 @@ import { createForSession, listOrganizationsWithRole, setActiveOrganization, swi
 import { createOrganizationForm, idField } from "~/auth/organization/schemas";
 import { ErrorSummary, Field, SubmitButton, useZodForm } from "~/components/forms";
 import { OrganizationSwitcher } from "~/components/organization-switcher";
+import { FlashMessage } from "~/components/account-sections";
+import { pageTitle } from "~/components/page-title";
+import { takeFlashNotice } from "~/http/flash.server";
 import { intent, runIntent } from "~/http/organization-actions.server";
 import { requirePageSession } from "~/http/page.server";
+import { describeRole } from "~/auth/organization/permissions";
 
-export const meta: MetaFunction = () => [{ title: "Organizations · Latchkey" }];
+export const meta = pageTitle("Organizations");
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const [current, ctx] = await requirePageSession(request, context);
@@ -29,6 +33,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       organizations: organizations.map((o) => ({ id: o.id, name: o.name, slug: o.slug, role: o.role })),
       invitations: invitations.map((i) => ({ id: i.id, organizationName: i.organizationName, role: i.role })),
       switcher,
+      flash: takeFlashNotice(request, ctx.responseHeaders),
     },
     { headers: ctx.responseHeaders },
   );
@@ -42,7 +47,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       rateLimitAs: "/organization/create",
       run: async (value, current) => {
         const created = await createForSession(current!, value);
-        return { redirect: `/organizations/${created.slug}` };
+        return { message: `${created.name} was created. You can invite people now.`, redirect: `/organizations/${created.slug}` };
       },
     }),
     "set-active": intent({
@@ -77,6 +82,7 @@ export default function Organizations() {
     <>
       <section>
         <h1>Organizations</h1>
+        <FlashMessage flash={page.flash} />
         <p className="muted">
           <Link to="/account">Back to your account</Link>
         </p>
@@ -89,7 +95,7 @@ export default function Organizations() {
             {page.organizations.map((o) => (
               <li key={o.id}>
                 <Link to={`/organizations/${o.slug}`}>{o.name}</Link>
-                <span className="muted">{o.role.split(",").join(", ")}</span>
+                <span className="muted">{describeRole(o.role)}</span>
               </li>
             ))}
           </ul>
@@ -122,11 +128,11 @@ export default function Organizations() {
             else if (target.name === "name" && slug.dataset.edited !== "true") slug.value = suggestSlug(target.value);
           }}
         >
+          <ErrorSummary form={form} />
           <input type="hidden" name="intent" value="create" />
           <Field label="Name" meta={fields.name} type="text" autoComplete="organization" />
           <Field label="Slug" meta={fields.slug} type="text" autoComplete="off" />
           <p className="muted">Lowercase letters, digits and dashes; it becomes the organization's address.</p>
-          <ErrorSummary errors={form.errors} />
           <SubmitButton>Create organization</SubmitButton>
         </Form>
       </section>

@@ -17,13 +17,15 @@ import { socialSignInOptions } from "~/auth/social/pages.server";
 import { SocialButtons } from "~/components/social-buttons";
 import { redirectIfSignedIn } from "~/http/signed-in.server";
 
-export const meta = pageTitle("Sign in");
+// A provider's refusal (`?error=`) arrives with the page, in its error summary.
+export const meta = pageTitle<{ social: { error: string | null } }>("Sign in", (data) => data.social.error !== null);
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const headers = await redirectIfSignedIn(request, context);
   // After a password reset the address comes prefilled: the reset page passes it on with its message.
   const flash = takeFlashContent(request, headers);
-  const outbox = mayReadLocalOutbox(request, context.peerAddress);
+  // The outbox link goes with a message about mail we sent (those carry the address), not e.g. "Sign in again".
+  const outbox = Boolean(flash?.email) && mayReadLocalOutbox(request, context.peerAddress);
   return data({ flash: flash?.text || null, email: flash?.email ?? "", outbox, social: socialSignInOptions(request) }, { headers });
 }
 
@@ -59,7 +61,7 @@ export default function SignIn() {
           <DevOutboxLink show={page.outbox} />
         </StatusMessage>
       ) : null}
-      <ErrorSummary form={form} />
+      <ErrorSummary form={form} errors={actionData ? [] : [page.social.error]} />
       <input type="hidden" name="redirectTo" value={redirectTo ?? ""} />
       <Field label="Email or username" meta={fields.email} type="text" autoComplete="username webauthn" />
       <Field
@@ -77,7 +79,7 @@ export default function SignIn() {
       </p>
       <SignInAlternatives redirectTo={redirectTo} />
     </Form>
-    <SocialButtons providers={page.social.providers} redirectTo={redirectTo} error={page.social.error} />
+    <SocialButtons providers={page.social.providers} redirectTo={redirectTo} />
     </>
   );
 }

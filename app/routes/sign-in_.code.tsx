@@ -1,7 +1,8 @@
 // "Email me a sign-in code": the address first, then the 6-digit code from the mail. Without JavaScript the
-// first form's answer renders the second.
-import { getFormProps } from "@conform-to/react";
-import type { ActionFunctionArgs, MetaFunction } from "@remix-run/node";
+// first form's answer renders the second. Every refusal of the code keeps the address (a hidden field), so the
+// next try, or "Send a new code", works without starting over.
+import { getFormProps, type SubmissionResult } from "@conform-to/react";
+import type { ActionFunctionArgs } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useSearchParams } from "@remix-run/react";
 import { EMAIL_OTP_SECONDS } from "~/auth/email-otp/constants";
@@ -9,10 +10,17 @@ import { sendVerificationOtp, signInWithEmailOtp } from "~/auth/email-otp/flows.
 import { otpCodeFormSchema, otpEmailFormSchema } from "~/auth/email-otp/schemas";
 import { safeRedirectTarget } from "~/auth/origin.server";
 import { twoFactorPage } from "~/auth/username/identifier.server";
-import { ErrorSummary, Field, SubmitButton, useZodForm } from "~/components/forms";
+import { ErrorSummary, Field, StatusMessage, SubmitButton, useZodForm } from "~/components/forms";
+import { pageTitle } from "~/components/page-title";
 import { handleForm } from "~/http/page.server";
 
-export const meta: MetaFunction = () => [{ title: "Sign in with a code · Latchkey" }];
+export const meta = pageTitle("Sign in with a code");
+
+/** The address a refused form carried (parsed or, when rate-limited, kept unparsed), for the next try. */
+const submittedEmail = (result: SubmissionResult<string[]>): string | null => {
+  const email = result.initialValue?.email;
+  return typeof email === "string" && email ? email : null;
+};
 
 export async function action({ request, context }: ActionFunctionArgs) {
   if (new URL(request.url).searchParams.get("step") === "code") {
@@ -21,13 +29,14 @@ export async function action({ request, context }: ActionFunctionArgs) {
       context,
       rateLimitAs: "/sign-in/email-otp",
       schema: otpCodeFormSchema,
+      keepWhenLimited: ["email"],
       fieldFor: (error) => (["INVALID_OTP", "OTP_EXPIRED", "TOO_MANY_ATTEMPTS"].includes(error.code) ? "otp" : undefined),
       run: async (value, ctx) => {
         const answer = await signInWithEmailOtp(ctx, { email: value.email, otp: value.otp });
         return "twoFactorRedirect" in answer ? twoFactorPage(value.redirectTo) : value.redirectTo;
       },
     });
-    if (!outcome.ok) return data({ step: "code" as const, email: null, result: outcome.result }, outcome.init);
+    if (!outcome.ok) return data({ step: "code" as const, email: submittedEmail(outcome.result), sent: false, result: outcome.result }, outcome.init);
     throw redirect(safeRedirectTarget(outcome.value), { headers: outcome.ctx.responseHeaders });
   }
   const outcome = await handleForm({
@@ -35,13 +44,14 @@ export async function action({ request, context }: ActionFunctionArgs) {
     context,
     rateLimitAs: "/email-otp/send-verification-otp",
     schema: otpEmailFormSchema,
+    keepWhenLimited: ["email"],
     run: async (value) => {
       await sendVerificationOtp({ email: value.email, type: "sign-in" });
       return value.email.toLowerCase();
     },
   });
-  if (!outcome.ok) return data({ step: "email" as const, email: null, result: outcome.result }, outcome.init);
-  return { step: "code" as const, email: outcome.value, result: undefined };
+  if (!outcome.ok) return data({ step: "email" as const, email: submittedEmail(outcome.result), sent: false, result: outcome.result }, outcome.init);
+  return { step: "code" as const, email: outcome.value, sent: true, result: undefined };
 }
 
 export default function SignInWithCode() {
@@ -55,23 +65,34 @@ export default function SignInWithCode() {
   });
   const keep = redirectTo ? `&redirectTo=${encodeURIComponent(redirectTo)}` : "";
   if (onCodeStep) {
+    const email = actionData?.email ?? "";
     return (
-      <Form method="post" action={`/sign-in/code?step=code${keep}`} className="card" {...getFormProps(codeForm)}>
+      <section>
         <h1>Enter your code</h1>
-        {actionData?.email ? (
-          <p className="notice" role="status">
-            If {actionData.email} can sign in here, we sent it a 6-digit code. It works for {EMAIL_OTP_SECONDS / 60} minutes.
-          </p>
+        {actionData?.sent ? (
+          <StatusMessage focusKey={actionData}>
+            If {email} can sign in here, we sent it a 6-digit code. It works for {EMAIL_OTP_SECONDS / 60} minutes.
+          </StatusMessage>
         ) : null}
-        <ErrorSummary form={codeForm} />
-        <input type="hidden" name="redirectTo" value={redirectTo} />
-        <input type="hidden" name={codeFields.email.name} value={codeFields.email.initialValue ?? ""} />
-        <Field label="Code" meta={codeFields.otp} type="text" autoComplete="one-time-code" />
-        <SubmitButton>Sign in</SubmitButton>
+        <Form method="post" action={`/sign-in/code?step=code${keep}`} {...getFormProps(codeForm)}>
+          <ErrorSummary form={codeForm} />
+          <input type="hidden" name="redirectTo" value={redirectTo} />
+          <input type="hidden" name={codeFields.email.name} value={email} />
+          <Field label="Code" meta={codeFields.otp} type="text" autoComplete="one-time-code" />
+          <SubmitButton>Sign in</SubmitButton>
+        </Form>
+        {email ? (
+          // The same address again, without retyping it: a refused or used-up code is never a dead end.
+          <Form method="post" action={`/sign-in/code?step=email${keep}`}>
+            <input type="hidden" name="redirectTo" value={redirectTo} />
+            <input type="hidden" name="email" value={email} />
+            <SubmitButton className="link-button">Send a new code</SubmitButton>
+          </Form>
+        ) : null}
         <p className="muted">
-          <Link to={`/sign-in/code${redirectTo ? `?redirectTo=${encodeURIComponent(redirectTo)}` : ""}`}>Send a new code</Link>
+          <Link to={`/sign-in/code${redirectTo ? `?redirectTo=${encodeURIComponent(redirectTo)}` : ""}`}>Use another email address</Link>
         </p>
-      </Form>
+      </section>
     );
   }
   return (

@@ -3,8 +3,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { useMemo } from "react";
-import { signUpWithEmail } from "~/auth/credentials.server";
-import { invitationLinkProvesEmail } from "~/auth/organization/invitations.server";
+import { signUpFromInvitationLink } from "~/auth/organization/invitations.server";
 import { emailVerificationEnabled } from "~/auth/email-verification.server";
 import { safeRedirectTarget } from "~/auth/origin.server";
 import { passwordLengthHint, signUpFormSchema } from "~/auth/schemas";
@@ -19,7 +18,8 @@ import { socialSignInOptions } from "~/auth/social/pages.server";
 import { SocialButtons } from "~/components/social-buttons";
 import { redirectIfSignedIn } from "~/http/signed-in.server";
 
-export const meta = pageTitle("Sign up");
+// A provider's refusal (`?error=`) arrives with the page, in its error summary.
+export const meta = pageTitle<{ social: { error: string | null } }>("Sign up", (data) => data.social.error !== null);
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const headers = await redirectIfSignedIn(request, context);
@@ -42,7 +42,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
             ? "username"
             : undefined,
     run: async (value, ctx) => {
-      const { token, user } = await signUpWithEmail(ctx, { ...value, emailProven: await invitationLinkProvesEmail(value.redirectTo, value.email) });
+      // The page a sign-up returns to may be an invitation's link, whose secret proves the inbox.
+      const { token, user } = await signUpFromInvitationLink(ctx, value, value.redirectTo);
       return { signedIn: token !== null, redirectTo: value.redirectTo, email: user.email, name: user.name };
     },
   });
@@ -71,7 +72,7 @@ export default function SignUp() {
     <>
     <Form method="post" className="card narrow" {...getFormProps(form)}>
       <h1>Create an account</h1>
-      <ErrorSummary form={form} />
+      <ErrorSummary form={form} errors={actionData ? [] : [page.social.error]} />
       <input type="hidden" name="redirectTo" value={redirectTo ?? ""} />
       <Field label="Name" meta={fields.name} type="text" autoComplete="name" />
       <Field label="Email" meta={fields.email} type="email" autoComplete="email" />
@@ -88,7 +89,7 @@ export default function SignUp() {
         Already have an account? <Link to={withRedirect("/sign-in")}>Sign in</Link>
       </p>
     </Form>
-    <SocialButtons providers={page.social.providers} redirectTo={redirectTo} error={page.social.error} />
+    <SocialButtons providers={page.social.providers} redirectTo={redirectTo} />
     </>
   );
 }

@@ -1,18 +1,24 @@
 // Where a sign-in with two-factor on lands: a code from the authenticator app, or a backup code, or a code
-// sent by e-mail. Works without JavaScript: each way is its own form, chosen by `?method=`.
+// sent by e-mail. Works without JavaScript: each way is its own form, chosen by `?method=`. A refusal that ends
+// the sign-in (the fifth wrong code, or one that took too long) goes back to the password step, which says why.
 import { getFormProps } from "@conform-to/react";
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { AuthError } from "~/auth/errors";
 import { safeRedirectTarget } from "~/auth/origin.server";
-import { hasAttemptCookie } from "~/auth/two-factor/attempt.server";
+import { attemptIsOpen, hasAttemptCookie } from "~/auth/two-factor/attempt.server";
+import { TWO_FACTOR_OTP_SECONDS } from "~/auth/two-factor/constants";
 import { secondFactorFormSchema, sendOtpFormSchema } from "~/auth/two-factor/schemas";
 import { sendTwoFactorOtp, verifyBackupCode, verifyTotp, verifyTwoFactorOtp } from "~/auth/two-factor/verify.server";
-import { CheckboxField, ErrorSummary, Field, SubmitButton, useZodForm } from "~/components/forms";
+import type { RequestContext } from "~/auth/request-context.server";
+import { CheckboxField, ErrorSummary, Field, StatusMessage, SubmitButton, useZodForm } from "~/components/forms";
+import { pageTitle } from "~/components/page-title";
+import { setFlash } from "~/http/flash.server";
+import { PAGE_MESSAGES } from "~/http/page-messages.server";
 import { handleForm } from "~/http/page.server";
 
-export const meta: MetaFunction = () => [{ title: "Two-factor authentication · Latchkey" }];
+export const meta = pageTitle("Two-factor authentication");
 
 type Method = "totp" | "backup" | "otp";
 const methodOf = (url: URL): Method => {
@@ -32,10 +38,26 @@ function forPeople(error: unknown): never {
   if (error instanceof AuthError && error.code === "INVALID_TWO_FACTOR_AUTHENTICATION") {
     throw new AuthError(error.code, { message: "That code is not right. Check it and try again." });
   }
-  if (error instanceof AuthError && error.code === "INVALID_TWO_FACTOR_COOKIE") {
-    throw new AuthError(error.code, { message: "This sign-in has expired or had too many wrong codes. Please sign in again." });
-  }
   throw error;
+}
+
+/** Runs a step of the sign-in; when a refusal has ended it, says so instead of offering a form that cannot work. */
+async function whileOpen(ctx: RequestContext, step: () => Promise<unknown>): Promise<"done" | "over"> {
+  try {
+    await step();
+    return "done";
+  } catch (error) {
+    const refused = error instanceof AuthError && (error.code === "INVALID_TWO_FACTOR_AUTHENTICATION" || error.code === "INVALID_TWO_FACTOR_COOKIE");
+    if (refused && !(await attemptIsOpen(ctx))) return "over";
+    return forPeople(error);
+  }
+}
+
+/** Back to the password step, with why (and the page it was going to). */
+function signInAgain(ctx: RequestContext, redirectTo: string | undefined): never {
+  const headers = new Headers(ctx.responseHeaders);
+  setFlash(headers, PAGE_MESSAGES.INVALID_TWO_FACTOR_COOKIE());
+  throw redirect(`/sign-in${redirectTo ? `?redirectTo=${encodeURIComponent(redirectTo)}` : ""}`, { headers });
 }
 
 const VERIFY = { totp: verifyTotp, backup: verifyBackupCode, otp: verifyTwoFactorOtp } as const;
@@ -48,13 +70,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
       context,
       rateLimitAs: "/two-factor/send-otp",
       schema: sendOtpFormSchema,
-      run: async (value, ctx) => {
-        await sendTwoFactorOtp(ctx).catch(forPeople);
-        return value.redirectTo ?? "";
-      },
+      run: async (value, ctx) => ({ state: await whileOpen(ctx, () => sendTwoFactorOtp(ctx)), redirectTo: value.redirectTo ?? "" }),
     });
     if (!outcome.ok) return data({ result: outcome.result }, outcome.init);
-    const query = new URLSearchParams({ method: "otp", sent: "1", redirectTo: outcome.value });
+    if (outcome.value.state === "over") signInAgain(outcome.ctx, outcome.value.redirectTo);
+    const query = new URLSearchParams({ method: "otp", sent: "1", redirectTo: outcome.value.redirectTo });
     throw redirect(`/two-factor?${query}`, { headers: outcome.ctx.responseHeaders });
   }
   const method = methodOf(url);
@@ -64,13 +84,14 @@ export async function action({ request, context }: ActionFunctionArgs) {
     rateLimitAs: `/two-factor/verify-${method === "backup" ? "backup-code" : method}`,
     schema: secondFactorFormSchema,
     fieldFor: (error) => (error.code === "INVALID_TWO_FACTOR_AUTHENTICATION" ? "code" : undefined),
-    run: async (value, ctx) => {
-      await VERIFY[method](ctx, { code: value.code, trustDevice: value.trustDevice === true }).catch(forPeople);
-      return value.redirectTo;
-    },
+    run: async (value, ctx) => ({
+      state: await whileOpen(ctx, () => VERIFY[method](ctx, { code: value.code, trustDevice: value.trustDevice === true })),
+      redirectTo: value.redirectTo,
+    }),
   });
   if (!outcome.ok) return data({ result: outcome.result }, outcome.init);
-  throw redirect(safeRedirectTarget(outcome.value), { headers: outcome.ctx.responseHeaders });
+  if (outcome.value.state === "over") signInAgain(outcome.ctx, outcome.value.redirectTo);
+  throw redirect(safeRedirectTarget(outcome.value.redirectTo), { headers: outcome.ctx.responseHeaders });
 }
 
 const TITLES: Record<Method, { intro: string; label: string }> = {
@@ -87,10 +108,8 @@ export default function TwoFactor() {
   return (
     <div className="card">
       <h1>Two-factor authentication</h1>
-      {sent && method === "otp" ? (
-        <p className="notice" role="status">
-          We sent a code to your email address. It works for 5 minutes.
-        </p>
+      {sent && method === "otp" && !actionData ? (
+        <StatusMessage>We sent a code to your email address. It works for {TWO_FACTOR_OTP_SECONDS / 60} minutes.</StatusMessage>
       ) : null}
       <p className="muted">{TITLES[method].intro}</p>
       <Form method="post" action={`/two-factor?method=${method}${keep}`} {...getFormProps(form)}>

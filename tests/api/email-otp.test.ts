@@ -227,3 +227,42 @@ describe("verify-email, check-verification-otp and password reset by code", () =
     await expectNoNewMail(mailbox, unknown, 0);
   });
 });
+
+describe("the /sign-in/code page when rate-limited", () => {
+  let limited: TestServer;
+  beforeAll(async () => {
+    limited = await startServer({ env: { SMTP_URL: mailbox.url, AUTH_RATE_LIMIT: "on" } });
+  });
+  afterAll(async () => {
+    await limited?.stop();
+  });
+
+  const FORM = { "content-type": "application/x-www-form-urlencoded" };
+  const postForm = (browser: ApiClient, step: "email" | "code", fields: Record<string, string>) =>
+    browser.request("POST", `/sign-in/code?step=${step}`, { rawBody: new URLSearchParams(fields).toString(), headers: FORM });
+  const escaped = (text: string) => text.replaceAll("&", "&amp;").replaceAll('"', "&quot;");
+
+  it("keeps the address in the code form (and in 'Send a new code') when the code step is refused with 429", async () => {
+    const browser = client(limited);
+    const email = uniqueEmail("limited-code");
+    let answer;
+    for (let attempt = 0; attempt < 4; attempt += 1) answer = await postForm(browser, "code", { email, otp: "000000", redirectTo: "" });
+    expect(answer!.status).toBe(429);
+    expect(answer!.text).toMatch(/Too many attempts\. Try again in \d+ seconds?\./);
+    expect(answer!.text).toContain("<title>Error: ");
+    // Both the next try and "Send a new code" post the address without the user typing it again.
+    const hidden = `type="hidden" name="email" value="${escaped(email)}"`;
+    expect(answer!.text.split(hidden).length - 1).toBe(2);
+    expect(answer!.text).toContain("Send a new code");
+  });
+
+  it("keeps the typed address in the e-mail step when sending is refused with 429", async () => {
+    const browser = client(limited);
+    const email = uniqueEmail("limited-send");
+    let answer;
+    for (let attempt = 0; attempt < 4; attempt += 1) answer = await postForm(browser, "email", { email, redirectTo: "" });
+    expect(answer!.status).toBe(429);
+    expect(answer!.text).toContain("Sign in with a code");
+    expect(answer!.text).toContain(`value="${escaped(email)}"`);
+  });
+});

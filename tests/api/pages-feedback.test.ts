@@ -30,6 +30,32 @@ describe("pages speak to people; the JSON API keeps the specification's words", 
     const api = await new ApiClient(server.baseUrl).post("/api/auth/sign-up/email", { name: "Ada", email: uniqueEmail("short"), password: "1234567" });
     expect(api.body).toEqual({ code: "PASSWORD_TOO_SHORT", message: "Password too short" });
   });
+
+  it("a refused sign-in code is 'That code is not right…' on the page and INVALID_OTP 'Invalid OTP' on the API", async () => {
+    const email = uniqueEmail("otp-words");
+    const page = await new ApiClient(server.baseUrl).request("POST", "/sign-in/code?step=code", {
+      rawBody: form({ email, otp: "123456" }),
+      headers: FORM,
+    });
+    expect(page.status).toBe(400);
+    expect(page.text).toContain("That code is not right. Check the email and try again, or send a new code.");
+    expect(page.text).not.toContain("Invalid OTP");
+    expect(page.text).toContain("<title>Error: Sign in with a code · Latchkey</title>");
+
+    const api = await new ApiClient(server.baseUrl).post("/api/auth/sign-in/email-otp", { email, otp: "123456" });
+    expect(api.body).toEqual({ code: "INVALID_OTP", message: "Invalid OTP" });
+  });
+
+  it("a provider's ?error= on the sign-in page is in the error summary, focused on load, with 'Error:' in the title", async () => {
+    const page = await new ApiClient(server.baseUrl).get("/sign-in?error=access_denied");
+    expect(page.status).toBe(200);
+    expect(page.text).toContain("<title>Error: Sign in · Latchkey</title>");
+    expect(page.text).toMatch(/class="error-summary"[^>]*autofocus[^>]*>.*You cancelled the sign-in at the provider/s);
+    expect(page.text).not.toContain('role="alert"');
+    const plain = await new ApiClient(server.baseUrl).get("/sign-in");
+    expect(plain.text).toContain("<title>Sign in · Latchkey</title>");
+    expect(plain.text).not.toContain("error-summary");
+  });
 });
 
 describe("after sign-up, where the mail went", () => {

@@ -1,14 +1,15 @@
 // Organizations with JavaScript off (issue 9): create one, invite an address that has no account, join from the
 // e-mailed link by creating the account there, invite an existing user who signs in from the link, change a
-// role, remove a member, leave, delete.
+// role, remove a member, leave, delete. Every success comes back with its confirmation focused at the top.
 import { createRequire } from "node:module";
 import type { Page } from "@playwright/test";
-import { expect, PASSWORD, signUp, test, uniqueEmail, waitForHydration } from "./fixtures";
-import { linkFromMail } from "./mail";
+import { expect, expectErrorSummary, expectStatus, PASSWORD, signIn, signUp, test, uniqueEmail, waitForHydration } from "./fixtures";
+import { countMail, linkFromMail } from "./mail";
 
 test.use({ javaScriptEnabled: false });
 
 const INVITE_MAIL = /Join /;
+const VERIFY_MAIL = /Verify your email/;
 const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
 
 /** axe-core's serious and critical findings on the current page (JavaScript on). */
@@ -28,11 +29,15 @@ async function invite(page: Page, email: string, role: "member" | "admin" = "mem
   await page.getByLabel("Email", { exact: true }).fill(email);
   await page.getByLabel("Role", { exact: true }).selectOption(role);
   await page.getByRole("button", { name: "Send invitation" }).click();
-  await expect(page.getByRole("status")).toHaveText(`Invitation sent to ${email.toLowerCase()}.`);
+  await expectStatus(page, `Invitation sent to ${email.toLowerCase()}.`);
+  // The form is empty again, ready for the next one.
+  await expect(page.getByLabel("Email", { exact: true })).toHaveValue("");
   await expect(row(page, email.toLowerCase())).toContainText(`as ${role}`);
 }
 
 test("an owner builds a team from e-mail invitations, manages it and deletes it", async ({ page, openContext, user: existing }) => {
+  // A long story, with axe run on every confirmation along the way.
+  test.slow();
   const slug = `acme-${Date.now().toString(36)}`;
   const owner = { name: "Olive Owner", email: uniqueEmail("owner"), password: PASSWORD };
   await signUp(page, owner);
@@ -47,6 +52,7 @@ test("an owner builds a team from e-mail invitations, manages it and deletes it"
   await page.getByRole("button", { name: "Create organization" }).click();
   await expect(page).toHaveURL(`/organizations/${slug}`);
   await expect(page.getByRole("heading", { level: 1, name: "Acme Corp" })).toBeVisible();
+  await expectStatus(page, "Acme Corp was created. You can invite people now.");
   await expect(row(page, owner.email)).toContainText("owner");
   // It became the active organization.
   await expect(page.getByRole("combobox", { name: "Active organization" }).locator("option:checked")).toHaveText("Acme Corp");
@@ -77,6 +83,7 @@ test("an owner builds a team from e-mail invitations, manages it and deletes it"
   await expect(nina).toHaveURL(link);
   await nina.getByRole("button", { name: "Accept invitation" }).click();
   await expect(nina).toHaveURL(`/organizations/${slug}`);
+  await expectStatus(nina, "You joined Acme Corp.");
   await expect(nina.getByText("your role: member")).toBeVisible();
   // A plain member sees no controls they may not use.
   await expect(nina.getByRole("button", { name: "Send invitation" })).toHaveCount(0);
@@ -106,10 +113,11 @@ test("an owner builds a team from e-mail invitations, manages it and deletes it"
   await page.reload();
   await row(page, newcomer.email).getByLabel(`Role of ${newcomer.email}`).selectOption("admin");
   await row(page, newcomer.email).getByRole("button", { name: "Change role" }).click();
-  await expect(page.getByRole("status")).toHaveText("Role changed.");
+  await expectStatus(page, `${newcomer.email} is now admin.`);
   await expect(row(page, newcomer.email).getByTestId("member-role")).toHaveText("admin");
   await row(page, existing.email).getByRole("button", { name: `Remove ${existing.email}` }).click();
   await expect(page).toHaveURL(`/organizations/${slug}`);
+  await expectStatus(page, `${existing.email} was removed.`);
   await expect(row(page, existing.email)).toHaveCount(0);
   // Ed is no longer a member: the page is a 404 for him.
   expect((await ed.request.get(`/organizations/${slug}`)).status()).toBe(404);
@@ -119,7 +127,7 @@ test("an owner builds a team from e-mail invitations, manages it and deletes it"
   await invite(page, withdrawn);
   const withdrawnLink = await linkFromMail(withdrawn, INVITE_MAIL);
   await page.getByRole("button", { name: `Cancel the invitation of ${withdrawn}` }).click();
-  await expect(page.getByRole("status")).toHaveText("Invitation canceled.");
+  await expectStatus(page, `The invitation of ${withdrawn} was canceled.`);
   await expect(row(page, withdrawn)).toHaveCount(0);
   await ed.goto(withdrawnLink);
   await expect(ed.getByRole("heading", { level: 1, name: "This invitation was withdrawn" })).toBeVisible();
@@ -128,23 +136,82 @@ test("an owner builds a team from e-mail invitations, manages it and deletes it"
   await page.getByLabel("Name", { exact: true }).fill("Acme Inc");
   await page.getByRole("button", { name: "Save" }).click();
   await expect(page).toHaveURL(`/organizations/${slug}`);
+  await expectStatus(page, "Settings saved.");
   await expect(page.getByRole("heading", { level: 1, name: "Acme Inc" })).toBeVisible();
 
   // Nina leaves.
   await nina.goto(`/organizations/${slug}`);
   await nina.getByRole("button", { name: "Leave organization" }).click();
   await expect(nina).toHaveURL("/organizations");
+  await expectStatus(nina, "You left Acme Inc.");
   await expect(nina.getByText("You are not a member of any organization yet.")).toBeVisible();
 
   // Deleting needs the explicit confirmation.
   await page.reload();
   await page.getByRole("button", { name: "Delete organization" }).click();
-  await expect(page.getByText("Tick the box to confirm")).toBeVisible();
+  await expectErrorSummary(page, ["Tick the box to confirm"]);
   await expect(page.getByRole("heading", { level: 1, name: "Acme Inc" })).toBeVisible();
   await page.getByLabel("Yes, delete Acme Inc").check();
   await page.getByRole("button", { name: "Delete organization" }).click();
   await expect(page).toHaveURL("/organizations");
+  await expectStatus(page, "Acme Inc was deleted.");
   await expect(page.getByText("You are not a member of any organization yet.")).toBeVisible();
+});
+
+/** Signs `page` up as a new owner and creates an organization; returns its slug and name. */
+async function ownerWithOrganization(page: Page, name: string) {
+  const slug = `${name.toLowerCase().replace(/[^a-z0-9]+/g, "-")}-${Date.now().toString(36)}`;
+  await signUp(page, { name: "Olive Owner", email: uniqueEmail("owner"), password: PASSWORD });
+  await expect(page).toHaveURL("/account");
+  await page.goto("/organizations");
+  await page.getByLabel("Name", { exact: true }).fill(name);
+  await page.getByLabel("Slug").fill(slug);
+  await page.getByRole("button", { name: "Create organization" }).click();
+  await expect(page).toHaveURL(`/organizations/${slug}`);
+  return slug;
+}
+
+test("an invitee whose address is not verified is asked to verify it, not offered a button that fails", async ({ page, openContext, user }) => {
+  test.slow();
+  await ownerWithOrganization(page, "Verify First");
+  await invite(page, user.email);
+  // Opened without the e-mailed link's secret (typed in, or shared), by the invitee signed in but unverified.
+  const path = new URL(await linkFromMail(user.email, INVITE_MAIL)).pathname;
+  const { page: invitee } = await openContext();
+  await signIn(invitee, user);
+  await invitee.goto(path);
+  await expect(invitee.getByRole("heading", { level: 1, name: "Join Verify First" })).toBeVisible();
+  await expect(invitee.getByRole("heading", { name: "Verify your email address first" })).toBeVisible();
+  await expect(invitee.getByRole("button", { name: "Accept invitation" })).toHaveCount(0);
+  await expect(invitee.getByRole("button", { name: "Decline" })).toHaveCount(0);
+
+  const seen = await countMail(user.email, VERIFY_MAIL);
+  await invitee.getByRole("button", { name: "Resend verification email" }).click();
+  await expect(invitee).toHaveURL(path);
+  await expectStatus(invitee, `We sent a verification link to ${user.email}. Follow it, then accept the invitation here.`);
+
+  // The verification link brings the invitee back to the invitation, now able to answer it.
+  await invitee.goto(await linkFromMail(user.email, VERIFY_MAIL, { after: seen }));
+  await expect(invitee).toHaveURL(path);
+  await expectStatus(invitee, `Your email address ${user.email} is verified.`);
+  await expect(invitee.getByRole("heading", { name: "Verify your email address first" })).toHaveCount(0);
+  await invitee.getByRole("button", { name: "Accept invitation" }).click();
+  await expectStatus(invitee, "You joined Verify First.");
+});
+
+test("declining an invitation lands on the organization list with a focused confirmation", async ({ page, openContext, user }) => {
+  await ownerWithOrganization(page, "Declined Co");
+  await invite(page, user.email);
+  const link = await linkFromMail(user.email, INVITE_MAIL);
+  const { page: invitee } = await openContext();
+  await signIn(invitee, user);
+  // With the link's secret the inbox is proven: no verification needed to answer.
+  await invitee.goto(link);
+  await invitee.getByRole("button", { name: "Decline" }).click();
+  await expect(invitee).toHaveURL("/organizations");
+  await expectStatus(invitee, "You declined the invitation to Declined Co.");
+  await invitee.goto(link);
+  await expect(invitee.getByRole("heading", { level: 1, name: "This invitation was declined" })).toBeVisible();
 });
 
 test("an invitation link that is unknown says so clearly", async ({ page }) => {
@@ -168,6 +235,12 @@ test.describe("with JavaScript on", () => {
     await expect(page.getByLabel("Slug")).toHaveValue(`blue-sky-labs-${suffix}`);
     await page.getByRole("button", { name: "Create organization" }).click();
     await expect(page).toHaveURL(`/organizations/blue-sky-labs-${suffix}`);
+    await expectStatus(page, `Blue Sky Labs ${suffix} was created. You can invite people now.`);
+    // A second confirmation on the same page is announced again.
+    await page.getByLabel("Email", { exact: true }).fill(uniqueEmail("js-invitee"));
+    await page.getByRole("button", { name: "Send invitation" }).click();
+    await expectStatus(page, /^Invitation sent to js-invitee-/);
+    await expect(page.getByLabel("Email", { exact: true })).toHaveValue("");
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Blue Sky Labs ${suffix}`);
     expect(await accessibilityViolations(page)).toEqual([]);
     await page.goto("/organizations");

@@ -5,7 +5,7 @@ import path from "node:path";
 import { createRequire } from "node:module";
 import type { Page } from "@playwright/test";
 import { SoftAuthenticator } from "../support/webauthn";
-import { expect, expectSignedInAs, signIn, test, uniqueEmail, waitForHydration } from "./fixtures";
+import { expect, expectErrorSummary, expectSignedInAs, expectStatus, signIn, test, uniqueEmail, waitForHydration } from "./fixtures";
 import { addVirtualAuthenticator } from "./virtual-authenticator";
 import { waitForMail } from "./mail";
 
@@ -73,6 +73,17 @@ test.describe("with JavaScript", () => {
     await page.goto("/account/passkeys");
     await expect(page.getByTestId("passkey-row")).toHaveCount(1);
     expect(await accessibilityViolations(page)).toEqual([]);
+
+    // With JavaScript too, a refusal is summed up and focused, and a rename confirmed at the top, focused.
+    await waitForHydration(page);
+    await page.getByLabel("Passkey name").fill("");
+    await page.getByRole("button", { name: "Rename" }).click();
+    await expectErrorSummary(page, ["Name is required"]);
+    await page.getByLabel("Passkey name").fill("Phone");
+    await page.getByRole("button", { name: "Rename" }).click();
+    await expectStatus(page, "Passkey renamed.");
+    await expect(page).toHaveTitle("Passkeys · Latchkey");
+    await expect(page.getByTestId("passkey-row")).toContainText("Phone");
   });
 
   test("sign in by autofill: the browser offers the passkey on the e-mail field", async ({ page, user }) => {
@@ -190,18 +201,22 @@ test.describe("the official Better Auth passkey client", () => {
 test.describe("without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
 
-  test("rename and delete a passkey with plain forms; no passkey buttons are shown", async ({ page, user, baseURL }) => {
+  test("rename and delete a passkey with plain forms, each confirmed once and focused; refusals in a focused summary", async ({ page, user, baseURL }) => {
     await page.goto("/sign-in");
     await expect(page.getByRole("button", { name: "Sign in with a passkey" })).toHaveCount(0);
     await signIn(page, user);
 
     // Register through the API with a software authenticator, in this browser's cookie jar.
     const authenticator = new SoftAuthenticator(baseURL!);
-    const options = await page.request.get("/api/auth/passkey/generate-register-options");
-    expect(options.status()).toBe(200);
-    const { response } = authenticator.register(await options.json());
-    const verified = await page.request.post("/api/auth/passkey/verify-registration", { data: { response, name: "Old laptop" }, headers: { Origin: baseURL! } });
-    expect(verified.status(), await verified.text()).toBe(200);
+    const register = async (name: string) => {
+      const options = await page.request.get("/api/auth/passkey/generate-register-options");
+      expect(options.status()).toBe(200);
+      const { response } = authenticator.register(await options.json());
+      const verified = await page.request.post("/api/auth/passkey/verify-registration", { data: { response, name }, headers: { Origin: baseURL! } });
+      expect(verified.status(), await verified.text()).toBe(200);
+      return ((await verified.json()) as { id: string }).id;
+    };
+    await register("Old laptop");
 
     await page.goto("/account/passkeys");
     await expect(page.getByRole("button", { name: "Add a passkey" })).toHaveCount(0);
@@ -210,17 +225,35 @@ test.describe("without JavaScript", () => {
 
     await page.getByLabel("Passkey name").fill("");
     await page.getByRole("button", { name: "Rename" }).click();
-    await expect(page.getByText("Name is required")).toBeVisible();
+    await expectErrorSummary(page, ["Name is required"]);
 
     await page.getByLabel("Passkey name").fill("Work laptop");
     await page.getByRole("button", { name: "Rename" }).click();
-    await expect(page).toHaveURL("/account/passkeys?notice=renamed");
-    await expect(page.getByRole("status")).toHaveText("Passkey renamed.");
+    // Post/redirect/get: the confirmation is focused at the top, and shown once (a reload does not repeat it).
+    await expect(page).toHaveURL("/account/passkeys");
+    await expectStatus(page, "Passkey renamed.");
+    await expect(page).toHaveTitle("Passkeys · Latchkey");
     await expect(row).toContainText("Work laptop");
+    await page.reload();
+    await expect(row).toContainText("Work laptop");
+    await expect(page.getByRole("status")).toHaveCount(0);
 
     await page.getByRole("button", { name: "Delete Work laptop" }).click();
-    await expect(page).toHaveURL("/account/passkeys?notice=deleted");
-    await expect(page.getByRole("status")).toHaveText("Passkey deleted.");
+    await expect(page).toHaveURL("/account/passkeys");
+    await expectStatus(page, "Passkey deleted.");
     await expect(page.getByText("You have no passkeys yet.")).toBeVisible();
+
+    // A passkey deleted elsewhere (another tab, the API) while this page still lists it: renaming or deleting it
+    // is refused at the top of the page, in people's words, and the list is current again.
+    for (const button of ["Rename", "Delete Spare key"]) {
+      const id = await register("Spare key");
+      await page.goto("/account/passkeys");
+      await expect(row).toContainText("Spare key");
+      const gone = await page.request.post("/api/auth/passkey/delete-passkey", { data: { id }, headers: { Origin: baseURL! } });
+      expect(gone.status(), await gone.text()).toBe(200);
+      await page.getByRole("button", { name: button, exact: true }).click();
+      await expectErrorSummary(page, ["That passkey no longer exists: it was deleted, perhaps in another tab."]);
+      await expect(page.getByText("You have no passkeys yet.")).toBeVisible();
+    }
   });
 });

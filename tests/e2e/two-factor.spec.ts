@@ -3,7 +3,7 @@
 import { createRequire } from "node:module";
 import type { Page } from "@playwright/test";
 import { Secret, TOTP } from "otpauth";
-import { expect, expectSignedInAs, PASSWORD, signIn, test, uniqueEmail, type TestUser } from "./fixtures";
+import { expect, expectErrorSummary, expectSignedInAs, expectStatus, PASSWORD, signIn, test, uniqueEmail, type TestUser } from "./fixtures";
 import { countMail, waitForMail } from "./mail";
 
 test.use({ javaScriptEnabled: false });
@@ -46,10 +46,10 @@ async function enableTwoFactor(page: Page, user: TestUser) {
 
   await page.getByLabel("Code").fill("000000");
   await page.getByRole("button", { name: "Turn on two-factor authentication" }).click();
-  await expect(page.getByRole("group", { name: "There is a problem" }).getByText("That code is not right.")).toBeVisible();
+  await expectErrorSummary(page, ["That code is not right. Check the time on your phone and try again."]);
   await page.getByLabel("Code").fill(nextCode());
   await page.getByRole("button", { name: "Turn on two-factor authentication" }).click();
-  await expect(page.getByText("Two-factor authentication is now on.")).toBeVisible();
+  await expectStatus(page, "Two-factor authentication is now on.");
   const backupCodes = (await page.getByRole("list", { name: "Backup codes" }).getByRole("listitem").allTextContents()).map((c) => c.trim());
   expect(backupCodes).toHaveLength(10);
   const download = page.getByRole("link", { name: "Download backup codes" });
@@ -63,6 +63,7 @@ async function enableTwoFactor(page: Page, user: TestUser) {
 }
 
 test("two-factor: enable from the QR page, then sign in with an app code, a backup code, and a trusted device", async ({ page, user }) => {
+  test.slow(); // four sign-ins, each page checked with axe
   const { nextCode, backupCodes } = await enableTwoFactor(page, user);
   await signOut(page);
 
@@ -72,7 +73,7 @@ test("two-factor: enable from the QR page, then sign in with an app code, a back
   await expect(page.getByRole("heading", { name: "Two-factor authentication" })).toBeVisible();
   await page.getByLabel("Code").fill("000000");
   await page.getByRole("button", { name: "Verify" }).click();
-  await expect(page.getByRole("group", { name: "There is a problem" }).getByText("That code is not right.")).toBeVisible();
+  await expectErrorSummary(page, ["That code is not right. Check it and try again."]);
   await page.getByLabel("Code").fill(nextCode());
   await page.getByRole("button", { name: "Verify" }).click();
   await expectSignedInAs(page, user);
@@ -91,11 +92,26 @@ test("two-factor: enable from the QR page, then sign in with an app code, a back
   await passwordStep(page, user.email);
   await expectSignedInAs(page, user);
 
+  // New backup codes: confirmed and shown in one focused status.
+  await page.goto("/account/two-factor");
+  await page.getByLabel("Your password, to replace the backup codes").fill(PASSWORD);
+  await page.getByRole("button", { name: "Generate new backup codes" }).click();
+  await expectStatus(page, "New backup codes made. The old ones no longer work.");
+  await expect(page.getByRole("status").getByRole("list", { name: "Backup codes" }).getByRole("listitem")).toHaveCount(10);
+
   // After two-factor is disabled the trust is gone along with it; the password alone signs in again.
   await page.goto("/account/two-factor");
+  await page.getByLabel("Your password, to disable two-factor").fill("not the password");
+  await page.getByRole("button", { name: "Disable two-factor authentication" }).click();
+  await expectErrorSummary(page, ["That isn't your current password."]);
   await page.getByLabel("Your password, to disable two-factor").fill(PASSWORD);
   await page.getByRole("button", { name: "Disable two-factor authentication" }).click();
-  await expect(page.getByText("Two-factor authentication is off.")).toBeVisible();
+  // Post/redirect/get: the confirmation is focused at the top, and shown once.
+  await expect(page).toHaveURL("/account/two-factor");
+  await expectStatus(page, "Two-factor authentication is off.");
+  await page.reload();
+  await expect(page.getByRole("button", { name: "Enable two-factor authentication" })).toBeVisible();
+  await expect(page.getByRole("status")).toHaveCount(0);
   await signOut(page);
   await passwordStep(page, user.email);
   await expectSignedInAs(page, user);
@@ -108,11 +124,31 @@ test("two-factor: the second step by an e-mailed code", async ({ page, user }) =
   await expect(page).toHaveURL("/two-factor");
   const seen = await countMail(user.email, /two-factor code/);
   await page.getByRole("button", { name: "Email me a code" }).click();
-  await expect(page.getByText("We sent a code to your email address.")).toBeVisible();
+  await expectStatus(page, "We sent a code to your email address. It works for 5 minutes.");
   const mail = await waitForMail(user.email, /two-factor code/, { after: seen });
   await page.getByLabel("Code").fill(mail.text.match(/Your code: (\d{6})/)![1]);
   await page.getByRole("button", { name: "Verify" }).click();
   await expectSignedInAs(page, user);
+});
+
+test("two-factor: after too many wrong codes the sign-in is over, and the sign-in page says why", async ({ page, user }) => {
+  test.slow(); // two-factor is switched on first, then six pages of answers
+  await enableTwoFactor(page, user);
+  await signOut(page);
+  await passwordStep(page, user.email);
+  await expect(page).toHaveURL("/two-factor");
+  for (let attempt = 1; attempt < 5; attempt += 1) {
+    await page.getByLabel("Code").fill("000000");
+    await page.getByRole("button", { name: "Verify" }).click();
+    await expect(page.locator(".error-summary")).toContainText("That code is not right. Check it and try again.");
+  }
+  // The fifth wrong code ends the attempt: not a form that can no longer work, but the way on.
+  await page.getByLabel("Code").fill("000000");
+  await page.getByRole("button", { name: "Verify" }).click();
+  await expect(page).toHaveURL("/sign-in");
+  await expectStatus(page, "This sign-in ended after too many wrong codes, or took too long. Sign in again with your password.");
+  await passwordStep(page, user.email);
+  await expect(page).toHaveURL("/two-factor");
 });
 
 test("a username chosen at sign-up signs in through the one 'Email or username' field", async ({ page }) => {
@@ -157,8 +193,34 @@ test("'Email me a sign-in code': the address, then the mailed code signs in", as
   const code = mail.text.match(/Your code: (\d{6})/)![1];
   await page.getByLabel("Code").fill(code === "000000" ? "111111" : "000000");
   await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page.getByRole("group", { name: "There is a problem" }).getByText("Invalid OTP")).toBeVisible();
+  // Worded for people (the JSON API keeps the specification's "Invalid OTP"), next to the field and in the summary.
+  await expectErrorSummary(page, ["That code is not right. Check the email and try again, or send a new code."]);
+  await expect(page.getByText("Invalid OTP")).toHaveCount(0);
   await page.getByLabel("Code").fill(code);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expectSignedInAs(page, user);
+});
+
+test("a code refused too many times is no dead end: 'Send a new code' mails a fresh one to the same address", async ({ page, user }) => {
+  const codeFrom = (text: string) => text.match(/Your code: (\d{6})/)![1];
+  await page.goto("/sign-in/code");
+  const seen = await countMail(user.email, /sign-in code/);
+  await page.getByLabel("Email").fill(user.email);
+  await page.getByRole("button", { name: "Email me a sign-in code" }).click();
+  await expectStatus(page, `If ${user.email} can sign in here, we sent it a 6-digit code.`);
+  const first = codeFrom((await waitForMail(user.email, /sign-in code/, { after: seen })).text);
+  const wrong = first === "000000" ? "111111" : "000000";
+  for (let attempt = 0; attempt < 3; attempt += 1) {
+    await page.getByLabel("Code").fill(wrong);
+    await page.getByRole("button", { name: "Sign in" }).click();
+  }
+  await expectErrorSummary(page, ["That code was entered wrongly too many times and no longer works. Send a new code."]);
+
+  // The address is still known to the page: one button, no retyping.
+  await page.getByRole("button", { name: "Send a new code" }).click();
+  await expectStatus(page, `If ${user.email} can sign in here, we sent it a 6-digit code.`);
+  const second = codeFrom((await waitForMail(user.email, /sign-in code/, { after: seen + 1 })).text);
+  await page.getByLabel("Code").fill(second);
   await page.getByRole("button", { name: "Sign in" }).click();
   await expectSignedInAs(page, user);
 });

@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { AuthError } from "~/auth/errors";
 import { relativeTime } from "~/components/time";
-import { wordsFor } from "~/http/page-messages.server";
+import { socialSignInProblem, wordsFor } from "~/http/page-messages.server";
 
 describe("wordsFor", () => {
   it("says how long to wait, from Retry-After", () => {
@@ -16,8 +16,29 @@ describe("wordsFor", () => {
     expect(wordsFor(new AuthError("INVALID_PASSWORD"))).toBe("That isn't your current password.");
   });
 
+  it("words a refused e-mailed code for people, with the way on (the JSON API keeps 'Invalid OTP' and 'OTP expired')", () => {
+    expect(wordsFor(new AuthError("INVALID_OTP"))).toBe("That code is not right. Check the email and try again, or send a new code.");
+    expect(wordsFor(new AuthError("OTP_EXPIRED"))).toBe("That code has expired: codes work for 5 minutes. Send a new code.");
+    expect(new AuthError("INVALID_OTP").message).toBe("Invalid OTP");
+    expect(new AuthError("OTP_EXPIRED").message).toBe("OTP expired");
+  });
+
   it("falls back to the catalogue's message for a code it does not word", () => {
     expect(wordsFor(new AuthError("DELETE_USER_IS_DISABLED"))).toBe("Delete user is disabled");
+  });
+});
+
+describe("socialSignInProblem", () => {
+  it("words a provider's ?error= for people, and says nothing without one", () => {
+    expect(socialSignInProblem(null)).toBeNull();
+    expect(socialSignInProblem("access_denied")).toBe("You cancelled the sign-in at the provider. Nothing was changed.");
+    expect(socialSignInProblem("too_many_requests")).toBe(wordsFor(new AuthError("TOO_MANY_REQUESTS")));
+  });
+
+  it("reads any other value, an object's own property names included, as a general failure", () => {
+    for (const code of ["something_new", "constructor", "__proto__", "toString"]) {
+      expect(socialSignInProblem(code)).toBe("Signing in with the provider did not work. Please try again.");
+    }
   });
 });
 

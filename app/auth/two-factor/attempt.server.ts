@@ -52,6 +52,16 @@ export async function currentAttempt(ctx: RequestContext): Promise<Attempt> {
   return { id, user, rememberMe: entry.payload.rememberMe };
 }
 
+/**
+ * Whether this browser's sign-in still waits for its second factor. A page asks after a refused code, which the
+ * API answers the same whether or not it was the fifth (the one that ends the attempt).
+ */
+export async function attemptIsOpen(ctx: RequestContext): Promise<boolean> {
+  const signed = requestCookies(ctx.request)[TWO_FACTOR_COOKIE];
+  const id = signed ? unsign(signed, PURPOSE) : null;
+  return id !== null && (await readEntry<AttemptPayload>("two-factor-attempt", id)) !== null;
+}
+
 /** A wrong code: counted, and the attempt is over at the fifth. */
 export async function failAttempt(ctx: RequestContext, attempt: Attempt): Promise<never> {
   const open = await recordFailure("two-factor-attempt", attempt.id, MAX_TWO_FACTOR_FAILURES);
