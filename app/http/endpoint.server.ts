@@ -9,7 +9,7 @@ import { withQuery } from "~/auth/links.server";
 import { assertSafeCallbacks } from "~/auth/origin.server";
 import { standingRefusal } from "~/auth/rate-limit.server";
 import { requestContext, type RequestContext } from "~/auth/request-context.server";
-import { BodyTooLargeError, readCappedText } from "~/http/body.server";
+import { readCappedText } from "~/http/body.server";
 import { knownError } from "~/http/known-error.server";
 import { TextResponse } from "~/http/text-response.server";
 
@@ -56,13 +56,8 @@ function describeIssues(where: "body" | "query", error: z.ZodError): string {
 
 async function readBody(request: Request): Promise<unknown> {
   const type = request.headers.get("content-type")?.split(";")[0].trim().toLowerCase() ?? "";
-  let text: string;
-  try {
-    text = await readCappedText(request);
-  } catch (error) {
-    if (error instanceof BodyTooLargeError) throw new AuthError("PAYLOAD_TOO_LARGE");
-    throw error;
-  }
+  // A body over the cap or cut short throws its own error, which knownError() answers (413, 400).
+  const text = await readCappedText(request);
   if (text.trim() === "") return {};
   if (type === "application/json" || type === "") {
     try {
@@ -96,9 +91,14 @@ export function rateLimitPath(pathname: string): string {
 }
 
 export function json(data: unknown, init: { status?: number; headers?: Headers } = {}): Response {
-  const headers = new Headers(init.headers);
-  headers.set("Content-Type", "application/json; charset=utf-8");
-  headers.set("Cache-Control", "no-store");
+  // One list handed to the Response, which copies it once: a Headers made here first would be copied twice.
+  const headers: [string, string][] = [
+    ["Content-Type", "application/json; charset=utf-8"],
+    ["Cache-Control", "no-store"],
+  ];
+  if (init.headers) {
+    for (const pair of init.headers) if (pair[0] !== "content-type" && pair[0] !== "cache-control") headers.push(pair);
+  }
   return new TextResponse(JSON.stringify(data ?? null), { status: init.status ?? 200, headers });
 }
 

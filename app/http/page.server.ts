@@ -11,7 +11,7 @@ import { enforceRateLimit } from "~/auth/rate-limit.server";
 import { knownError } from "~/http/known-error.server";
 import { requestContext, type RequestContext } from "~/auth/request-context.server";
 import { getSession, type SessionWithUser } from "~/auth/session.server";
-import { BodyTooLargeError, readCappedText } from "~/http/body.server";
+import { BodyNotReceivedError, BodyTooLargeError, readCappedText } from "~/http/body.server";
 import { wordsFor } from "~/http/page-messages.server";
 
 declare module "@remix-run/node" {
@@ -65,6 +65,7 @@ export async function readForm(request: Request): Promise<SubmittedForm> {
     text = await readCappedText(request);
   } catch (error) {
     if (error instanceof BodyTooLargeError) throw refuse(413, "The form is too large.");
+    if (error instanceof BodyNotReceivedError) throw refuse(400, "The form did not arrive whole.");
     throw error;
   }
   const type = request.headers.get("content-type") ?? "";

@@ -102,3 +102,49 @@ describe("a refused request leaves its keep-alive connection usable", () => {
     expectUnpoisoned(result, 403);
   });
 });
+
+describe("bodies read from the socket", () => {
+  it("a body that arrives in many small packets is read whole", async () => {
+    const { port } = new URL(server.baseUrl);
+    const body = JSON.stringify({ email: "nobody-at-all@example.com", password: "x".repeat(120) });
+    const head = `POST /api/auth/sign-in/email HTTP/1.1\r\nHost: ${host()}\r\nOrigin: ${server.baseUrl}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n`;
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = net.connect(Number(port), "127.0.0.1");
+      socket.setNoDelay(true);
+      let received = "";
+      socket.on("data", (chunk) => (received += chunk.toString("utf8")));
+      socket.on("end", () => resolve(received));
+      socket.on("error", reject);
+      socket.write(head);
+      let offset = 0;
+      const next = () => {
+        if (offset >= body.length) return;
+        socket.write(body.slice(offset, offset + 16));
+        offset += 16;
+        setTimeout(next, 3);
+      };
+      next();
+    });
+    // The whole body was parsed: an unknown address after the same scrypt work, not a JSON or validation error.
+    expect(answer).toMatch(/^HTTP\/1\.1 401/);
+    expect(answer).toContain("INVALID_EMAIL_OR_PASSWORD");
+  });
+
+  it("a client that goes away halfway through its body costs nothing: the server answers the next one", async () => {
+    const { port } = new URL(server.baseUrl);
+    const declared = 10_000;
+    await new Promise<void>((resolve, reject) => {
+      const socket = net.connect(Number(port), "127.0.0.1", () => {
+        socket.write(request("POST", "/api/auth/sign-in/email", "x".repeat(declared)).slice(0, -declared / 2));
+        setTimeout(() => {
+          socket.destroy();
+          resolve();
+        }, 100);
+      });
+      socket.on("error", reject);
+    });
+    const response = await fetch(`${server.baseUrl}/api/auth/ok`);
+    expect(response.status).toBe(200);
+    expect(server.output()).not.toMatch(/unexpected error|Unexpected Server Error/);
+  });
+});
