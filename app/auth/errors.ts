@@ -87,8 +87,13 @@ export class AuthError extends Error {
   readonly status: number;
   readonly code: string;
   readonly headers: Record<string, string>;
+  /**
+   * Why, where the catalogue's one message covers several causes the pages word apart (an expired code and a
+   * wrong one are both "invalid two factor authentication" on the wire). Never sent by the API.
+   */
+  readonly reason: string | undefined;
 
-  constructor(name: ErrorName, options: { message?: string; headers?: Record<string, string> } = {}) {
+  constructor(name: ErrorName, options: { message?: string; headers?: Record<string, string>; reason?: string } = {}) {
     const [status, message] = ERRORS[name];
     // An AuthError is an answer (a 4xx with its catalogue entry), never logged, so it skips the stack trace:
     // capturing one was most of what a refused request (a 429 under a flood) cost.
@@ -101,6 +106,7 @@ export class AuthError extends Error {
     // The key is the code, also when a more specific message is given (which fields failed validation).
     this.code = name;
     this.headers = options.headers ?? {};
+    this.reason = options.reason;
   }
 
   toJSON() {

@@ -197,6 +197,13 @@ describe("signing in with two-factor on", () => {
     expect((await client.post(`${TF}/send-otp`, {})).status).toBe(200);
     const code = (await nextMail(mailbox, email, undefined, seen)).text.match(/\b(\d{6})\b/)![1];
     await query(server.database, `UPDATE "verification" SET "expiresAt" = "createdAt" WHERE "identifier" LIKE 'two-factor-otp:%'`);
+    // The page words the refusal for people: expired, not mistyped, and the way on; the API keeps the spec's.
+    const page = await client.request("POST", "/two-factor?method=otp", {
+      rawBody: new URLSearchParams({ code }).toString(),
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+    });
+    expect(page.status).toBe(401);
+    expect(page.text).toContain("That code has expired: codes work for 5 minutes. Send a new code.");
     expectError(await client.post(`${TF}/verify-otp`, { code }), 401, "INVALID_TWO_FACTOR_AUTHENTICATION");
 
     await query(server.database, `UPDATE "verification" SET "expiresAt" = "createdAt" WHERE "identifier" LIKE 'two-factor-attempt:%'`);

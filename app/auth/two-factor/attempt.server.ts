@@ -63,11 +63,14 @@ export async function attemptIsOpen(ctx: RequestContext): Promise<boolean> {
 }
 
 /** A wrong code: counted, and the attempt is over at the fifth. */
-export async function failAttempt(ctx: RequestContext, attempt: Attempt): Promise<never> {
+export async function failAttempt(ctx: RequestContext, attempt: Attempt, reason?: CodeProblem): Promise<never> {
   const open = await recordFailure("two-factor-attempt", attempt.id, MAX_TWO_FACTOR_FAILURES);
   if (!open) clearAttemptCookie(ctx);
-  throw new AuthError("INVALID_TWO_FACTOR_AUTHENTICATION");
+  throw new AuthError("INVALID_TWO_FACTOR_AUTHENTICATION", { reason });
 }
+
+/** Why an e-mailed code was refused, for the page's words (the API says "invalid two factor authentication"). */
+export type CodeProblem = "expired" | "exhausted" | "missing";
 
 /** A right code: the attempt is used up (once, even for two answers at once) and the session starts. */
 export async function finishAttempt(ctx: RequestContext, attempt: Attempt, trustDevice: boolean | undefined) {
