@@ -3,7 +3,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { z } from "zod";
-import { safeRedirectTarget } from "~/auth/origin.server";
+import { resolveRedirectTarget, safeRedirectTarget } from "~/auth/origin.server";
 import { startSocialFlow } from "~/auth/social/sign-in.server";
 import { handleForm } from "~/http/page.server";
 
@@ -11,16 +11,36 @@ const schema = z.object({ provider: z.string().min(1).max(64), redirectTo: z.str
 
 export const loader = () => redirect("/sign-in");
 
+/**
+ * The sign-in page to come back to when this fails, still going where it was going: `redirectTo` is kept only
+ * if it is a target the sign-in page would follow (same origin).
+ */
+function signInPage(redirectTo: unknown, query: Record<string, string> = {}): string {
+  const search = new URLSearchParams(query);
+  if (typeof redirectTo === "string" && redirectTo !== "" && resolveRedirectTarget(redirectTo, { sameOrigin: true })) {
+    search.set("redirectTo", redirectTo);
+  }
+  return search.size ? `/sign-in?${search}` : "/sign-in";
+}
+
 export async function action({ request, context }: ActionFunctionArgs) {
   const outcome = await handleForm({
     request,
     context,
     rateLimitAs: "/sign-in/social",
     schema,
+    keepWhenLimited: ["redirectTo"],
     run: (value, ctx) =>
-      startSocialFlow(ctx, { provider: value.provider, callbackURL: safeRedirectTarget(value.redirectTo), errorCallbackURL: "/sign-in" }),
+      startSocialFlow(ctx, {
+        provider: value.provider,
+        callbackURL: safeRedirectTarget(value.redirectTo),
+        errorCallbackURL: signInPage(value.redirectTo),
+      }),
   });
   // A refusal for too many tries says so; anything else here means the provider cannot be used.
-  if (!outcome.ok) throw redirect(`/sign-in?error=${outcome.init.status === 429 ? "too_many_requests" : "oauth_provider_not_found"}`);
+  if (!outcome.ok) {
+    const error = outcome.init.status === 429 ? "too_many_requests" : "oauth_provider_not_found";
+    throw redirect(signInPage(outcome.result.initialValue?.redirectTo, { error }));
+  }
   throw redirect(outcome.value.url, { headers: outcome.ctx.responseHeaders });
 }

@@ -185,6 +185,33 @@ describe("the round trip", () => {
     expect(noState.headers.get("location")).toBe(`${server.baseUrl}/api/auth/error?error=state_not_found`);
   });
 
+  it("the sign-in page's \"Continue with …\" form comes back to /sign-in still carrying redirectTo, when refused and when the provider says no", async () => {
+    const FORM = { "content-type": "application/x-www-form-urlencoded" };
+    const browser = new ApiClient(server.baseUrl);
+    const refused = await browser.request("POST", "/sign-in/social", {
+      rawBody: new URLSearchParams({ provider: "nope", redirectTo: "/account/sessions" }).toString(),
+      headers: FORM,
+    });
+    expect(refused.status).toBe(302);
+    expect(refused.headers.get("location")).toBe("/sign-in?error=oauth_provider_not_found&redirectTo=%2Faccount%2Fsessions");
+    // A target the sign-in page would not follow is not carried along.
+    const offsite = await browser.request("POST", "/sign-in/social", {
+      rawBody: new URLSearchParams({ provider: "nope", redirectTo: "https://evil.example/" }).toString(),
+      headers: FORM,
+    });
+    expect(offsite.headers.get("location")).toBe("/sign-in?error=oauth_provider_not_found");
+
+    claims = identity();
+    const start = await browser.request("POST", "/sign-in/social", {
+      rawBody: new URLSearchParams({ provider: "oidc", redirectTo: "/account/sessions" }).toString(),
+      headers: FORM,
+    });
+    expect(start.status).toBe(302);
+    const state = new URL(start.headers.get("location")!).searchParams.get("state")!;
+    const denied = await browser.get(`/api/auth/callback/oidc?state=${state}&error=access_denied`);
+    expect(denied.headers.get("location")).toBe(`${server.baseUrl}/sign-in?redirectTo=%2Faccount%2Fsessions&error=access_denied`);
+  });
+
   it.each([
     ["a bad signature", (token: { header: Record<string, unknown> }) => void (token.header.kid = "someone-elses-key")],
     ["another audience", (token: { payload: Record<string, unknown> }) => void (token.payload.aud = "another-client")],
