@@ -1,14 +1,18 @@
 // "Add a passkey" on the account page: runs the registration ceremony in the browser (so it needs JavaScript;
 // without it the button is not shown and the page says so). The client then refetches the passkey list, which
-// the page shows through usePasskeys().
+// the page shows through usePasskeys(). Its outcome is focused, as every account page's is: the confirmation at
+// once, a refusal in the error summary.
 import { useEffect, useState } from "react";
 import { authClient } from "~/client/auth-client";
+import { ErrorSummary, StatusMessage } from "~/components/forms";
 import { describePasskeyError } from "~/components/passkey-ui";
 
 export function AddPasskey() {
   const [supported, setSupported] = useState<boolean | null>(null);
   const [busy, setBusy] = useState(false);
   const [status, setStatus] = useState<{ ok: boolean; text: string } | null>(null);
+  /** Counts the tries, so a second confirmation takes the focus again. */
+  const [tries, setTries] = useState(0);
 
   useEffect(() => setSupported(authClient.passkey.supported()), []);
 
@@ -17,6 +21,7 @@ export function AddPasskey() {
     setStatus(null);
     const { data, error } = await authClient.passkey.addPasskey();
     setBusy(false);
+    setTries((count) => count + 1);
     if (data) {
       setStatus({ ok: true, text: "Passkey added. You can now sign in with it." });
     } else {
@@ -38,13 +43,11 @@ export function AddPasskey() {
         Add a passkey
       </button>
       {status?.ok ? (
-        <p className="notice" role="status">
+        <StatusMessage id="passkey-added" focusKey={tries}>
           {status.text}
-        </p>
+        </StatusMessage>
       ) : status ? (
-        <ul className="errors" role="alert">
-          <li>{status.text}</li>
-        </ul>
+        <ErrorSummary key={tries} errors={[status.text]} />
       ) : null}
     </div>
   );

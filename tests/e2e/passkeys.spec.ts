@@ -41,6 +41,7 @@ async function addPasskeyOnAccountPage(page: Page) {
   await expect(page.getByText("You have no passkeys yet.")).toBeVisible();
   await page.getByRole("button", { name: "Add a passkey" }).click();
   await expect(page.getByRole("status")).toHaveText("Passkey added. You can now sign in with it.");
+  await expect(page.getByRole("status")).toBeFocused();
   await expect(page.getByTestId("passkey-row")).toHaveCount(1);
   await expect(page.getByTestId("passkey-row")).toContainText("Unnamed passkey");
   await expect(page.getByTestId("passkey-row")).toContainText(`Added ${new Date().toISOString().slice(0, 10)}`);
