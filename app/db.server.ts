@@ -10,6 +10,7 @@ import { env } from "~/env.server";
 import { bus } from "~/auth/session-cache/bus.server";
 import { withSessionInvalidation } from "~/auth/session-cache/hooks.server";
 import { postgresTransport, redisTransport, sqliteTransport, type SqliteConnection } from "~/auth/session-cache/transports.server";
+import { postgresListener } from "~/postgres-listener.server";
 
 export type { User, Session, Account, Verification, Organization, Member, Invitation, Passkey } from "~/generated/prisma-sqlite/client";
 export { Prisma } from "~/generated/prisma-sqlite/client";
@@ -32,7 +33,7 @@ function createClient(): Db {
     bus.use(
       env.REDIS_URL
         ? redisTransport(env.REDIS_URL)
-        : postgresTransport(env.DATABASE_URL!, (channel, payload) => base.$executeRaw`SELECT pg_notify(${channel}, ${payload})`),
+        : postgresTransport(postgresListener(env.DATABASE_URL!), (channel, payload) => base.$executeRaw`SELECT pg_notify(${channel}, ${payload})`),
     );
     return withSessionInvalidation(base);
   }

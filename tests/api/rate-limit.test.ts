@@ -285,6 +285,36 @@ describe.skipIf(databaseKindUnderTest() !== "postgres")("PostgreSQL without Redi
     }
   });
 
+  it("holds one listening connection per process, shared with the session cache; a process that does not count is no peer", async () => {
+    const a = await startServer({ env: BEHIND_PROXY });
+    const listening = async () =>
+      query<{ application_name: string }>(
+        a.database,
+        `SELECT application_name FROM pg_stat_activity WHERE datname = current_database() AND application_name LIKE 'latchkey%'`,
+      );
+    let quiet: TestServer | undefined;
+    try {
+      await logged(a, ALONE);
+      // The session cache starts listening on the first signed-in read: on the same connection.
+      const client = new ApiClient(a.baseUrl);
+      await signUp(client);
+      expect((await client.get("/api/auth/get-session")).body?.user).toBeTruthy();
+      expect((await listening()).map((row) => row.application_name)).toEqual(["latchkey-peer"]);
+
+      // A second instance with the rate limit off listens for the session cache only: A stays alone.
+      quiet = await startServer({ env: { AUTH_RATE_LIMIT: "off" }, database: a.database });
+      const other = new ApiClient(quiet.baseUrl);
+      await signUp(other);
+      expect((await other.get("/api/auth/get-session")).body?.user).toBeTruthy();
+      await expect.poll(async () => (await listening()).map((row) => row.application_name).sort()).toEqual(["latchkey", "latchkey-peer"]);
+      await new Promise((resolve) => setTimeout(resolve, 2_500)); // past a peer check
+      expect(a.output()).not.toContain(SHARED);
+    } finally {
+      await quiet?.stop();
+      await a.stop();
+    }
+  });
+
   it("counts in the table from the start when another instance is already there", async () => {
     const a = await startServer({ env: BEHIND_PROXY });
     const b = await startServer({ env: BEHIND_PROXY, database: a.database });

@@ -154,9 +154,9 @@ describe.skipIf(!onPostgres).each([
         }
       : {
           count: async () =>
-            (await query(database, `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'latchkey-session-cache'`)).length,
+            (await query(database, `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name IN ('latchkey', 'latchkey-peer')`)).length,
           cut: async () => {
-            await query(database, `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'latchkey-session-cache'`);
+            await query(database, `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND application_name IN ('latchkey', 'latchkey-peer')`);
           },
         };
 

@@ -6,6 +6,7 @@ import { Redis } from "ioredis";
 import { RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
 import { randomToken } from "~/auth/crypto.server";
 import { watchPostgresPeers } from "~/auth/rate-limit/peers.server";
+import { postgresListener } from "~/postgres-listener.server";
 import { db } from "~/db.server";
 
 export interface RateRule {
@@ -172,7 +173,7 @@ export function peerAwareStore(connectionString: string, windowOf: (key: string)
   }
 
   function start() {
-    peers ??= watchPostgresPeers(connectionString, {
+    peers ??= watchPostgresPeers(postgresListener(connectionString), {
       aloneChanged(alone) {
         moving = (alone ? toMemory() : toTable()).finally(() => (moving = null));
         return moving;

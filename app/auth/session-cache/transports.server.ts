@@ -1,6 +1,6 @@
 // How invalidations reach the other processes on the same database (ADR 024):
 // - REDIS_URL set: Redis pub/sub (works behind a transaction-pooling PgBouncer, where LISTEN does not);
-// - PostgreSQL: LISTEN/NOTIFY on one dedicated connection. The database announces every committed change to
+// - PostgreSQL: LISTEN/NOTIFY on the process's one listening connection. The database announces every committed change to
 //   session, user and organization rows itself (triggers, migration 20261123120000_announce_session_changes),
 //   hand edits included; only if those triggers are missing does the app send NOTIFY through Prisma's pool;
 // - SQLite: the file itself. `PRAGMA data_version` on Prisma's connection changes whenever another connection
@@ -8,9 +8,9 @@
 //   and empty the cache when it moved. Coarse for other processes' writes, but it needs nothing running and
 //   misses nothing.
 import Database from "better-sqlite3";
-import pg from "pg";
 import { Redis } from "ioredis";
 import { decodeInvalidation, encodeInvalidation, type Transport, type TransportCallbacks } from "~/auth/session-cache/bus.server";
+import type { Listener } from "~/postgres-listener.server";
 
 const CHANNEL = "latchkey_session_invalidation";
 const RECONNECT_MIN_MS = 200;
@@ -83,50 +83,33 @@ export function sqliteTransport(
   };
 }
 
-/** The listening connection's application_name, so operators (and tests) can tell it in pg_stat_activity. */
-export const LISTENER_NAME = "latchkey-session-cache";
 /** The triggers that make PostgreSQL announce changes itself (one is enough to know the migration ran). */
 const ANNOUNCING_TRIGGER = "session_deleted_announce";
 
-export function postgresTransport(connectionString: string, notify: (channel: string, payload: string) => Promise<unknown>): Transport {
-  let delay = RECONNECT_MIN_MS;
+/** Heard on the process's one listening connection (app/postgres-listener.server.ts), shared with the rate limiter. */
+export function postgresTransport(listener: Listener, notify: (channel: string, payload: string) => Promise<unknown>): Transport {
   /** Until the triggers are seen, the app announces too (a repeated announcement costs only a cache miss). */
   let databaseAnnounces = false;
   return {
     name: "PostgreSQL LISTEN/NOTIFY",
     start(callbacks) {
-      const connect = () => {
-        const client = new pg.Client({ connectionString, keepAlive: true, application_name: LISTENER_NAME });
-        let down = false;
-        const lost = (reason: string) => {
-          if (down) return;
-          down = true;
+      listener.subscribe({
+        channel: CHANNEL,
+        notification(payload) {
+          const invalidation = decodeInvalidation(payload);
+          if (invalidation) callbacks.deliver(invalidation);
+        },
+        async setUp(client) {
+          const { rowCount } = await client.query("SELECT 1 FROM pg_trigger WHERE tgname = $1", [ANNOUNCING_TRIGGER]);
+          databaseAnnounces = (rowCount ?? 0) > 0;
+          if (!databaseAnnounces) console.error("[latchkey] session cache: the database does not announce changes itself (a migration is missing?); the app will");
+        },
+        up: () => callbacks.connected(true),
+        down(reason) {
           callbacks.connected(false);
           console.error(`[latchkey] session cache: LISTEN connection lost (${reason}); caching paused until it is back`);
-          client.end().catch(() => {});
-          setTimeout(connect, delay).unref();
-          delay = Math.min(delay * 2, RECONNECT_MAX_MS);
-        };
-        client.on("error", (error) => lost(error.message));
-        client.on("end", () => lost("closed"));
-        client.on("notification", (message) => {
-          const invalidation = decodeInvalidation(message.payload ?? "");
-          if (invalidation) callbacks.deliver(invalidation);
-        });
-        client
-          .connect()
-          .then(() => client.query(`LISTEN ${CHANNEL}`))
-          .then(() => client.query("SELECT 1 FROM pg_trigger WHERE tgname = $1", [ANNOUNCING_TRIGGER]))
-          .then(({ rowCount }) => {
-            databaseAnnounces = (rowCount ?? 0) > 0;
-            if (!databaseAnnounces) console.error("[latchkey] session cache: the database does not announce changes itself (a migration is missing?); the app will");
-            if (down) return;
-            delay = RECONNECT_MIN_MS;
-            callbacks.connected(true);
-          })
-          .catch((error) => lost(error.message));
-      };
-      connect();
+        },
+      });
     },
     async publish(invalidation) {
       if (!databaseAnnounces) await notify(CHANNEL, encodeInvalidation(invalidation));
