@@ -3,6 +3,7 @@
 // actions (`handleForm`, the account actions) pass errors through `wordsFor`. A code not listed here is shown
 // with its catalogue message.
 import { EMAIL_OTP_SECONDS } from "~/auth/email-otp/constants";
+import { TWO_FACTOR_OTP_SECONDS } from "~/auth/two-factor/constants";
 import { AuthError } from "~/auth/errors";
 import { passwordBounds } from "~/auth/password.server";
 
@@ -43,6 +44,23 @@ export const PAGE_MESSAGES = {
       : "Too many attempts. Try again in a minute.";
   },
 } satisfies Record<string, (error: AuthError) => string>;
+
+/**
+ * Why a two-factor code was refused, in words (AuthError.reason): an e-mailed code that expired or was used up
+ * is not a typing mistake, and the way on is "Send a new code".
+ */
+export function twoFactorCodeWords(reason: string | undefined): string {
+  switch (reason) {
+    case "expired":
+      return `That code has expired: codes work for ${TWO_FACTOR_OTP_SECONDS / 60} minutes. Send a new code.`;
+    case "exhausted":
+      return PAGE_MESSAGES.TOO_MANY_ATTEMPTS();
+    case "missing":
+      return "No code is waiting for this sign-in. Send a new code.";
+    default:
+      return "That code is not right. Check it and try again.";
+  }
+}
 
 export function wordsFor(error: AuthError): string {
   const words = (PAGE_MESSAGES as Record<string, ((error: AuthError) => string) | undefined>)[error.code];

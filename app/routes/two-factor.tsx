@@ -15,7 +15,7 @@ import type { RequestContext } from "~/auth/request-context.server";
 import { CheckboxField, ErrorSummary, Field, StatusMessage, SubmitButton, useZodForm } from "~/components/forms";
 import { pageTitle } from "~/components/page-title";
 import { setFlash } from "~/http/flash.server";
-import { PAGE_MESSAGES } from "~/http/page-messages.server";
+import { PAGE_MESSAGES, twoFactorCodeWords } from "~/http/page-messages.server";
 import { handleForm } from "~/http/page.server";
 
 export const meta = pageTitle("Two-factor authentication");
@@ -33,18 +33,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return { method: methodOf(url), redirectTo: url.searchParams.get("redirectTo") ?? "", sent: url.searchParams.get("sent") === "1" };
 }
 
-/** Why an e-mailed code did not work, where it was not simply mistyped: the way on is "Send a new code". */
-const CODE_PROBLEMS: Record<string, string> = {
-  expired: `That code has expired: codes work for ${TWO_FACTOR_OTP_SECONDS / 60} minutes. Send a new code.`,
-  exhausted: PAGE_MESSAGES.TOO_MANY_ATTEMPTS(),
-  missing: "No code is waiting for this sign-in. Send a new code.",
-};
-
 /** Words for people; the JSON API keeps the specification's messages. */
 function forPeople(error: unknown): never {
   if (error instanceof AuthError && error.code === "INVALID_TWO_FACTOR_AUTHENTICATION") {
-    const message = (error.reason && CODE_PROBLEMS[error.reason]) || "That code is not right. Check it and try again.";
-    throw new AuthError(error.code, { message });
+    throw new AuthError(error.code, { message: twoFactorCodeWords(error.reason) });
   }
   throw error;
 }
