@@ -37,6 +37,12 @@ export async function serve({ root, port, host }) {
       res.writeHead(400, { "Content-Type": "text/plain; charset=utf-8", Connection: "close" }).end("Bad Request");
       return;
     }
+    // A request parsed from what a client sent after its connection was answered with `Connection: close`
+    // (lingerOnClose keeps reading while the rest of a refused body arrives): nothing can be written back.
+    if (req.socket.writableEnded) {
+      req.socket.destroy();
+      return;
+    }
     let dispatched;
     try {
       dispatched = dispatch(req, res);
@@ -49,6 +55,7 @@ export async function serve({ root, port, host }) {
     if (!dispatched) app(req, res);
   });
   server.keepAliveTimeout = 5_000;
+  server.on("connection", lingerOnClose);
   await new Promise((resolve) => server.listen(port, host, resolve));
 
   function shutdown() {
@@ -64,4 +71,24 @@ export async function serve({ root, port, host }) {
 /** Whether a Host (or X-Forwarded-Host) header carries user info, which no host may. */
 function hostHasUserInfo(value) {
   return value !== undefined && String(value).includes("@");
+}
+
+/** The longest a closed connection keeps reading what its client is still sending. */
+const LINGER_MS = 1_000;
+
+/**
+ * Lingering close, as nginx does it. node:http closes a `Connection: close` socket the moment the answer is
+ * sent; when the client is still sending a body nobody read (a 413 for a body far over the cap), closing with
+ * unread bytes makes the kernel answer with a reset, which can destroy the 413 in the client's buffers before
+ * the client reads it. Instead the answer is followed by a FIN, what still arrives is read and dropped, and the
+ * socket is destroyed once the client closes its side or after LINGER_MS.
+ */
+function lingerOnClose(socket) {
+  socket.destroySoon = function lingeringClose() {
+    if (this.destroyed) return;
+    this.end();
+    const timer = setTimeout(() => this.destroy(), LINGER_MS);
+    timer.unref();
+    this.once("close", () => clearTimeout(timer));
+  };
 }
