@@ -34,6 +34,8 @@ export async function spawnServer({ env, host = "localhost", timeoutMs = 20_000,
   child.stdout.on("data", (chunk) => (output += chunk));
   child.stderr.on("data", (chunk) => (output += chunk));
   const exited = new Promise((resolve) => child.on("exit", resolve));
+  /** Once its pipes are drained too: what it printed before exiting may arrive after "exit". */
+  const closed = new Promise((resolve) => child.on("close", resolve));
   /** SIGKILL by default: tests do not need remix's graceful keep-alive wait. */
   const stop = async (signal = "SIGKILL") => {
     if (child.exitCode === null && child.signalCode === null) {
@@ -45,7 +47,10 @@ export async function spawnServer({ env, host = "localhost", timeoutMs = 20_000,
   };
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`the server exited during start-up:\n${output}`);
+    if (child.exitCode !== null) {
+      await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 2_000))]);
+      throw new Error(`the server exited during start-up:\n${output}`);
+    }
     try {
       if ((await fetch(`${baseUrl}${readyPath}`)).ok) break;
     } catch {

@@ -61,7 +61,9 @@ export async function startServerExpectingFailure(env: Record<string, string | u
     child.stdout.on("data", (chunk) => (output += chunk));
     child.stderr.on("data", (chunk) => (output += chunk));
     const timer = setTimeout(() => child.kill("SIGKILL"), 15_000);
-    child.on("exit", (code) => {
+    // "close", not "exit": a child's output can still be in its pipes when it has exited, and a busy machine
+    // then reads it too late (an empty output, seen once in a full run).
+    child.on("close", (code) => {
       clearTimeout(timer);
       resolve({ code, output });
     });
