@@ -83,7 +83,12 @@ if (only("vitest")) {
   try {
     const report = JSON.parse(readFileSync(path.join(results, "vitest.json"), "utf8"));
     passed += report.numPassedTests;
-    failed += report.numFailedTests + (report.numFailedTestSuites ?? 0);
+    // Failed tests, plus each file that failed without a failed test to show for it (an error while it loaded
+    // or in a hook): counting every failed suite as well counted one failing test up to three times.
+    const silentFileFailures = (report.testResults ?? []).filter(
+      (file) => file.status === "failed" && !(file.assertionResults ?? []).some((test) => test.status === "failed"),
+    ).length;
+    failed += report.numFailedTests + silentFileFailures;
     skipped += report.numPendingTests + report.numTodoTests;
   } catch {
     failed += 1;
