@@ -210,6 +210,9 @@ function scryptRound(_options, seconds) {
   return loopRound(SCRYPT_CONCURRENCY, seconds, () => scryptOnce(password, salt));
 }
 
+/** Kept-alive connections for the slow POSTs, one pool per URL across rounds. */
+const slowPostAgents = new Map();
+
 /**
  * One round of a slow POST (sign-in), `connections` in flight on kept-alive connections, measured as scrypt is.
  * The requests go out through node:http, not fetch(): the load generator shares the two cores with the server
@@ -218,8 +221,8 @@ function scryptRound(_options, seconds) {
  * which is as lean).
  */
 async function slowPostRound({ url, headers, body, connections }, seconds) {
-  const agent = (slowPostRound.agents ??= new Map()).get(url) ?? new Agent({ keepAlive: true, maxSockets: connections });
-  slowPostRound.agents.set(url, agent);
+  if (!slowPostAgents.has(url)) slowPostAgents.set(url, new Agent({ keepAlive: true, maxSockets: connections }));
+  const agent = slowPostAgents.get(url);
   const payload = Buffer.from(body);
   const once = () =>
     new Promise((resolve, reject) => {

@@ -144,12 +144,15 @@ export function ErrorSummary({
   form,
   errors,
   title = "There is a problem",
+  id: givenId,
 }: {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any form, whatever its fields
   form?: FormMetadata<any, string[]>;
   /** Messages with no field behind them (e.g. an action's own error), shown first. */
   errors?: Array<string | null | undefined>;
   title?: string;
+  /** For a summary with no form behind it on a page that may show another one (ids must stay unique). */
+  id?: string;
 }) {
   const ref = useRef<HTMLDivElement>(null);
   const items: Array<{ message: string; href?: string }> = [];
@@ -161,7 +164,7 @@ export function ErrorSummary({
       for (const message of messages ?? []) items.push({ message, href: fieldId ? `#${fieldId}` : undefined });
     }
   }
-  const id = `${form?.id ?? "page"}-error-summary`;
+  const id = givenId ?? `${form?.id ?? "page"}-error-summary`;
   const key = items.map((item) => item.message).join("\n");
   // The same errors coming back from a second try are news too: focus again when a submission settles.
   const navigation = useNavigation();

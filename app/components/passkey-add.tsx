@@ -47,7 +47,7 @@ export function AddPasskey() {
           {status.text}
         </StatusMessage>
       ) : status ? (
-        <ErrorSummary key={tries} errors={[status.text]} />
+        <ErrorSummary key={tries} id="passkey-add-error-summary" errors={[status.text]} />
       ) : null}
     </div>
   );

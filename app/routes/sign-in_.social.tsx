@@ -11,16 +11,22 @@ const schema = z.object({ provider: z.string().min(1).max(64), redirectTo: z.str
 
 export const loader = () => redirect("/sign-in");
 
+/** The longest URL kept as a return address (resolveRedirectTarget refuses longer ones). */
+const MAX_TARGET_LENGTH = 2048;
+
 /**
  * The sign-in page to come back to when this fails, still going where it was going: `redirectTo` is kept only
- * if it is a target the sign-in page would follow (same origin).
+ * if it is a target the sign-in page would follow (same origin) and the page's URL stays a usable return
+ * address once encoded.
  */
 function signInPage(redirectTo: unknown, query: Record<string, string> = {}): string {
   const search = new URLSearchParams(query);
-  if (typeof redirectTo === "string" && redirectTo !== "" && resolveRedirectTarget(redirectTo, { sameOrigin: true })) {
-    search.set("redirectTo", redirectTo);
-  }
-  return search.size ? `/sign-in?${search}` : "/sign-in";
+  const page = () => (search.size ? `/sign-in?${search}` : "/sign-in");
+  if (typeof redirectTo !== "string" || redirectTo === "" || !resolveRedirectTarget(redirectTo, { sameOrigin: true })) return page();
+  search.set("redirectTo", redirectTo);
+  if (page().length <= MAX_TARGET_LENGTH) return page();
+  search.delete("redirectTo");
+  return page();
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {

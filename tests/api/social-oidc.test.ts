@@ -200,6 +200,12 @@ describe("the round trip", () => {
       headers: FORM,
     });
     expect(offsite.headers.get("location")).toBe("/sign-in?error=oauth_provider_not_found");
+    // Nor one that would make the return address longer than any redirect target may be.
+    const long = await browser.request("POST", "/sign-in/social", {
+      rawBody: new URLSearchParams({ provider: "nope", redirectTo: `/account?q=${"é".repeat(400)}` }).toString(),
+      headers: FORM,
+    });
+    expect(long.headers.get("location")).toBe("/sign-in?error=oauth_provider_not_found");
 
     claims = identity();
     const start = await browser.request("POST", "/sign-in/social", {

@@ -190,6 +190,18 @@ describe("signing in with two-factor on", () => {
     expectError(await stale.post(`${TF}/verify-otp`, { code }), 401, "INVALID_TWO_FACTOR_COOKIE");
   });
 
+  it("on the page, a code typed before any was sent is 'no code is waiting', not 'not right'", async () => {
+    const { email } = await userWithTwoFactor();
+    const { client } = await passwordStep(email);
+    const page = await client.request("POST", "/two-factor?method=otp", {
+      rawBody: new URLSearchParams({ code: "123456" }).toString(),
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+    });
+    expect(page.status).toBe(401);
+    expect(page.text).toContain("No code is waiting for this sign-in. Send a new code.");
+    expectError(await client.post(`${TF}/verify-otp`, { code: "123456" }), 401, "INVALID_TWO_FACTOR_AUTHENTICATION");
+  });
+
   it("refuses an expired e-mailed code, and an expired attempt altogether", async () => {
     const { email, backupCodes } = await userWithTwoFactor();
     const { client } = await passwordStep(email);
