@@ -13,7 +13,7 @@ import {
 import { randomToken, sign, unsign } from "~/auth/crypto.server";
 import { AuthError } from "~/auth/errors";
 import type { RequestContext } from "~/auth/request-context.server";
-import { publicSession, publicUser, type PublicSession, type PublicUser } from "~/auth/presenters.server";
+import { sessionWithUserOnTheWire, type SessionWithUserOnTheWire } from "~/auth/presenters.server";
 import { readSessionWithUser } from "~/auth/session-cache/read.server";
 import { insertSession } from "~/auth/session-store.server";
 import { db, type Session, type User } from "~/db.server";
@@ -35,10 +35,6 @@ const UNREMEMBERED_SESSION_SECONDS = 24 * 60 * 60;
 export interface SessionWithUser {
   session: Session;
   user: User;
-}
-export interface PublicSessionWithUser {
-  session: PublicSession;
-  user: PublicUser;
 }
 
 export function clearSessionCookies(ctx: RequestContext): void {
@@ -63,7 +59,7 @@ function writeCookieCache(ctx: RequestContext, data: SessionWithUser) {
   if (env.AUTH_COOKIE_CACHE_MAX_AGE === 0) return;
   const expiresAt = Math.min(Date.now() + env.AUTH_COOKIE_CACHE_MAX_AGE * 1000, data.session.expiresAt.getTime());
   const payload = Buffer.from(
-    JSON.stringify({ session: publicSession(data.session), user: publicUser(data.user), expiresAt }),
+    JSON.stringify({ ...sessionWithUserOnTheWire(data), expiresAt }),
   ).toString("base64url");
   const value = sign(payload, "session_data");
   if (value.length > COOKIE_CACHE_SIZE_LIMIT) return; // too large to cache; the database answers instead
@@ -119,7 +115,7 @@ export function sessionTokenFrom(request: Request): string | null {
 }
 
 /** The cached copy of the session, if its signature, token and age all check out. */
-function readCookieCache(request: Request, token: string): PublicSessionWithUser | null {
+function readCookieCache(request: Request, token: string): SessionWithUserOnTheWire | null {
   const payload = readSignedCookie(request, COOKIE_NAMES.sessionData, "session_data");
   if (!payload) return null;
   try {
@@ -187,7 +183,7 @@ export async function getSession(
 export async function getPublicSession(
   ctx: RequestContext,
   options: ReadSessionOptions = {},
-): Promise<PublicSessionWithUser | null> {
+): Promise<SessionWithUserOnTheWire | null> {
   if (env.AUTH_COOKIE_CACHE_MAX_AGE > 0 && !options.disableCookieCache) {
     const token = sessionTokenFrom(ctx.request);
     const cached = token ? readCookieCache(ctx.request, token) : null;
@@ -198,7 +194,7 @@ export async function getPublicSession(
   if (env.AUTH_COOKIE_CACHE_MAX_AGE > 0 && !ctx.responseHeaders.has("Set-Cookie")) {
     writeCookieCache(ctx, data);
   }
-  return { session: publicSession(data.session), user: publicUser(data.user) };
+  return sessionWithUserOnTheWire(data);
 }
 
 /** The session or a 401: for every endpoint that acts on the signed-in user. */

@@ -58,7 +58,9 @@ describe("reading the session", () => {
     expect(session).toMatchObject({ token: signUpResponse.body.token, userId: user.id, userAgent: "LatchkeyTest/1.0 (X11; Linux x86_64) Firefox/130.0" });
     expect(session.id).toMatch(/^[A-Za-z0-9]+$/);
     expect(session.ipAddress).toMatch(/127\.0\.0\.1|::1/);
-    for (const field of ["expiresAt", "createdAt", "updatedAt"]) expect(new Date(session[field]).getTime()).not.toBeNaN();
+    // Dates travel as JSON.stringify writes a Date: ISO 8601 in UTC with milliseconds.
+    for (const field of ["expiresAt", "createdAt", "updatedAt"]) expect(session[field]).toBe(new Date(session[field]).toISOString());
+    for (const field of ["createdAt", "updatedAt"]) expect(user[field]).toBe(new Date(user[field]).toISOString());
     const lifetime = new Date(session.expiresAt).getTime() - Date.now();
     expect(lifetime).toBeGreaterThan(604_800_000 - 60_000);
     expect(lifetime).toBeLessThanOrEqual(604_800_000);
@@ -201,6 +203,15 @@ describe("cookie cache (AUTH_COOKIE_CACHE_MAX_AGE=on, i.e. 60 s)", () => {
     const { email } = await signUp(new ApiClient(cached.baseUrl));
     const { response } = await signIn(cached, email, { rememberMe: false });
     expect(setCookie(response, COOKIE.sessionData)!.attributes).not.toHaveProperty("max-age");
+  });
+
+  it("answers from the cache exactly as the database answers", async () => {
+    const client = new ApiClient(cached.baseUrl);
+    await signUp(client);
+    const fromCache = await client.get(GET_SESSION);
+    const fromDatabase = await client.get(`${GET_SESSION}?disableCookieCache=true`);
+    expect(fromCache.body.session.token).toBeTruthy();
+    expect(JSON.stringify(fromCache.body)).toBe(JSON.stringify(fromDatabase.body));
   });
 
   it("answers get-session from the cache, and from the database with disableCookieCache=true", async () => {
