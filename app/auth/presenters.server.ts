@@ -1,5 +1,6 @@
 // The wire shapes of users and sessions (Better Auth's field names). One place decides what leaves the server.
 import type { Session, User } from "~/db.server";
+import { unchanging } from "~/http/json-text.server";
 
 export function publicUser(user: User) {
   return {
@@ -33,22 +34,36 @@ export function publicSession(session: Session) {
 export type PublicUser = ReturnType<typeof publicUser>;
 export type PublicSession = ReturnType<typeof publicSession>;
 
+/** The wire form of each session object a read handed out, with the user it was made with: see below. */
+const presented = new WeakMap<object, { user: object; wire: SessionWithUserOnTheWire }>();
+
 /**
  * A signed-in read as JSON carries it: the same fields, dates already as the ISO strings JSON.stringify would
- * make of them. Each Date's toJSON is a call out of JSON.stringify's fast path, a tenth of a cached
- * GET /get-session (ADR 023); the cookie cache holds this shape too, so both ways of answering agree.
+ * make of them. Each Date's toJSON is a call out of JSON.stringify's fast path, and making this object was a
+ * sixth of a cached GET /get-session (ADR 023), so it is made once per pair of objects, and its JSON text
+ * once too (json-text.server.ts): the session cache hands out the same frozen objects until a write replaces
+ * them. The cookie cache holds this shape too, so
+ * both ways of answering agree.
  */
-export function sessionWithUserOnTheWire(data: { session: Session; user: User }) {
+export function sessionWithUserOnTheWire(data: { readonly session: Readonly<Session>; readonly user: Readonly<User> }): SessionWithUserOnTheWire {
   const { session, user } = data;
-  return {
-    session: {
+  const known = Object.isFrozen(session) ? presented.get(session) : undefined;
+  if (known?.user === user) return known.wire;
+  const wire = Object.freeze({
+    session: Object.freeze({
       ...publicSession(session),
       expiresAt: session.expiresAt.toISOString(),
       createdAt: session.createdAt.toISOString(),
       updatedAt: session.updatedAt.toISOString(),
-    },
-    user: { ...publicUser(user), createdAt: user.createdAt.toISOString(), updatedAt: user.updatedAt.toISOString() },
-  };
+    }),
+    user: Object.freeze({ ...publicUser(user), createdAt: user.createdAt.toISOString(), updatedAt: user.updatedAt.toISOString() }),
+  });
+  if (Object.isFrozen(session)) presented.set(session, { user, wire: unchanging(wire) });
+  return wire;
 }
 
-export type SessionWithUserOnTheWire = ReturnType<typeof sessionWithUserOnTheWire>;
+type Wired<T> = { readonly [K in keyof T]: T[K] extends Date ? string : T[K] };
+export interface SessionWithUserOnTheWire {
+  readonly session: Wired<PublicSession>;
+  readonly user: Wired<PublicUser>;
+}

@@ -32,9 +32,10 @@ const SESSION_TOKEN_LENGTH = 32;
 /** A session the user chose not to remember lives one day at most and is never extended. */
 const UNREMEMBERED_SESSION_SECONDS = 24 * 60 * 60;
 
+/** Read-only: a signed-in read may be the session cache's own (frozen) objects, shared by every request. */
 export interface SessionWithUser {
-  session: Session;
-  user: User;
+  readonly session: Readonly<Session>;
+  readonly user: Readonly<User>;
 }
 
 export function clearSessionCookies(ctx: RequestContext): void {

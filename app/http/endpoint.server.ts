@@ -11,6 +11,7 @@ import { standingRefusal } from "~/auth/rate-limit.server";
 import { requestContext, type RequestContext } from "~/auth/request-context.server";
 import { readCappedText } from "~/http/body.server";
 import { knownError } from "~/http/known-error.server";
+import { jsonText } from "~/http/json-text.server";
 import { TextResponse } from "~/http/text-response.server";
 
 export const API_BASE_PATH = "/api/auth";
@@ -99,7 +100,7 @@ export function json(data: unknown, init: { status?: number; headers?: Headers }
   if (init.headers) {
     for (const pair of init.headers) if (pair[0] !== "content-type" && pair[0] !== "cache-control") headers.push(pair);
   }
-  return new TextResponse(JSON.stringify(data ?? null), { status: init.status ?? 200, headers });
+  return new TextResponse(jsonText(data), { status: init.status ?? 200, headers });
 }
 
 /** Any thrown value as a response: catalogue errors as themselves, everything else as a logged 500. */

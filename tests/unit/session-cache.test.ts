@@ -201,13 +201,31 @@ describe("reading through the cache", () => {
     expect(t.loads()).toBe(4);
   });
 
-  it("hands out copies: a caller changing its result does not change the cache", async () => {
+  it("hands out the cached objects frozen: every hit shares them, and no caller can change the cache", async () => {
     const t = setup();
     t.connect(true);
-    await t.read("t1");
+    const missed = await t.read("t1");
     const first = await t.read("t1");
-    first!.user.name = "Mutated";
+    const second = await t.read("t1");
+    expect(t.loads()).toBe(1);
+    expect(first!.session).toBe(missed!.session);
+    expect(second!.user).toBe(first!.user);
+    expect(Object.isFrozen(first!.session) && Object.isFrozen(first!.user)).toBe(true);
+    expect(() => {
+      (first!.user as { name: string }).name = "Mutated";
+    }).toThrow(TypeError);
     expect((await t.read("t1"))!.user.name).toBe("N");
+  });
+
+  it("makes new objects for a session read again after an invalidation", async () => {
+    const t = setup();
+    t.connect(true);
+    const before = await t.read("t1");
+    t.rows.get("t1")!.user.name = "Renamed";
+    t.deliver({ kind: "user", keys: ["u1"] });
+    const after = await t.read("t1");
+    expect(after!.user).not.toBe(before!.user);
+    expect(after!.user.name).toBe("Renamed");
   });
 });
 

@@ -4,8 +4,12 @@
 import type { CachedSession, SessionCache } from "~/auth/session-cache/cache.server";
 import type { InvalidationBus } from "~/auth/session-cache/bus.server";
 
-/** Callers may change what they get; the cached objects stay as the database gave them. */
-const copy = ({ session, user }: CachedSession): CachedSession => ({ session: { ...session }, user: { ...user } });
+/**
+ * What a read returns is frozen and shared, not copied: nothing that reads a session changes it (a
+ * SessionWithUser is read-only; a refresh makes new objects), so every request served from one entry gets the
+ * same two objects, and what is made from them can be made once (presenters.server.ts).
+ */
+const frozen = ({ session, user }: CachedSession): CachedSession => ({ session: Object.freeze(session), user: Object.freeze(user) });
 
 export function createSessionReader(cache: SessionCache, bus: InvalidationBus, load: (token: string) => Promise<CachedSession | null>) {
   bus.onInvalidation((invalidation) => cache.invalidate(invalidation));
@@ -14,13 +18,14 @@ export function createSessionReader(cache: SessionCache, bus: InvalidationBus, l
     bus.poll();
     if (bus.connected) {
       const hit = cache.get(token);
-      if (hit) return copy(hit);
+      if (hit) return { session: hit.session, user: hit.user };
     }
     const generation = bus.generation;
-    const found = await load(token);
-    if (!found) return null;
+    const loaded = await load(token);
+    if (!loaded) return null;
+    const found = frozen(loaded);
     bus.poll();
-    if (bus.connected && bus.generation === generation) cache.set(copy(found));
+    if (bus.connected && bus.generation === generation) cache.set(found);
     return found;
   };
 }
