@@ -259,18 +259,7 @@ async function measureInterleaved(scenarios) {
     const order = round % 2 === 1 ? scenarios : [...scenarios].reverse();
     for (const scenario of order) rounds.get(scenario.key).push(await scenario.run(scenario, Math.max(DURATION / ROUNDS, scenario.minRoundSeconds ?? 0)));
   }
-  const results = {};
-  for (const scenario of scenarios) {
-    const measured = rounds.get(scenario.key);
-    results[scenario.key] = {
-      title: scenario.title,
-      connections: scenario.connections ?? CONNECTIONS,
-      rps: median(measured.map((r) => r.rps)),
-      tailSpread: median(measured.map((r) => percentiles(r.latencies)).map(({ p50, p99 }) => p99 / p50)),
-      ...percentiles(measured.flatMap((r) => r.latencies)),
-      problems: [...new Set(measured.flatMap((r) => r.problems))],
-    };
-  }
+  const results = Object.fromEntries(scenarios.map((scenario) => [scenario.key, summary(scenario, rounds.get(scenario.key))]));
   const ratio = (a, b) => median(rounds.get(a).map((round, i) => round.rps / rounds.get(b)[i].rps));
   return { results, ratio };
 }
@@ -294,18 +283,20 @@ async function measurePaired(a, b, { pairs = 24, seconds = 0.5 } = {}) {
     for (const scenario of pair % 2 ? [b, a] : [a, b]) measured[scenario.key].push(await scenario.run(scenario, seconds));
     ratios.push(measured[a.key][pair].rps / measured[b.key][pair].rps);
   }
-  const results = {};
-  for (const scenario of [a, b]) {
-    const rounds = measured[scenario.key];
-    results[scenario.key] = {
-      title: scenario.title,
-      connections: scenario.connections ?? CONNECTIONS,
-      rps: median(rounds.map((r) => r.rps)),
-      ...percentiles(rounds.flatMap((r) => r.latencies)),
-      problems: [...new Set(rounds.flatMap((r) => r.problems))],
-    };
-  }
+  const results = Object.fromEntries([a, b].map((scenario) => [scenario.key, summary(scenario, measured[scenario.key])]));
   return { results, ratio: median(ratios) };
+}
+
+/** A scenario's rounds as one row: median req/s, latency percentiles over every request, median p99 ÷ p50. */
+function summary(scenario, rounds) {
+  return {
+    title: scenario.title,
+    connections: scenario.connections ?? CONNECTIONS,
+    rps: median(rounds.map((r) => r.rps)),
+    tailSpread: median(rounds.map((r) => percentiles(r.latencies)).map(({ p50, p99 }) => p99 / p50)),
+    ...percentiles(rounds.flatMap((r) => r.latencies)),
+    problems: [...new Set(rounds.flatMap((r) => r.problems))],
+  };
 }
 
 function median(values) {
