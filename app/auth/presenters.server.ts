@@ -42,12 +42,13 @@ const presented = new WeakMap<object, { user: object; wire: SessionWithUserOnThe
  * make of them. Each Date's toJSON is a call out of JSON.stringify's fast path, and making this object was a
  * sixth of a cached GET /get-session (ADR 023), so it is made once per pair of objects, and its JSON text
  * once too (json-text.server.ts): the session cache hands out the same frozen objects until a write replaces
- * them. The cookie cache holds this shape too, so
- * both ways of answering agree.
+ * them (both must be frozen for the memo to apply: a refresh or AUTH_SESSION_CACHE=off makes fresh objects).
+ * The cookie cache holds this shape too, so both ways of answering agree.
  */
 export function sessionWithUserOnTheWire(data: { readonly session: Readonly<Session>; readonly user: Readonly<User> }): SessionWithUserOnTheWire {
   const { session, user } = data;
-  const known = Object.isFrozen(session) ? presented.get(session) : undefined;
+  const shared = Object.isFrozen(session) && Object.isFrozen(user);
+  const known = shared ? presented.get(session) : undefined;
   if (known?.user === user) return known.wire;
   const wire = Object.freeze({
     session: Object.freeze({
@@ -58,7 +59,7 @@ export function sessionWithUserOnTheWire(data: { readonly session: Readonly<Sess
     }),
     user: Object.freeze({ ...publicUser(user), createdAt: user.createdAt.toISOString(), updatedAt: user.updatedAt.toISOString() }),
   });
-  if (Object.isFrozen(session)) presented.set(session, { user, wire: unchanging(wire) });
+  if (shared) presented.set(session, { user, wire: unchanging(wire) });
   return wire;
 }
 

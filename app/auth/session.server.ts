@@ -56,12 +56,10 @@ function writeSessionCookies(ctx: RequestContext, data: SessionWithUser) {
   writeCookieCache(ctx, data);
 }
 
-function writeCookieCache(ctx: RequestContext, data: SessionWithUser) {
+function writeCookieCache(ctx: RequestContext, data: SessionWithUser, wire = sessionWithUserOnTheWire(data)) {
   if (env.AUTH_COOKIE_CACHE_MAX_AGE === 0) return;
   const expiresAt = Math.min(Date.now() + env.AUTH_COOKIE_CACHE_MAX_AGE * 1000, data.session.expiresAt.getTime());
-  const payload = Buffer.from(
-    JSON.stringify({ ...sessionWithUserOnTheWire(data), expiresAt }),
-  ).toString("base64url");
+  const payload = Buffer.from(JSON.stringify({ ...wire, expiresAt })).toString("base64url");
   const value = sign(payload, "session_data");
   if (value.length > COOKIE_CACHE_SIZE_LIMIT) return; // too large to cache; the database answers instead
   setCookie(ctx, COOKIE_NAMES.sessionData, value, data.session.rememberMe ? env.AUTH_COOKIE_CACHE_MAX_AGE : undefined);
@@ -192,10 +190,9 @@ export async function getPublicSession(
   }
   const data = await getSession(ctx, options);
   if (!data) return null;
-  if (env.AUTH_COOKIE_CACHE_MAX_AGE > 0 && !ctx.responseHeaders.has("Set-Cookie")) {
-    writeCookieCache(ctx, data);
-  }
-  return sessionWithUserOnTheWire(data);
+  const wire = sessionWithUserOnTheWire(data);
+  if (env.AUTH_COOKIE_CACHE_MAX_AGE > 0 && !ctx.responseHeaders.has("Set-Cookie")) writeCookieCache(ctx, data, wire);
+  return wire;
 }
 
 /** The session or a 401: for every endpoint that acts on the signed-in user. */

@@ -20,12 +20,12 @@ describe("jsonText", () => {
     expect(jsonText(undefined)).toBe("null");
   });
 
-  it("keeps the first text of an unchanging value", () => {
-    const value = Object.freeze({ a: 1, nested: Object.freeze({ b: "x" }) });
-    unchanging(value);
-    const text = jsonText(value);
-    expect(text).toBe('{"a":1,"nested":{"b":"x"}}');
-    expect(jsonText(value)).toBe(text);
+  it("serializes an unchanging value once, and answers the same text after", () => {
+    let serialized = 0;
+    const value = unchanging(Object.freeze({ toJSON: () => (serialized++, { a: 1, nested: { b: "x" } }) }));
+    expect(jsonText(value)).toBe('{"a":1,"nested":{"b":"x"}}');
+    expect(jsonText(value)).toBe('{"a":1,"nested":{"b":"x"}}');
+    expect(serialized).toBe(1);
   });
 });
 
@@ -58,5 +58,10 @@ describe("sessionWithUserOnTheWire", () => {
     data.user.name = "Changed";
     expect(sessionWithUserOnTheWire(data).user.name).toBe("Changed");
     expect(first.user.name).toBe("N");
+    // A frozen session with a user that can still change is not remembered either.
+    const mixed = { session: Object.freeze(pair().session), user: pair().user };
+    sessionWithUserOnTheWire(mixed);
+    mixed.user.name = "Changed Too";
+    expect(sessionWithUserOnTheWire(mixed).user.name).toBe("Changed Too");
   });
 });
