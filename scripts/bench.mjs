@@ -13,8 +13,9 @@
 // before/after comparison. It prints one table: each figure, its target and ✓/✗; then the raw figures.
 // All servers run at once and the measurements take turns in rounds, so the load of a shared machine falls on
 // the two sides of each ratio alike; each ratio is the median of its rounds' own, and the route-count pair
-// (two servers that should cost the same) is measured in short slices side by side (measurePaired). Every measurement is bounded in time after a short warm-up; the script
-// stops itself and removes its databases and servers whatever happens. Absolute figures vary by machine and
+// (two servers that should cost the same) is measured in short slices side by side (measurePaired). Every
+// measurement is bounded in time after a short warm-up; the script stops itself and removes its databases and
+// servers whatever happens. Absolute figures vary by machine and
 // run; the ratios are the point.
 import autocannon from "autocannon";
 import { createHmac, randomBytes, scrypt } from "node:crypto";
