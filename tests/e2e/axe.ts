@@ -1,11 +1,13 @@
 // Accessibility: axe-core runs on the page and any violation, of any impact, fails the test. Called on every
 // page state the browser tests reach (JavaScript off and on, errors included).
 // axe needs timers, which do not run in a page with JavaScript turned off: such a page's HTML is checked in a
-// second, scripted tab that receives exactly that HTML at the same address (its stylesheets load as usual; its
-// scripts are left out, so nothing hydrates and the page stays as the visitor without JavaScript sees it).
+// second, scripted tab that receives exactly that HTML on the same site, at the same size and colour scheme (its
+// stylesheets load as usual; its scripts are left out, so nothing hydrates and the page stays as the visitor
+// without JavaScript sees it). That tab is opened once per browser and each page's HTML is written into it:
+// a tab of its own per check, with axe's half a megabyte of source evaluated anew, took ~2 s a check.
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { expect, type Page } from "@playwright/test";
+import { expect, type Browser, type Page } from "@playwright/test";
 
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 
@@ -30,20 +32,34 @@ async function scriptsRun(page: Page): Promise<boolean> {
   return Promise.race([probe.then(Boolean), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 500))]);
 }
 
+/** The scripted tab that checks pages seen without JavaScript, one per browser (see the top of this file). */
+const twins = new WeakMap<Browser, Promise<Page>>();
+
+function twinFor(browser: Browser): Promise<Page> {
+  let twin = twins.get(browser);
+  if (!twin) {
+    // Explicitly on: inside a test, new contexts inherit the file's options, JavaScript off included.
+    twin = browser.newContext({ javaScriptEnabled: true }).then((context) => context.newPage());
+    twins.set(browser, twin);
+  }
+  return twin;
+}
+
 async function violationsWithoutScripts(page: Page): Promise<AxeViolation[]> {
   const html = (await page.content()).replace(/<script\b[\s\S]*?<\/script>/gi, "");
-  const browser = page.context().browser()!;
-  // Explicitly on: inside a test, new contexts inherit the file's options, JavaScript off included.
-  const context = await browser.newContext({ javaScriptEnabled: true, viewport: page.viewportSize(), colorScheme: await colorScheme(page) });
-  try {
-    const twin = await context.newPage();
-    const url = page.url();
-    await twin.route(url, (route) => route.fulfill({ status: 200, contentType: "text/html; charset=utf-8", body: html }));
-    await twin.goto(url);
-    return await runAxe(twin);
-  } finally {
-    await context.close();
+  const twin = await twinFor(page.context().browser()!);
+  const origin = new URL(page.url()).origin;
+  if (new URL(twin.url()).origin !== origin) {
+    // An empty page on the site, so the written HTML's stylesheets load from it as the visitor's did.
+    await twin.route(`${origin}/__axe-twin`, (route) => route.fulfill({ status: 200, contentType: "text/html; charset=utf-8", body: "" }));
+    await twin.goto(`${origin}/__axe-twin`);
   }
+  const viewport = page.viewportSize();
+  if (viewport) await twin.setViewportSize(viewport);
+  await twin.emulateMedia({ colorScheme: await colorScheme(page) });
+  // document.write keeps the tab's window, and with it axe once loaded; "load" waits for the stylesheets.
+  await twin.setContent(html, { waitUntil: "load" });
+  return runAxe(twin);
 }
 
 async function colorScheme(page: Page): Promise<"dark" | "light"> {
