@@ -3,7 +3,7 @@
 import { closeSync, existsSync, mkdirSync, openSync } from "node:fs";
 import path from "node:path";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
-import { PrismaPg } from "@prisma/adapter-pg";
+import type { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient as SqliteClient } from "~/generated/prisma-sqlite/client";
 import { PrismaClient as PostgresClient } from "~/generated/prisma-postgres/client";
 import { env } from "~/env.server";
@@ -29,7 +29,17 @@ export const databaseKind: "sqlite" | "postgres" = /^postgres(ql)?:\/\//.test(en
  */
 function createClient(): Db {
   if (databaseKind === "postgres") {
-    const base = new PostgresClient({ adapter: new PrismaPg({ connectionString: env.DATABASE_URL }) }) as unknown as Db;
+    // The adapter (and pg under it) is loaded when Prisma first connects, so a SQLite deployment never loads
+    // it (docs/decisions/026-load-what-is-used.md).
+    const adapter = {
+      provider: "postgres",
+      adapterName: "@prisma/adapter-pg",
+      connect: async () => {
+        const { PrismaPg: Factory } = await import("@prisma/adapter-pg");
+        return new Factory({ connectionString: env.DATABASE_URL }).connect();
+      },
+    } as PrismaPg;
+    const base = new PostgresClient({ adapter }) as unknown as Db;
     bus.use(
       env.REDIS_URL
         ? redisTransport(env.REDIS_URL)

@@ -5,7 +5,7 @@
 // stands, tells it the connection is `up`; when the connection is lost, every subscriber hears `down` at once,
 // and it is made again with backoff. pg_stat_activity shows it as `latchkey` (the rate limiter renames it
 // `latchkey-peer` in a process that counts, to be counted: app/auth/rate-limit/peers.server.ts).
-import pg from "pg";
+import type pg from "pg";
 
 /** The connection's application_name, so operators (and tests) can tell it in pg_stat_activity. */
 export const LISTENER_NAME = "latchkey";
@@ -61,8 +61,13 @@ function createListener(connectionString: string): Listener {
     if (!connection.lost) subscriber.up();
   }
 
+  /** pg is loaded on the first connection, so a SQLite deployment never loads it (decision 026). */
   function connect() {
-    const client = new pg.Client({ connectionString, keepAlive: true, application_name: LISTENER_NAME });
+    void import("pg").then(({ default: driver }) => open(driver));
+  }
+
+  function open(driver: typeof pg) {
+    const client = new driver.Client({ connectionString, keepAlive: true, application_name: LISTENER_NAME });
     const connection: Connection = {
       client,
       lost: false,

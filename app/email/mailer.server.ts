@@ -1,7 +1,6 @@
 // Outgoing mail. With SMTP_URL, nodemailer delivers it. Without, each message is written to the server log
 // (with its link, so a fresh `npm start` can finish every flow) and, on a localhost BASE_URL, kept for the
 // /dev/outbox page. A failed send is always logged; callers choose whether the user may be told.
-import nodemailer, { type Transporter } from "nodemailer";
 import { AuthError } from "~/auth/errors";
 import { takeFromQuota, tooManyRequests } from "~/auth/rate-limit.server";
 import { env } from "~/env.server";
@@ -19,12 +18,12 @@ export interface OutboxEntry extends MailMessage {
 
 const OUTBOX_SIZE = 50;
 const outbox: OutboxEntry[] = [];
-let transport: Transporter | null = null;
-
-function smtp(): Transporter {
-  transport ??= nodemailer.createTransport(env.SMTP_URL!, { from: env.MAIL_FROM });
-  return transport;
-}
+/** nodemailer is loaded only where SMTP is configured, from start-up (docs/decisions/026-load-what-is-used.md). */
+const smtp = env.SMTP_URL
+  ? import("nodemailer").then(({ default: nodemailer }) => nodemailer.createTransport(env.SMTP_URL!, { from: env.MAIL_FROM }))
+  : null;
+// A transport that cannot be made fails each send (502), as it did when made at the first send; not the process.
+smtp?.catch(() => {});
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
 const FORWARDING_HEADERS = ["forwarded", "x-forwarded-for", "x-forwarded-host", "x-forwarded-proto", "x-real-ip", "via"];
@@ -47,8 +46,8 @@ export function localOutbox(): readonly OutboxEntry[] {
 }
 
 async function deliver(message: MailMessage): Promise<void> {
-  if (env.SMTP_URL) {
-    await smtp().sendMail({ from: env.MAIL_FROM, ...message });
+  if (smtp) {
+    await (await smtp).sendMail({ from: env.MAIL_FROM, ...message });
     return;
   }
   console.log(`[latchkey] mail to ${message.to}: ${message.subject}\n${message.text}\n`);

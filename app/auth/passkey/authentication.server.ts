@@ -1,7 +1,6 @@
 // Signing in with a passkey: options for discoverable credentials (the same answer whoever asks, so an e-mail
 // reveals nothing), then the assertion verified against the stored public key and counter.
-import { generateAuthenticationOptions, verifyAuthenticationResponse, type AuthenticationResponseJSON } from "@simplewebauthn/server";
-import { isoBase64URL } from "@simplewebauthn/server/helpers";
+import type { AuthenticationResponseJSON, AuthenticatorTransport } from "@simplewebauthn/server";
 import { emailVerificationRequired } from "~/auth/email-verification.server";
 import { AuthError } from "~/auth/errors";
 import { rememberChallenge, takeChallenge } from "~/auth/passkey/challenge.server";
@@ -9,11 +8,12 @@ import { CEREMONY_TIMEOUT_SECONDS, relyingParty } from "~/auth/passkey/relying-p
 import { publicSession, publicUser } from "~/auth/presenters.server";
 import type { RequestContext } from "~/auth/request-context.server";
 import { startSession } from "~/auth/session.server";
+import { publicKeyFromText, webauthn } from "~/auth/passkey/webauthn.server";
 import { db } from "~/db.server";
-import type { AuthenticatorTransport } from "@simplewebauthn/server";
 
 /** POST and GET /passkey/generate-authenticate-options. `email` is accepted and deliberately unused. */
 export async function generateAuthenticateOptions(ctx: RequestContext, _input: { email?: string } = {}) {
+  const { generateAuthenticationOptions } = await webauthn();
   const options = await generateAuthenticationOptions({
     rpID: relyingParty.id,
     allowCredentials: [],
@@ -29,6 +29,7 @@ export async function verifyAuthentication(ctx: RequestContext, input: { respons
   const challenge = await takeChallenge(ctx, "authenticate");
   const passkey = await db.passkey.findUnique({ where: { credentialID: input.response.id }, include: { user: true } });
   if (!passkey) throw new AuthError("AUTH_CANCELLED");
+  const { verifyAuthenticationResponse } = await webauthn();
   let verification;
   try {
     verification = await verifyAuthenticationResponse({
@@ -38,7 +39,7 @@ export async function verifyAuthentication(ctx: RequestContext, input: { respons
       expectedRPID: relyingParty.id,
       credential: {
         id: passkey.credentialID,
-        publicKey: isoBase64URL.toBuffer(passkey.publicKey),
+        publicKey: publicKeyFromText(passkey.publicKey),
         counter: passkey.counter,
         transports: passkey.transports ? (passkey.transports.split(",") as AuthenticatorTransport[]) : undefined,
       },

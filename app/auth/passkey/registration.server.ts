@@ -1,17 +1,12 @@
 // Registering a passkey: options for the browser, then the authenticator's answer verified and stored. Used by a
 // signed-in user adding a passkey and, through `verifyNewCredential`, by passkey sign-up.
 import { randomBytes } from "node:crypto";
-import {
-  generateRegistrationOptions,
-  verifyRegistrationResponse,
-  type AuthenticatorTransport,
-  type RegistrationResponseJSON,
-} from "@simplewebauthn/server";
-import { isoBase64URL } from "@simplewebauthn/server/helpers";
+import type { AuthenticatorTransport, RegistrationResponseJSON } from "@simplewebauthn/server";
 import { AuthError } from "~/auth/errors";
 import { rememberChallenge, takeChallenge, type ChallengePayload } from "~/auth/passkey/challenge.server";
 import { cleanPasskeyName, publicPasskey } from "~/auth/passkey/passkeys.server";
 import { CEREMONY_TIMEOUT_SECONDS, relyingParty, WEBAUTHN_USER_ID_BYTES } from "~/auth/passkey/relying-party.server";
+import { publicKeyToText, webauthn } from "~/auth/passkey/webauthn.server";
 import type { RequestContext } from "~/auth/request-context.server";
 import type { SessionWithUser } from "~/auth/session.server";
 import { db, isUniqueViolation, type Prisma } from "~/db.server";
@@ -26,6 +21,7 @@ interface OptionsFor {
 
 /** The creation options, with the challenge remembered for this browser. */
 export async function registrationOptions(ctx: RequestContext, who: OptionsFor, challenge: Omit<ChallengePayload, "challenge">) {
+  const { generateRegistrationOptions } = await webauthn();
   const options = await generateRegistrationOptions({
     rpName: relyingParty.name,
     rpID: relyingParty.id,
@@ -65,6 +61,7 @@ const splitTransports = (value: string | null) => (value ? (value.split(",") as 
 
 /** The authenticator's answer checked against the challenge, origin and RP ID: the new credential's row data. */
 export async function verifyNewCredential(response: RegistrationResponseJSON, expectedChallenge: string, name?: string | null) {
+  const { verifyRegistrationResponse } = await webauthn();
   let verification;
   try {
     verification = await verifyRegistrationResponse({
@@ -84,7 +81,7 @@ export async function verifyNewCredential(response: RegistrationResponseJSON, ex
   return {
     name: cleanPasskeyName(name),
     credentialID,
-    publicKey: isoBase64URL.fromBuffer(info.credential.publicKey),
+    publicKey: publicKeyToText(info.credential.publicKey),
     counter: info.credential.counter,
     deviceType: info.credentialDeviceType,
     backedUp: info.credentialBackedUp,

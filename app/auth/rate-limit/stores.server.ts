@@ -2,8 +2,7 @@
 // (rate-limiter-flexible), this process's memory, or, on PostgreSQL without Redis, memory while this process
 // is the only one on the database and the table as soon as it is not. Fixed windows everywhere.
 // docs/decisions/006-rate-limiting.md, 024 and 025.
-import { Redis } from "ioredis";
-import { RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
+import type { RateLimiterRedis } from "rate-limiter-flexible";
 import { randomToken } from "~/auth/crypto.server";
 import { watchPostgresPeers } from "~/auth/rate-limit/peers.server";
 import { postgresListener } from "~/postgres-listener.server";
@@ -52,14 +51,20 @@ export const databaseStore: Store = async (key, rule) => {
 };
 
 export function redisStore(url: string): Store {
-  const client = new Redis(url, { enableOfflineQueue: true, maxRetriesPerRequest: 2, lazyConnect: false });
-  client.on("error", (error) => console.error("[latchkey] redis:", error.message));
+  // Loaded only where Redis is configured (docs/decisions/026-load-what-is-used.md); the connection is still
+  // opened at start-up, as soon as the modules are in.
+  const redis = Promise.all([import("ioredis"), import("rate-limiter-flexible")]).then(([{ Redis }, flexible]) => {
+    const client = new Redis(url, { enableOfflineQueue: true, maxRetriesPerRequest: 2, lazyConnect: false });
+    client.on("error", (error) => console.error("[latchkey] redis:", error.message));
+    return { client, flexible };
+  });
   const limiters = new Map<string, RateLimiterRedis>();
   return async (key, rule) => {
+    const { client, flexible } = await redis;
     const id = `${rule.windowSeconds}:${rule.max}`;
     let limiter = limiters.get(id);
     if (!limiter) {
-      limiter = new RateLimiterRedis({
+      limiter = new flexible.RateLimiterRedis({
         storeClient: client,
         keyPrefix: `latchkey:rl:${id}`,
         points: rule.max,
@@ -71,7 +76,7 @@ export function redisStore(url: string): Store {
       await limiter.consume(key);
       return { allowed: true, retryAfterSeconds: 0, resetAt: Date.now() };
     } catch (rejection) {
-      if (rejection instanceof RateLimiterRes) {
+      if (rejection instanceof flexible.RateLimiterRes) {
         return {
           allowed: false,
           retryAfterSeconds: Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)),

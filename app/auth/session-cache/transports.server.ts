@@ -8,7 +8,7 @@
 //   and empty the cache when it moved. Coarse for other processes' writes, but it needs nothing running and
 //   misses nothing.
 import Database from "better-sqlite3";
-import { Redis } from "ioredis";
+import type { Redis } from "ioredis";
 import { decodeInvalidation, encodeInvalidation, type Transport, type TransportCallbacks } from "~/auth/session-cache/bus.server";
 import type { Listener } from "~/postgres-listener.server";
 
@@ -118,46 +118,52 @@ export function postgresTransport(listener: Listener, notify: (channel: string, 
 }
 
 export function redisTransport(url: string): Transport {
-  let publisher: Redis | null = null;
+  // ioredis is loaded only where Redis is configured (docs/decisions/026-load-what-is-used.md).
+  const loadRedis = () => import("ioredis").then((module) => module.Redis);
+  let publisher: Promise<Redis> | null = null;
   return {
     name: "Redis pub/sub",
     start(callbacks) {
-      const subscriber = new Redis(url, {
-        autoResubscribe: false, // subscribed again on "ready", and only then trusted
-        maxRetriesPerRequest: null,
-        retryStrategy: (times) => Math.min(RECONNECT_MIN_MS * 2 ** times, RECONNECT_MAX_MS),
-      });
-      let isConnected = false;
-      const setConnected = (value: boolean) => {
-        if (value === isConnected) return;
-        isConnected = value;
-        if (!value) console.error("[latchkey] session cache: Redis subscriber disconnected; caching paused until it is back");
-        callbacks.connected(value);
-      };
-      subscriber.on("error", () => setConnected(false));
-      subscriber.on("close", () => setConnected(false));
-      subscriber.on("ready", () => {
-        subscriber.subscribe(CHANNEL).then(
-          () => setConnected(true),
-          () => setConnected(false),
-        );
-      });
-      subscriber.on("message", (_channel: string, message: string) => {
-        const invalidation = decodeInvalidation(message);
-        if (invalidation) callbacks.deliver(invalidation);
+      void loadRedis().then((Redis) => {
+        const subscriber = new Redis(url, {
+          autoResubscribe: false, // subscribed again on "ready", and only then trusted
+          maxRetriesPerRequest: null,
+          retryStrategy: (times) => Math.min(RECONNECT_MIN_MS * 2 ** times, RECONNECT_MAX_MS),
+        });
+        let isConnected = false;
+        const setConnected = (value: boolean) => {
+          if (value === isConnected) return;
+          isConnected = value;
+          if (!value) console.error("[latchkey] session cache: Redis subscriber disconnected; caching paused until it is back");
+          callbacks.connected(value);
+        };
+        subscriber.on("error", () => setConnected(false));
+        subscriber.on("close", () => setConnected(false));
+        subscriber.on("ready", () => {
+          subscriber.subscribe(CHANNEL).then(
+            () => setConnected(true),
+            () => setConnected(false),
+          );
+        });
+        subscriber.on("message", (_channel: string, message: string) => {
+          const invalidation = decodeInvalidation(message);
+          if (invalidation) callbacks.deliver(invalidation);
+        });
       });
     },
     async publish(invalidation) {
-      if (!publisher) {
-        publisher = new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: true });
-        publisher.on("error", () => {}); // failures surface as rejected publishes, logged by the bus
-      }
+      publisher ??= loadRedis().then((Redis) => {
+        const client = new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: true });
+        client.on("error", () => {}); // failures surface as rejected publishes, logged by the bus
+        return client;
+      });
+      const client = await publisher;
       let timer: NodeJS.Timeout | undefined;
       const timeout = new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(new Error("Redis did not answer in time")), PUBLISH_TIMEOUT_MS);
       });
       try {
-        await Promise.race([publisher.publish(CHANNEL, encodeInvalidation(invalidation)), timeout]);
+        await Promise.race([client.publish(CHANNEL, encodeInvalidation(invalidation)), timeout]);
       } finally {
         clearTimeout(timer);
       }

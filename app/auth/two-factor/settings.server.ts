@@ -6,7 +6,6 @@ import { AuthError } from "~/auth/errors";
 import { verifyAgainstDecoy, verifyPassword } from "~/auth/password.server";
 import type { RequestContext } from "~/auth/request-context.server";
 import { refreshCookieCache, type SessionWithUser } from "~/auth/session.server";
-import QRCode from "qrcode";
 import { newBackupCodes, openBackupCodes, sealBackupCodes } from "~/auth/two-factor/backup-codes.server";
 import { newEncryptedSecret, plainSecret, totpUri } from "~/auth/two-factor/totp.server";
 import { forgetThisDevice } from "~/auth/two-factor/trusted-device.server";
@@ -49,7 +48,7 @@ export async function twoFactorStatus(userId: string, accountName: string) {
   if (!row) return { enabled: false, pending: null };
   if (row.user.twoFactorEnabled) return { enabled: true, pending: null, backupCodesLeft: openBackupCodes(row.backupCodes).length };
   const uri = totpUri(row.secret, accountName);
-  return { enabled: false, pending: { totpURI: uri, secret: plainSecret(row.secret), qrCode: await QRCode.toDataURL(uri, { margin: 1, width: 240 }) } };
+  return { enabled: false, pending: { totpURI: uri, secret: plainSecret(row.secret), qrCode: await qrCodeImage(uri) } };
 }
 
 /** The current backup codes, for showing them right after two-factor was switched on. */
@@ -95,4 +94,10 @@ export async function generateBackupCodes(current: SessionWithUser, input: { pas
   });
   if (count === 0) throw new AuthError("TWO_FACTOR_ISNT_ENABLED");
   return { status: true, backupCodes };
+}
+
+/** qrcode is loaded the first time a set-up page needs a picture (docs/decisions/026-load-what-is-used.md). */
+async function qrCodeImage(uri: string): Promise<string> {
+  const { default: QRCode } = await import("qrcode");
+  return QRCode.toDataURL(uri, { margin: 1, width: 240 });
 }
