@@ -218,9 +218,9 @@ const slowPostAgents = new Map();
 /**
  * One round of a slow POST (sign-in), `connections` in flight on kept-alive connections, measured as scrypt is.
  * The requests go out through node:http, not fetch(): the load generator shares the two cores with the server
- * and the scrypt threads, and fetch() spent ~3.7 ms of CPU per call where node:http spends a fraction of one,
- * a cost the in-process scrypt loop it is compared with does not pay (the other scenarios use autocannon,
- * which is as lean).
+ * and the scrypt threads, and fetch() spent ~3.7 ms of CPU per call where node:http spends ~1 ms (1.3–2 ms
+ * beside two scrypts, measured on this process): a cost the in-process scrypt loop it is compared with does
+ * not pay, so it still weighs ~1 % against sign-in (ADR 023).
  */
 async function slowPostRound({ url, headers, body, connections }, seconds) {
   if (!slowPostAgents.has(url)) slowPostAgents.set(url, new Agent({ keepAlive: true, maxSockets: connections }));
