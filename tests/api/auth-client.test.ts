@@ -4,25 +4,18 @@
 // {url, redirect: true} answer navigates (spec §2); the session store follows sign-in, profile and sign-out.
 import http from "node:http";
 import net from "node:net";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { createAuthClient, type FetchOptions } from "~/client";
 import { PASSWORD, uniqueEmail } from "../support/client";
 import { browserFetch } from "../support/better-auth";
 import { mailCount, nextMail } from "../support/mail";
-import { Mailbox } from "../support/mailbox";
-import { startServer, type TestServer } from "../support/server";
+import type { Mailbox } from "../support/mailbox";
+import { useServerWithMailbox, type TestServer } from "../support/server";
 import { freshCode } from "../support/two-factor";
 
 let server: TestServer;
 let mailbox: Mailbox;
-beforeAll(async () => {
-  mailbox = await new Mailbox().start();
-  server = await startServer({ env: { SMTP_URL: mailbox.url, AUTH_EMAIL_VERIFICATION: "off" } });
-});
-afterAll(async () => {
-  await server?.stop();
-  await mailbox?.stop();
-});
+useServerWithMailbox({ AUTH_EMAIL_VERIFICATION: "off" }, (running) => ({ server, mailbox } = running));
 
 /** Our client with a browser's cookie jar and Origin header; redirects are recorded instead of followed. */
 function browserClient(fetchOptions: FetchOptions = {}) {

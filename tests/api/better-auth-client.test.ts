@@ -1,22 +1,15 @@
 // The product's promise: Better Auth's official browser client works against this server unchanged. Here the
 // real client (better-auth/client) drives the real server; only the cookie jar a browser would keep is added.
 import { createAuthClient } from "better-auth/client";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ApiClient, PASSWORD, uniqueEmail } from "../support/client";
 import { actionLink, Mailbox } from "../support/mailbox";
 import { browserFetch } from "../support/better-auth";
-import { startServer, type TestServer } from "../support/server";
+import { useServerWithMailbox, type TestServer } from "../support/server";
 
 let server: TestServer;
 let mailbox: Mailbox;
-beforeAll(async () => {
-  mailbox = await new Mailbox().start();
-  server = await startServer({ env: { SMTP_URL: mailbox.url } });
-});
-afterAll(async () => {
-  await server?.stop();
-  await mailbox?.stop();
-});
+useServerWithMailbox({}, (running) => ({ server, mailbox } = running));
 
 /** The official client with a browser's cookie jar and Origin header (what `credentials: "include"` gives). */
 function browserClient() {

@@ -2,22 +2,15 @@
 // the compatibility promise for organizations, checked against the real server.
 import { createAuthClient } from "better-auth/client";
 import { organizationClient } from "better-auth/client/plugins";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ApiClient, PASSWORD, uniqueEmail } from "../support/client";
 import { actionLink, Mailbox } from "../support/mailbox";
 import { browserFetch } from "../support/better-auth";
-import { startServer, type TestServer } from "../support/server";
+import { useServerWithMailbox, type TestServer } from "../support/server";
 
 let server: TestServer;
 let mailbox: Mailbox;
-beforeAll(async () => {
-  mailbox = await new Mailbox().start();
-  server = await startServer({ env: { SMTP_URL: mailbox.url } });
-});
-afterAll(async () => {
-  await server?.stop();
-  await mailbox?.stop();
-});
+useServerWithMailbox({}, (running) => ({ server, mailbox } = running));
 
 /** The official client with a browser's cookie jar and Origin header (what `credentials: "include"` gives). */
 function browserClient() {

@@ -2,24 +2,17 @@
 // flows against the real server; only the cookie jar a browser would keep is added.
 import { createAuthClient } from "better-auth/client";
 import { emailOTPClient, twoFactorClient, usernameClient } from "better-auth/client/plugins";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ApiClient, PASSWORD, uniqueEmail } from "../support/client";
 import { mailCount, nextMail } from "../support/mail";
-import { Mailbox } from "../support/mailbox";
+import type { Mailbox } from "../support/mailbox";
 import { browserFetch } from "../support/better-auth";
-import { startServer, type TestServer } from "../support/server";
+import { useServerWithMailbox, type TestServer } from "../support/server";
 import { freshCode } from "../support/two-factor";
 
 let server: TestServer;
 let mailbox: Mailbox;
-beforeAll(async () => {
-  mailbox = await new Mailbox().start();
-  server = await startServer({ env: { SMTP_URL: mailbox.url, AUTH_EMAIL_VERIFICATION: "off" } });
-});
-afterAll(async () => {
-  await server?.stop();
-  await mailbox?.stop();
-});
+useServerWithMailbox({ AUTH_EMAIL_VERIFICATION: "off" }, (running) => ({ server, mailbox } = running));
 
 /** The official client with a browser's cookie jar and Origin header, and the three plugins. */
 function browserClient(onTwoFactorRedirect?: () => void) {

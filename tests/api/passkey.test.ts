@@ -1,11 +1,11 @@
 // Passkeys (issue 10): every /passkey route and error, with answers from a software authenticator holding a real
 // key (tests/support/webauthn.ts), so the server's WebAuthn verification runs for real.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ApiClient, PASSWORD, signUp, uniqueEmail } from "../support/client";
 import { COOKIE } from "../support/cookies";
-import { Mailbox } from "../support/mailbox";
+import type { Mailbox } from "../support/mailbox";
 import path from "node:path";
-import { startServer, startServerExpectingFailure, TEST_SECRET, type TestServer } from "../support/server";
+import { startServer, startServerExpectingFailure, TEST_SECRET, useServerWithMailbox, type TestServer } from "../support/server";
 import { count, query } from "../support/sql";
 import { SoftAuthenticator } from "../support/webauthn";
 
@@ -14,14 +14,7 @@ const CHALLENGE_COOKIE = "latchkey.passkey_challenge";
 
 let server: TestServer;
 let mailbox: Mailbox;
-beforeAll(async () => {
-  mailbox = await new Mailbox().start();
-  server = await startServer({ env: { AUTH_EMAIL_VERIFICATION: "off", SMTP_URL: mailbox.url } });
-});
-afterAll(async () => {
-  await server?.stop();
-  await mailbox?.stop();
-});
+useServerWithMailbox({ AUTH_EMAIL_VERIFICATION: "off" }, (running) => ({ server, mailbox } = running));
 
 const rpId = () => new URL(server.baseUrl).hostname;
 

@@ -2,11 +2,11 @@
 // resolve to another site is refused on every route that takes one, and every Location the server sends is the
 // resolved absolute URL on a trusted origin. The reset-link takeover (`/..//evil.example/steal`) is the case
 // that motivated this file.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ApiClient, PASSWORD, signUp, uniqueEmail } from "../support/client";
 import { expectNoNewMail, mailCount, nextMail } from "../support/mail";
-import { Mailbox } from "../support/mailbox";
-import { startServer, type TestServer } from "../support/server";
+import type { Mailbox } from "../support/mailbox";
+import { useServerWithMailbox, type TestServer } from "../support/server";
 
 /** Spellings of "another site" that a naive "starts with one slash" check lets through, and some classics. */
 const HOSTILE = [
@@ -40,14 +40,7 @@ const HOSTILE = [
 
 let mailbox: Mailbox;
 let server: TestServer;
-beforeAll(async () => {
-  mailbox = await new Mailbox().start();
-  server = await startServer({ env: { SMTP_URL: mailbox.url, TRUSTED_ORIGINS: "https://app.example.com", AUTH_DELETE_ACCOUNT: "email" } });
-});
-afterAll(async () => {
-  await server?.stop();
-  await mailbox?.stop();
-});
+useServerWithMailbox({ TRUSTED_ORIGINS: "https://app.example.com", AUTH_DELETE_ACCOUNT: "email" }, (running) => ({ server, mailbox } = running));
 
 const client = () => new ApiClient(server.baseUrl);
 

@@ -1,11 +1,11 @@
 // Two-factor authentication (issue 11): enabling with a confirmed first code, the sign-in interception and its
 // signed attempt cookie, TOTP (replay, drift), e-mailed codes, backup codes, the attempt cap and trusted devices.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ApiClient, PASSWORD, signUp } from "../support/client";
 import { cloneClient, COOKIE, clears, setCookie } from "../support/cookies";
 import { mailCount, nextMail } from "../support/mail";
-import { Mailbox } from "../support/mailbox";
-import { startServer, type TestServer } from "../support/server";
+import type { Mailbox } from "../support/mailbox";
+import { useServerWithMailbox, type TestServer } from "../support/server";
 import { query } from "../support/sql";
 import { atStartOfStep, codeAt, enableTwoFactor, freshCode, totpFrom, TWO_FACTOR_REDIRECT } from "../support/two-factor";
 
@@ -16,14 +16,7 @@ const TF = "/api/auth/two-factor";
 
 let mailbox: Mailbox;
 let server: TestServer;
-beforeAll(async () => {
-  mailbox = await new Mailbox().start();
-  server = await startServer({ env: { AUTH_EMAIL_VERIFICATION: "off", SMTP_URL: mailbox.url } });
-});
-afterAll(async () => {
-  await server?.stop();
-  await mailbox?.stop();
-});
+useServerWithMailbox({ AUTH_EMAIL_VERIFICATION: "off" }, (running) => ({ server, mailbox } = running));
 
 async function userWithTwoFactor() {
   const client = new ApiClient(server.baseUrl);

@@ -2,7 +2,9 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { freePort, spawnServer } from "../../scripts/lib/spawn-server.mjs";
+import { afterAll, beforeAll } from "vitest";
 import { createTestDatabase, type TestDatabase } from "./database";
+import { Mailbox } from "./mailbox";
 
 const projectRoot = path.join(import.meta.dirname, "..", "..");
 export const TEST_SECRET = "test-secret-that-is-long-enough-for-hmac-0123456789";
@@ -67,5 +69,24 @@ export async function startServerExpectingFailure(env: Record<string, string | u
       clearTimeout(timer);
       resolve({ code, output });
     });
+  });
+}
+
+/**
+ * This file's one server, its mail going to a real SMTP server on 127.0.0.1: both started before the file's
+ * tests and stopped after them. `started` receives them, for the file's own `server` and `mailbox` variables.
+ */
+export function useServerWithMailbox(env: Record<string, string>, started: (running: { server: TestServer; mailbox: Mailbox }) => void): void {
+  let running: { server?: TestServer; mailbox?: Mailbox } = {};
+  beforeAll(async () => {
+    const mailbox = await new Mailbox().start();
+    running = { mailbox };
+    const server = await startServer({ env: { SMTP_URL: mailbox.url, ...env } });
+    running = { server, mailbox };
+    started({ server, mailbox });
+  });
+  afterAll(async () => {
+    await running.server?.stop();
+    await running.mailbox?.stop();
   });
 }
