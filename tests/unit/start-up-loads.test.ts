@@ -23,7 +23,14 @@ import { register } from "node:module";
 import { pathToFileURL } from "node:url";
 register("data:text/javascript," + encodeURIComponent(process.env.RESOLVE_HOOK));
 await import(pathToFileURL(process.cwd() + "/build/index.js").href);
-await new Promise((resolve) => setTimeout(resolve, 1000)); // what start-up begins loading in the background
+// What start-up loads in the background: the packages a test expects are waited for (a busy machine may take
+// seconds), then a second more for anything else begun beside them.
+const { existsSync, readFileSync } = await import("node:fs");
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const awaited = (process.env.AWAIT_LOADED || "").split(",").filter(Boolean);
+const seen = (name) => existsSync(process.env.LOADED_LOG) && readFileSync(process.env.LOADED_LOG, "utf8").includes("/node_modules/" + name + "/");
+for (let waited = 0; waited < 20_000 && !awaited.every(seen); waited += 50) await sleep(50);
+await sleep(1000);
 process.exit(0);
 `;
 
@@ -62,7 +69,7 @@ describe("start-up", () => {
   }, 30_000);
 
   it("loads Redis and SMTP's libraries from the start where they are configured", () => {
-    const loaded = packagesLoadedWith({ REDIS_URL: "redis://127.0.0.1:1", SMTP_URL: "smtp://127.0.0.1:1" });
+    const loaded = packagesLoadedWith({ REDIS_URL: "redis://127.0.0.1:1", SMTP_URL: "smtp://127.0.0.1:1", AWAIT_LOADED: "ioredis,nodemailer" });
     expect(loaded).toContain("ioredis");
     expect(loaded).toContain("nodemailer");
     for (const name of ["@simplewebauthn/server", "qrcode", "pg", "@prisma/adapter-pg"]) expect(loaded, name).not.toContain(name);
