@@ -1,5 +1,5 @@
-// `npm test`: everything, on a fresh machine. Installs Chromium from Debian when missing, builds once, runs the
-// unit and API suites (API on SQLite and PostgreSQL) with Vitest and the browser flows with Playwright, and
+// `npm test`: everything, on a fresh machine. Installs Chromium from Debian when missing, builds once, type-checks,
+// runs the unit and API suites (API on SQLite and PostgreSQL) with Vitest and the browser flows with Playwright, and
 // ends with one plain "N passed, N failed" line.
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
@@ -72,6 +72,19 @@ let passed = 0;
 let failed = 0;
 let skipped = 0;
 let exitCode = 0;
+
+// The type check is a test: the typed client's compile-time checks (tests/unit/client-types.test.ts) and every
+// @ts-expect-error mean something only if tsc runs. Counted as one test.
+if (only("typecheck")) {
+  console.log("[test] type check (tsc)…");
+  const tsc = spawnSync(process.execPath, ["node_modules/typescript/bin/tsc", "--noEmit", "-p", "."], { stdio: "inherit" });
+  if (tsc.status === 0) passed += 1;
+  else {
+    failed += 1;
+    exitCode = 1;
+    console.error("[test] the type check failed");
+  }
+}
 
 if (only("vitest")) {
   const vitest = spawnSync(
