@@ -88,6 +88,15 @@ const schema = z
     AUTH_PASSKEY_RP_NAME: z.string().trim().min(1).max(64).default("Latchkey"),
     /** E-mail one-time codes: "off" stops a code sign-in from creating an account for an unknown address. */
     AUTH_EMAIL_OTP_SIGN_UP: onOff("on"),
+    /**
+     * Test suites only (ADR 032): "fast" hashes new passwords with a cheap scrypt cost, marked as such, so tests
+     * whose subject is not the hash do not pay ~145 ms of CPU per password. Refused unless NODE_ENV=test.
+     */
+    AUTH_TEST_PASSWORD_HASHING: z.enum(["production", "fast"]).default("production"),
+  })
+  .refine((v) => v.AUTH_TEST_PASSWORD_HASHING !== "fast" || v.NODE_ENV === "test", {
+    path: ["AUTH_TEST_PASSWORD_HASHING"],
+    message: "fast is for test suites only (it needs NODE_ENV=test); never set it in a deployment",
   })
   .refine((v) => v.PASSWORD_MIN_LENGTH <= v.PASSWORD_MAX_LENGTH, {
     path: ["PASSWORD_MIN_LENGTH"],

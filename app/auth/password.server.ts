@@ -7,23 +7,35 @@ import { env } from "~/env.server";
 const SCRYPT = { N: 16384, r: 16, p: 1, maxmem: 64 * 1024 * 1024 } as const;
 const KEY_LENGTH = 64;
 
-function deriveKey(password: string, saltHex: string): Promise<Buffer> {
+/**
+ * Test suites only (AUTH_TEST_PASSWORD_HASHING=fast, accepted only with NODE_ENV=test; ADR 032): ~1 ms instead of
+ * ~145 ms. Such hashes carry FAST_PREFIX, and a server not in that mode refuses them outright, so a cheap hash
+ * can never sign anyone in to a real deployment, even if a test database were pointed at one.
+ */
+const TEST_ONLY_SCRYPT = { N: 1024, r: 8, p: 1, maxmem: 64 * 1024 * 1024 } as const;
+const FAST_PREFIX = "test-only$";
+const fastHashing = () => env.AUTH_TEST_PASSWORD_HASHING === "fast";
+
+function deriveKey(password: string, saltHex: string, cost: typeof SCRYPT | typeof TEST_ONLY_SCRYPT): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     // NFKC so the same password typed on different keyboards/platforms hashes the same.
-    scrypt(password.normalize("NFKC"), saltHex, KEY_LENGTH, SCRYPT, (error, key) => (error ? reject(error) : resolve(key)));
+    scrypt(password.normalize("NFKC"), saltHex, KEY_LENGTH, cost, (error, key) => (error ? reject(error) : resolve(key)));
   });
 }
 
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16).toString("hex");
-  const key = await deriveKey(password, salt);
+  if (fastHashing()) return `${FAST_PREFIX}${salt}:${(await deriveKey(password, salt, TEST_ONLY_SCRYPT)).toString("hex")}`;
+  const key = await deriveKey(password, salt, SCRYPT);
   return `${salt}:${key.toString("hex")}`;
 }
 
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
-  const [salt, keyHex] = stored.split(":");
+  const fast = stored.startsWith(FAST_PREFIX);
+  if (fast && !fastHashing()) return false;
+  const [salt, keyHex] = (fast ? stored.slice(FAST_PREFIX.length) : stored).split(":");
   if (!salt || !keyHex || keyHex.length !== KEY_LENGTH * 2) return false;
-  const key = await deriveKey(password, salt);
+  const key = await deriveKey(password, salt, fast ? TEST_ONLY_SCRYPT : SCRYPT);
   return timingSafeEqual(key, Buffer.from(keyHex, "hex"));
 }
 

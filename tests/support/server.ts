@@ -25,6 +25,12 @@ export interface StartOptions {
   database?: TestDatabase;
 }
 
+/**
+ * Test servers hash passwords at a cheap, test-only cost (ADR 032), which the server accepts only under
+ * NODE_ENV=test. A test whose subject is the hash itself passes `AUTH_TEST_PASSWORD_HASHING: "production"`.
+ */
+export const TEST_HASHING = { NODE_ENV: "test", AUTH_TEST_PASSWORD_HASHING: "fast" } as const;
+
 /** The api-remix-dispatch project runs the API suite through express + Remix's handler too (ADR 023). */
 function apiDispatch(): Record<string, string> {
   return process.env.LATCHKEY_API_DISPATCH ? { LATCHKEY_API_DISPATCH: process.env.LATCHKEY_API_DISPATCH } : {};
@@ -33,7 +39,7 @@ function apiDispatch(): Record<string, string> {
 export async function startServer(options: StartOptions = {}): Promise<TestServer> {
   const database = options.database ?? (await createTestDatabase());
   const server = await spawnServer({
-    env: { AUTH_SECRET: TEST_SECRET, DATABASE_URL: database.url, AUTH_RATE_LIMIT: "off", ...apiDispatch(), ...options.env },
+    env: { ...TEST_HASHING, AUTH_SECRET: TEST_SECRET, DATABASE_URL: database.url, AUTH_RATE_LIMIT: "off", ...apiDispatch(), ...options.env },
     // A start-up takes ~1 s; on two cores shared with a browser and other test files it has taken over 20.
     timeoutMs: 45_000,
   });
