@@ -5,7 +5,9 @@ import { E2E_IDP_PORT, E2E_PORT, E2E_SMTP_PORT } from "./tests/e2e/ports";
 export default defineConfig({
   testDir: "tests/e2e",
   fullyParallel: false,
-  workers: 1,
+  // Two workers, one browser each, against the one server: every spec makes its own users (unique addresses), and
+  // the only shared state, the test OpenID provider's identity, is used by one spec file.
+  workers: 2,
   retries: 0,
   timeout: 30_000,
   reporter: [["list"], ["json", { outputFile: "tests/.tmp/results/playwright.json" }]],
