@@ -90,13 +90,9 @@ const schema = z
     AUTH_EMAIL_OTP_SIGN_UP: onOff("on"),
     /**
      * Test suites only (ADR 032): "fast" hashes new passwords with a cheap scrypt cost, marked as such, so tests
-     * whose subject is not the hash do not pay ~145 ms of CPU per password. Refused unless NODE_ENV=test.
+     * whose subject is not the hash do not pay ~145 ms of CPU per password. Refused unless BASE_URL is loopback.
      */
     AUTH_TEST_PASSWORD_HASHING: z.enum(["production", "fast"]).default("production"),
-  })
-  .refine((v) => v.AUTH_TEST_PASSWORD_HASHING !== "fast" || v.NODE_ENV === "test", {
-    path: ["AUTH_TEST_PASSWORD_HASHING"],
-    message: "fast is for test suites only (it needs NODE_ENV=test); never set it in a deployment",
   })
   .refine((v) => v.PASSWORD_MIN_LENGTH <= v.PASSWORD_MAX_LENGTH, {
     path: ["PASSWORD_MIN_LENGTH"],
@@ -125,6 +121,12 @@ class ConfigurationError extends Error {
 function isLocalhost(url: string) {
   const host = new URL(url).hostname;
   return host === "localhost" || host === "127.0.0.1" || host === "[::1]" || host.endsWith(".localhost");
+}
+
+/** A URL only this machine can reach: a test server's. */
+function isLoopback(url: string) {
+  const host = new URL(url).hostname;
+  return host === "localhost" || host === "[::1]" || /^127(\.\d{1,3}){3}$/.test(host);
 }
 
 /** Without AUTH_SECRET a local start keeps a generated secret in data/; anywhere else that would be unsafe. */
@@ -174,6 +176,12 @@ export function parseEnv(source: NodeJS.ProcessEnv): Env {
   if (social.problems.length) throw new ConfigurationError(`Invalid configuration:\n${social.problems.join("\n")}`);
   const parsed = { ...result.data, BASE_URL: result.data.BASE_URL ?? `http://localhost:${result.data.PORT}` };
   const baseUrl = new URL(parsed.BASE_URL);
+  if (parsed.AUTH_TEST_PASSWORD_HASHING === "fast" && !isLoopback(parsed.BASE_URL)) {
+    throw new ConfigurationError(
+      "Invalid configuration:\n  AUTH_TEST_PASSWORD_HASHING: fast is for test suites on this machine only (BASE_URL must be " +
+        "a localhost or loopback URL); never set it in a deployment",
+    );
+  }
   const rpId = parsed.AUTH_PASSKEY_RP_ID ?? baseUrl.hostname;
   // A browser refuses an RP ID that is neither the page's host nor a suffix of it: fail now, not at the first passkey.
   if (baseUrl.hostname !== rpId && !baseUrl.hostname.endsWith(`.${rpId}`)) {
@@ -193,6 +201,9 @@ export function parseEnv(source: NodeJS.ProcessEnv): Env {
 }
 
 function warnAboutRiskySettings(config: Env): void {
+  if (config.AUTH_TEST_PASSWORD_HASHING === "fast") {
+    console.warn("[latchkey] AUTH_TEST_PASSWORD_HASHING=fast: passwords are hashed at a test-only cost (test suites only).");
+  }
   if (!config.SMTP_URL && !isLocalhost(config.BASE_URL)) {
     console.warn(
       "[latchkey] SMTP_URL is not set: verification and password-reset links are written to the server log " +

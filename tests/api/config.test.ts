@@ -50,8 +50,9 @@ describe("invalid configuration stops start-up", () => {
     ["OIDC_ISSUER", { OIDC_ISSUER: "http://idp.example.com", OIDC_CLIENT_ID: "an-id", OIDC_CLIENT_SECRET: "s" }],
     ["OIDC_PROVIDER_ID", { OIDC_ISSUER: "https://idp.example.com", OIDC_CLIENT_ID: "an-id", OIDC_CLIENT_SECRET: "s", OIDC_PROVIDER_ID: "github" }],
     ["AUTH_TRUSTED_PROVIDERS", { AUTH_TRUSTED_PROVIDERS: "myspace" }],
-    // The test suites' cheap password hashing, anywhere but a test run (`refuses` starts with NODE_ENV=production).
-    ["AUTH_TEST_PASSWORD_HASHING", { AUTH_TEST_PASSWORD_HASHING: "fast" }],
+    // The test suites' cheap password hashing on a server others can reach.
+    ["AUTH_TEST_PASSWORD_HASHING", { AUTH_TEST_PASSWORD_HASHING: "fast", BASE_URL: "https://auth.example.com" }],
+    ["AUTH_TEST_PASSWORD_HASHING", { AUTH_TEST_PASSWORD_HASHING: "fast", BASE_URL: "http://localhost.example.com" }],
   ];
 
   it.concurrent.each(cases)("names %s (%j)", async (variable, env) => {

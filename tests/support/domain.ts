@@ -14,7 +14,6 @@ export async function openDomain(kind?: DatabaseKind): Promise<DomainHandle> {
   process.env.AUTH_SECRET ??= "domain-test-secret-0123456789-abcdefghij";
   // Cheap test-only password hashing (ADR 032) unless the test asked for production hashing first.
   process.env.AUTH_TEST_PASSWORD_HASHING ??= "fast";
-  process.env.NODE_ENV = "test";
   process.env.BASE_URL = "http://localhost:3000"; // Vitest puts Vite's own BASE_URL ("/") in process.env
   const { db } = await import("~/db.server");
   return {

@@ -12,8 +12,8 @@ for (const suffix of ["", "-wal", "-shm"]) rmSync(file + suffix, { force: true }
 const port = process.env.E2E_PORT ?? "3210";
 
 Object.assign(process.env, {
-  // Cheap test-only password hashing (ADR 032); the server accepts it only under NODE_ENV=test.
-  NODE_ENV: "test",
+  NODE_ENV: "production",
+  // Cheap test-only password hashing (ADR 032); the server accepts it only with a loopback BASE_URL.
   AUTH_TEST_PASSWORD_HASHING: "fast",
   PORT: port,
   HOST: "127.0.0.1",

@@ -26,10 +26,10 @@ export interface StartOptions {
 }
 
 /**
- * Test servers hash passwords at a cheap, test-only cost (ADR 032), which the server accepts only under
- * NODE_ENV=test. A test whose subject is the hash itself passes `AUTH_TEST_PASSWORD_HASHING: "production"`.
+ * Test servers hash passwords at a cheap, test-only cost (ADR 032), which the server accepts only with a
+ * loopback BASE_URL. A test whose subject is the hash itself passes `AUTH_TEST_PASSWORD_HASHING: "production"`.
  */
-export const TEST_HASHING = { NODE_ENV: "test", AUTH_TEST_PASSWORD_HASHING: "fast" } as const;
+export const TEST_HASHING = { AUTH_TEST_PASSWORD_HASHING: "fast" } as const;
 
 /** The api-remix-dispatch project runs the API suite through express + Remix's handler too (ADR 023). */
 function apiDispatch(): Record<string, string> {
