@@ -7,6 +7,7 @@ import { AuthError } from "~/auth/errors";
 import { normalizeEmail } from "~/auth/email-address";
 import { withQuery } from "~/auth/links.server";
 import { publicUser } from "~/auth/presenters.server";
+import { mailNewWayIn } from "~/auth/recent-sign-in.server";
 import type { RequestContext } from "~/auth/request-context.server";
 import { isSafeImageUrl, MAX_NAME_LENGTH } from "~/auth/schemas";
 import { getSession } from "~/auth/session.server";
@@ -208,4 +209,6 @@ async function linkIdentity(ctx: RequestContext, provider: SocialProvider, userI
     if (isUniqueViolation(error)) throw new CallbackError("unable_to_link_account");
     throw error;
   }
+  // A new way in: the owner hears of it (ADR 030; /link-social checked that the sign-in was recent).
+  mailNewWayIn(current.user.email, { kind: "linked", provider: provider.name });
 }
