@@ -159,7 +159,7 @@ export const emails = {
     actionMail({
       to,
       subject: "You are invited to join an organization",
-      intro: `${quotedName(inviter)} invited you to join the organization named ${quotedName(organizationName)} as ${quotedName(role)}. Open the invitation to accept or decline it; without an account you can create one from there.`,
+      intro: `${quotedName(inviter)} invited you to join the organization named ${quotedName(organizationName)} as ${role}. Open the invitation to accept or decline it; without an account you can create one from there.`,
       action: "Open the invitation",
       url,
       lifetimeSeconds,
