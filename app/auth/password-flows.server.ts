@@ -5,6 +5,7 @@ import { AuthError } from "~/auth/errors";
 import { absoluteUrl, PAGES } from "~/auth/links.server";
 import { assertPasswordLength, hashPassword, verifyPassword } from "~/auth/password.server";
 import { publicUser } from "~/auth/presenters.server";
+import { mailNewWayIn, requireRecentSignIn } from "~/auth/recent-sign-in.server";
 import type { RequestContext } from "~/auth/request-context.server";
 import { startSession, type SessionWithUser } from "~/auth/session.server";
 import { afterResponse, consumeToken, mailToken, peekToken, revokeTokens } from "~/auth/verification.server";
@@ -99,15 +100,20 @@ export async function changePassword(
   await revokeTokens("reset-password", current.user.id);
   let token: string | null = null;
   if (input.revokeOtherSessions) {
-    // A fresh session replaces every existing one, so a stolen cookie stops working here too.
+    // A new session replaces every existing one, so a stolen cookie stops working here too. It is no new
+    // sign-in (the password alone, no second factor): it keeps the replaced session's sign-in time (ADR 030).
     await db.session.deleteMany({ where: { userId: current.user.id } });
-    token = (await startSession(ctx, current.user)).session.token;
+    token = (await startSession(ctx, current.user, { signedInAt: current.session.createdAt })).session.token;
   }
   return { token, user: publicUser(current.user) };
 }
 
-/** Server-only (no HTTP route): gives a password to an account that has none, e.g. after social sign-up. */
+/**
+ * Server-only (no HTTP route): gives a password to an account that has none, e.g. after social sign-up. A new
+ * way in: it needs a recent sign-in, and the owner is mailed (ADR 030).
+ */
 export async function setPassword(current: SessionWithUser, newPassword: string): Promise<void> {
+  requireRecentSignIn(current);
   assertPasswordLength(newPassword);
   const existing = await db.account.findFirst({ where: { userId: current.user.id, providerId: CREDENTIAL_PROVIDER } });
   if (existing?.password) throw new AuthError("USER_ALREADY_HAS_A_PASSWORD");
@@ -119,6 +125,7 @@ export async function setPassword(current: SessionWithUser, newPassword: string)
     if (isUniqueViolation(error)) throw new AuthError("USER_ALREADY_HAS_A_PASSWORD");
     throw error;
   }
+  mailNewWayIn(current.user.email, { kind: "password" });
 }
 
 /** Whether the user can sign in with a password (decides which account-page section is shown). */

@@ -15,11 +15,38 @@ export const emailField = z
   .max(MAX_EMAIL_LENGTH, `Use at most ${MAX_EMAIL_LENGTH} characters.`)
   .pipe(z.email(INVALID_EMAIL_WORDS));
 
+/**
+ * Characters a name may not hold (issue 24, item 9): names are shown to other people and mailed to any address
+ * (an inviter's, an organization's), so no line breaks, tabs or other control characters, no invisible format
+ * characters and no bidirectional overrides that make text read differently from what it is. Zero-width
+ * (non-)joiners stay allowed: Persian and Indic scripts and emoji sequences need them.
+ */
+const NOT_IN_A_NAME = /[\p{Cc}\p{Zl}\p{Zp}]|(?![\u200C\u200D])\p{Cf}/u;
+export const NAME_CHARACTERS_WORDS = "Use letters, digits, spaces and punctuation only: no line breaks, tabs or control characters.";
+
+export function isCleanName(value: string): boolean {
+  return !NOT_IN_A_NAME.test(value);
+}
+
+/** A name from elsewhere (a provider's profile): what may not be in a name becomes a space, and it is bounded. */
+export function cleanName(value: string): string {
+  const clean = value.replace(new RegExp(NOT_IN_A_NAME.source, "gu"), " ").replace(/\s+/g, " ").trim();
+  return [...clean].slice(0, MAX_NAME_LENGTH).join("");
+}
+
+/** A person's or an organization's name as the JSON API takes it (Better Auth lets it be empty). */
+export const apiNameField = z
+  .string()
+  .trim()
+  .max(MAX_NAME_LENGTH, `Use at most ${MAX_NAME_LENGTH} characters.`)
+  .refine(isCleanName, NAME_CHARACTERS_WORDS);
+
 export const nameField = z
   .string({ error: "Enter your name." })
   .trim()
   .min(1, "Enter your name.")
-  .max(MAX_NAME_LENGTH, `Use at most ${MAX_NAME_LENGTH} characters.`);
+  .max(MAX_NAME_LENGTH, `Use at most ${MAX_NAME_LENGTH} characters.`)
+  .refine(isCleanName, NAME_CHARACTERS_WORDS);
 
 /** Shown under a new-password field before the first try, and as the error when it is too short. */
 export const passwordLengthHint = (bounds: { min: number }) => `Use at least ${bounds.min} characters.`;

@@ -102,15 +102,18 @@ export interface NewSession {
   rememberMe: boolean;
   ipAddress: string | null;
   userAgent: string | null;
+  /** When the user signed in; now unless the session replaces one without a new sign-in (ADR 030). */
+  createdAt?: Date;
 }
 
 /** Inserts a session row and returns it as Prisma's `session.create` would (a new session is in no cache). */
 export async function insertSession(data: NewSession): Promise<Session> {
   // Millisecond precision, as both databases keep it, so the object equals the row read back.
   const now = new Date(Date.now());
-  const session: Session = { id: newId(), ...data, createdAt: now, updatedAt: now, activeOrganizationId: null };
+  const { createdAt = now, ...fields } = data;
+  const session: Session = { id: newId(), ...fields, createdAt, updatedAt: now, activeOrganizationId: null };
   await db.$executeRaw`
     INSERT INTO "session" ("id", "userId", "token", "expiresAt", "createdAt", "updatedAt", "ipAddress", "userAgent", "rememberMe")
-    VALUES (${session.id}, ${session.userId}, ${session.token}, ${session.expiresAt}, ${now}, ${now}, ${session.ipAddress}, ${session.userAgent}, ${session.rememberMe})`;
+    VALUES (${session.id}, ${session.userId}, ${session.token}, ${session.expiresAt}, ${createdAt}, ${now}, ${session.ipAddress}, ${session.userAgent}, ${session.rememberMe})`;
   return session;
 }

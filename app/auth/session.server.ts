@@ -68,11 +68,13 @@ function writeCookieCache(ctx: RequestContext, data: SessionWithUser, wire = ses
 /**
  * Creates a session for a user who just proved who they are, and sets its cookies. A session this browser
  * already had ends here: signing in again (as anyone) must not leave the earlier session usable.
+ * `signedInAt`: for a session that replaces another without a new sign-in, the replaced session's sign-in time,
+ * so how recent the sign-in is (ADR 030) does not start again.
  */
 export async function startSession(
   ctx: RequestContext,
   user: User,
-  options: { rememberMe?: boolean } = {},
+  options: { rememberMe?: boolean; signedInAt?: Date } = {},
 ): Promise<SessionWithUser> {
   const rememberMe = options.rememberMe !== false;
   const lifetime = rememberMe ? env.AUTH_SESSION_EXPIRES_IN : Math.min(env.AUTH_SESSION_EXPIRES_IN, UNREMEMBERED_SESSION_SECONDS);
@@ -84,6 +86,7 @@ export async function startSession(
     rememberMe,
     ipAddress: ctx.clientIp === "unknown" ? null : ctx.clientIp,
     userAgent: ctx.userAgent,
+    ...(options.signedInAt ? { createdAt: options.signedInAt } : {}),
   });
   if (previousToken) await db.session.deleteMany({ where: { token: previousToken } });
   const data = { session, user };

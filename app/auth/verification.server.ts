@@ -196,7 +196,9 @@ export type EntryPurpose =
   | "totp-used"
   | "email-otp-sign-in"
   | "email-otp-email-verification"
-  | "email-otp-forget-password";
+  | "email-otp-forget-password"
+  /** An ID token accepted once, kept until it expires (docs/decisions/031-id-token-sign-in.md). */
+  | "id-token-used";
 
 interface EntryRow {
   /** Wrong guesses so far. */

@@ -62,10 +62,14 @@ async function deliver(message: MailMessage): Promise<void> {
  * address receives at most AUTH_MAIL_PER_RECIPIENT_PER_HOUR messages an hour, whoever asks and from however many
  * client addresses, so nobody can use the product to flood an inbox; past that, 429 TOO_MANY_REQUESTS.
  */
-export async function sendMail(message: MailMessage): Promise<void> {
+export async function sendMail(message: MailMessage, options: { securityNotice?: boolean } = {}): Promise<void> {
   if (env.AUTH_MAIL_PER_RECIPIENT_PER_HOUR > 0) {
     const rule = { windowSeconds: 60 * 60, max: env.AUTH_MAIL_PER_RECIPIENT_PER_HOUR };
-    const verdict = await takeFromQuota(`mail-to|${message.to.toLowerCase()}`, rule);
+    // A security notice ("a passkey was added") counts in a quota of its own: nobody can use up an inbox's
+    // quota with reset requests first so that the notice of their new way in is never sent
+    // (docs/decisions/030-new-ways-in-need-a-recent-sign-in.md). Notices are still bounded per address.
+    const bucket = options.securityNotice ? "notice-to" : "mail-to";
+    const verdict = await takeFromQuota(`${bucket}|${message.to.toLowerCase()}`, rule);
     if (!verdict.allowed) {
       console.warn(`[latchkey] not sending "${message.subject}" to ${message.to}: ${rule.max} messages this hour already`);
       throw tooManyRequests(verdict.retryAfterSeconds);

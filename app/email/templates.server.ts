@@ -38,6 +38,20 @@ function actionMail({ to, subject, intro, action, url, lifetimeSeconds, outro }:
   return { to, subject: `${subject} · ${PRODUCT_NAME}`, text, html };
 }
 
+/** Longest user-written name a mail quotes; longer ones are cut (names are bounded at input too). */
+const QUOTED_NAME_LENGTH = 100;
+
+/**
+ * A user-written name as mail text: control, format and bidirectional-override characters (stored before they
+ * were refused, or from elsewhere) become spaces, runs of spaces one, and the result is bounded and put in
+ * quotation marks, so it reads as a name and never as the service's own words.
+ */
+export function quotedName(name: string): string {
+  const clean = name.replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu, " ").replace(/\s+/g, " ").trim();
+  const bounded = [...clean].length > QUOTED_NAME_LENGTH ? `${[...clean].slice(0, QUOTED_NAME_LENGTH - 1).join("")}…` : clean;
+  return `“${bounded}”`;
+}
+
 const IGNORE = "If you did not ask for this, you can ignore this message.";
 
 /** A one-time code to type in (no link: the code is only useful where it was asked for). */
@@ -51,6 +65,39 @@ export function codeMail({ to, subject, intro, code, lifetimeSeconds, outro }: O
 <p style="color:#62626e;font-size:.9rem">${escapeHtml(lifetime)} ${escapeHtml(outro)}</p>
 </body></html>`;
   return { to, subject: `${subject} · ${PRODUCT_NAME}`, text, html };
+}
+
+/** A new way into an account, for the owner's notice. `provider` is a configured provider's display name. */
+export type NewWayIn = { kind: "passkey" } | { kind: "password" } | { kind: "linked"; provider: string };
+
+const NEW_WAY_IN_SUBJECTS: Record<NewWayIn["kind"], string> = {
+  passkey: "A passkey was added to your account",
+  password: "A password was set on your account",
+  linked: "An account was linked to your account",
+};
+
+const NEW_WAY_IN_REMEDY: Record<NewWayIn["kind"], string> = {
+  passkey: "sign in, delete the passkey from your account's Passkeys page, and sign out your other sessions.",
+  password: "reset your password from the sign-in page (\"Forgot password?\"), and sign out your other sessions.",
+  linked: "sign in, unlink it from your account's Linked accounts page, and sign out your other sessions.",
+};
+
+function newWayInSentence(what: NewWayIn): string {
+  switch (what.kind) {
+    case "passkey":
+      return "A passkey was added to your account";
+    case "password":
+      return "A password was set on your account";
+    case "linked":
+      return `A ${what.provider} account was linked to your account, so it can now be used to sign in`;
+  }
+}
+
+/** "26 November 2026 at 13:00 UTC": the same for every reader, whatever their time zone. */
+export function describeMoment(at: Date): string {
+  const date = at.toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
+  const time = at.toLocaleTimeString("en-GB", { hour: "2-digit", minute: "2-digit", hour12: false, timeZone: "UTC" });
+  return `${date} at ${time} UTC`;
 }
 
 export const emails = {
@@ -104,15 +151,32 @@ export const emails = {
       lifetimeSeconds,
       outro: "If you did not ask for this, ignore this message and consider changing your password.",
     }),
+  /**
+   * The organization's and the inviter's names are written by users and mailed to any address: they stay out of
+   * the subject, and the body quotes them as names (issue 24, item 9).
+   */
   invitation: (to: string, organizationName: string, inviter: string, role: string, url: string, lifetimeSeconds: number) =>
     actionMail({
       to,
-      subject: `Join ${organizationName}`,
-      intro: `${inviter} invited you to join the organization ${organizationName} as ${role}. Open the invitation to accept or decline it; without an account you can create one from there.`,
+      subject: "You are invited to join an organization",
+      intro: `${quotedName(inviter)} invited you to join the organization named ${quotedName(organizationName)} as ${role}. Open the invitation to accept or decline it; without an account you can create one from there.`,
       action: "Open the invitation",
       url,
       lifetimeSeconds,
       outro: "If you do not know this organization, you can ignore this message.",
+    }),
+  /**
+   * A new way into the account was added (ADR 030): what, when, and what to do if it was not the owner. The
+   * subject and the text name no user-written text, only what this service chose (a provider's configured name).
+   */
+  newWayIn: (to: string, what: NewWayIn, at: Date, manageUrl: string) =>
+    actionMail({
+      to,
+      subject: NEW_WAY_IN_SUBJECTS[what.kind],
+      intro: `${newWayInSentence(what)} on ${describeMoment(at)}. If this was you, there is nothing to do.`,
+      action: "Review your account",
+      url: manageUrl,
+      outro: `If this was not you, someone has access to your account: ${NEW_WAY_IN_REMEDY[what.kind]}`,
     }),
   twoFactorCode: (to: string, code: string, lifetimeSeconds: number) =>
     codeMail({

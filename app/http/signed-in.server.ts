@@ -15,3 +15,17 @@ export async function redirectIfSignedIn(request: Request, context: AppLoadConte
   }
   return ctx.responseHeaders;
 }
+
+/**
+ * /sign-in?reauthenticate=1: a signed-in person asked to confirm it's them before adding a way in (ADR 030). They
+ * get the form, with their address, and a sign-in replaces their session; without a session it is the plain
+ * sign-in page. Anyone else signed in is sent on as `redirectIfSignedIn` does.
+ */
+export async function signInPageFor(request: Request, context: AppLoadContext): Promise<{ headers: Headers; reauthenticating: string | null }> {
+  if (new URL(request.url).searchParams.get("reauthenticate") !== "1") {
+    return { headers: await redirectIfSignedIn(request, context), reauthenticating: null };
+  }
+  const ctx = await requestContext(request, context, null);
+  const current = await getSession(ctx);
+  return { headers: ctx.responseHeaders, reauthenticating: current?.user.email ?? null };
+}

@@ -6,12 +6,14 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data, redirect } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
+import { confirmItsYouUrl, requireRecentSignIn, signedInRecently } from "~/auth/recent-sign-in.server";
 import { requireSession } from "~/auth/session.server";
 import { unlinkAccount } from "~/auth/social/accounts.server";
 import { linkedAccountsOf } from "~/auth/social/pages.server";
 import { enabledProviders } from "~/auth/social/providers.server";
 import { startSocialFlow } from "~/auth/social/sign-in.server";
 import { FlashMessage } from "~/components/account-sections";
+import { ConfirmItsYou } from "~/components/confirm-its-you";
 import { ERROR_TITLE_PREFIX, ErrorSummary, StatusMessage } from "~/components/forms";
 import { withErrorTitle } from "~/components/page-title";
 import { loadAccountPage } from "~/http/account-page.server";
@@ -27,8 +29,11 @@ export const meta: MetaFunction<typeof loader> = withErrorTitle(({ data }) => [
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const params = new URL(request.url).searchParams;
-  return loadAccountPage(request, context, async ({ user }) => ({
+  return loadAccountPage(request, context, async ({ user, session }) => ({
     ...(await linkedAccountsOf(user.id)),
+    // Linking is a new way in: without a recent sign-in the page offers one instead (ADR 030).
+    recentSignIn: signedInRecently(session),
+    confirmUrl: confirmItsYouUrl(HERE),
     // The provider's way back: ?linked=1 after linking, ?error= when it did not work.
     linked: params.get("linked") === "1",
     error: socialSignInProblem(params.get("error")),
@@ -46,6 +51,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
     run: async (value, ctx) => {
       const current = await requireSession(ctx);
       if (value.intent === "link") {
+        // Linking adds a way in: it needs a recent sign-in (ADR 030); the page offers one when it is not.
+        requireRecentSignIn(current);
         return (await startSocialFlow(ctx, { provider: value.provider, callbackURL: `${HERE}?linked=1`, errorCallbackURL: HERE }, current.user.id)).url;
       }
       await unlinkAccount(current, { providerId: value.provider });
@@ -68,6 +75,7 @@ export default function LinkedAccounts() {
       {page.linked && !page.flash && !refused ? <StatusMessage>Account linked.</StatusMessage> : null}
       <ErrorSummary errors={errors} />
       <p className="muted">Sign in with any of these. You can't remove the last one.</p>
+      {page.recentSignIn || page.providers.every((p) => p.linked) ? null : <ConfirmItsYou what="linking an account" href={page.confirmUrl} />}
       <ul className="linked-accounts">
         <li>
           <span>Password</span>
@@ -82,10 +90,12 @@ export default function LinkedAccounts() {
                 <button type="submit" name="intent" value="unlink" className="secondary" aria-label={`Unlink ${provider.name}`}>
                   Unlink
                 </button>
-              ) : (
+              ) : page.recentSignIn ? (
                 <button type="submit" name="intent" value="link" aria-label={`Link ${provider.name}`}>
                   Link
                 </button>
+              ) : (
+                <span className="muted">Not linked</span>
               )}
             </Form>
           </li>

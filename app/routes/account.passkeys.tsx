@@ -10,10 +10,12 @@ import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { AuthError } from "~/auth/errors";
 import { deletePasskey, listPasskeys, publicPasskey, renamePasskey } from "~/auth/passkey/passkeys.server";
 import { deletePasskeyForm, renamePasskeyForm } from "~/auth/passkey/schemas";
+import { confirmItsYouUrl, signedInRecently } from "~/auth/recent-sign-in.server";
 import { getSession } from "~/auth/session.server";
 import { authClient } from "~/client/auth-client";
 import type { Passkey } from "~/client";
 import { FlashMessage } from "~/components/account-sections";
+import { ConfirmItsYou } from "~/components/confirm-its-you";
 import { ErrorSummary, Field, SubmitButton, useZodForm } from "~/components/forms";
 import { pageTitle } from "~/components/page-title";
 import { AddPasskey } from "~/components/passkey-add";
@@ -26,7 +28,10 @@ const HERE = "/account/passkeys";
 export const meta = pageTitle("Passkeys");
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  return loadAccountPage(request, context, async ({ user }) => ({
+  return loadAccountPage(request, context, async ({ user, session }) => ({
+    // Adding a passkey is a new way in: without a recent sign-in the page offers one instead (ADR 030).
+    recentSignIn: signedInRecently(session),
+    confirmUrl: confirmItsYouUrl(HERE),
     // As GET /passkey/list-user-passkeys sends them (dates as ISO text), so the client's live list starts from it.
     passkeys: (await listPasskeys(user.id)).map((p) => ({ ...publicPasskey(p), createdAt: p.createdAt.toISOString() })),
   }));
@@ -124,7 +129,7 @@ export default function AccountPasskeys() {
           ))}
         </ul>
       )}
-      <AddPasskey />
+      {loaded.recentSignIn ? <AddPasskey /> : <ConfirmItsYou what="adding a passkey" href={loaded.confirmUrl} />}
     </section>
   );
 }

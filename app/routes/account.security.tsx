@@ -2,17 +2,24 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { hasPassword } from "~/auth/password-flows.server";
+import { confirmItsYouUrl, signedInRecently } from "~/auth/recent-sign-in.server";
 import { passwordBounds } from "~/auth/password.server";
-import { ChangePasswordSection, FlashMessage, SetPasswordSection } from "~/components/account-sections";
+import { ChangePasswordSection, FlashMessage, Section, SetPasswordSection } from "~/components/account-sections";
+import { ConfirmItsYou } from "~/components/confirm-its-you";
 import { pageTitle } from "~/components/page-title";
 import { accountAction } from "~/http/account-actions.server";
 import { loadAccountPage } from "~/http/account-page.server";
 
+const HERE = "/account/security";
+
 export const meta = pageTitle("Security");
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  return loadAccountPage(request, context, async ({ user }) => ({
+  return loadAccountPage(request, context, async ({ user, session }) => ({
     hasPassword: await hasPassword(user.id),
+    // Setting a password is a new way in: without a recent sign-in the page offers one instead (ADR 030).
+    recentSignIn: signedInRecently(session),
+    confirmUrl: confirmItsYouUrl(HERE),
     passwordBounds: passwordBounds(),
   }));
 }
@@ -28,8 +35,12 @@ export default function AccountSecurity() {
       <FlashMessage flash={page.flash} />
       {page.hasPassword ? (
         <ChangePasswordSection key={`password-${page.flash?.id}`} bounds={page.passwordBounds} last={last} />
-      ) : (
+      ) : page.recentSignIn ? (
         <SetPasswordSection key={`password-${page.flash?.id}`} bounds={page.passwordBounds} last={last} />
+      ) : (
+        <Section id="set-password" title="Set a password">
+          <ConfirmItsYou what="setting a password" href={page.confirmUrl} />
+        </Section>
       )}
     </>
   );

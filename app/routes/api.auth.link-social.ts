@@ -1,4 +1,5 @@
 // POST /link-social: {url, redirect}; the provider's return links the identity to the signed-in user.
+import { requireRecentSignIn } from "~/auth/recent-sign-in.server";
 import { requireSession } from "~/auth/session.server";
 import { startSocialFlow } from "~/auth/social/sign-in.server";
 import { endpoint } from "~/http/endpoint.server";
@@ -9,6 +10,8 @@ export const { loader, action } = endpoint({
   body: socialStartBody.pick({ provider: true, callbackURL: true, errorCallbackURL: true, scopes: true, disableRedirect: true }),
   handler: async ({ body, ctx }) => {
     const current = await requireSession(ctx);
+    // Linking adds a way in: it needs a recent sign-in (docs/decisions/030-new-ways-in-need-a-recent-sign-in.md).
+    requireRecentSignIn(current);
     return startSocialFlow(ctx, body, current.user.id);
   },
 });

@@ -1,12 +1,12 @@
 import { z } from "zod";
-import { apiImageField } from "~/auth/schemas";
+import { apiImageField, apiNameField } from "~/auth/schemas";
 import { signUpWithEmail } from "~/auth/credentials.server";
 import { endpoint, optionalUrl } from "~/http/endpoint.server";
 
 export const { loader, action } = endpoint({
   method: "POST",
   body: z.object({
-    name: z.string(),
+    name: apiNameField,
     email: z.string(),
     password: z.string(),
     image: apiImageField,

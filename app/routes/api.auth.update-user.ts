@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { apiImageField } from "~/auth/schemas";
+import { apiImageField, apiNameField } from "~/auth/schemas";
 import { requireSession } from "~/auth/session.server";
 import { updateUser } from "~/auth/users.server";
 import { endpoint } from "~/http/endpoint.server";
@@ -7,7 +7,7 @@ import { endpoint } from "~/http/endpoint.server";
 export const { loader, action } = endpoint({
   method: "POST",
   body: z.object({
-    name: z.string().optional(),
+    name: apiNameField.optional(),
     image: apiImageField,
     email: z.unknown().optional(),
     username: z.string().max(200).optional(),

@@ -15,18 +15,26 @@ import { takeFlashContent } from "~/http/flash.server";
 import { handleForm } from "~/http/page.server";
 import { socialSignInOptions } from "~/auth/social/pages.server";
 import { SocialButtons } from "~/components/social-buttons";
-import { redirectIfSignedIn } from "~/http/signed-in.server";
+import { signInPageFor } from "~/http/signed-in.server";
 
 // A provider's refusal (`?error=`) arrives with the page, in its error summary.
 export const meta = pageTitle<{ social: { error: string | null } }>("Sign in", (data) => data.social.error !== null);
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const headers = await redirectIfSignedIn(request, context);
+  const { headers, reauthenticating } = await signInPageFor(request, context);
   // After a password reset the address comes prefilled: the reset page passes it on with its message.
   const flash = takeFlashContent(request, headers);
   // The outbox link goes with a message about mail we sent (those carry the address), not e.g. "Sign in again".
   const outbox = Boolean(flash?.email) && mayReadLocalOutbox(request, context.peerAddress);
-  return data({ flash: flash?.text || null, email: flash?.email ?? "", outbox, social: socialSignInOptions(request) }, { headers });
+  return data(
+    {
+      flash: flash?.text || (reauthenticating ? "Confirm it's you: sign in again to go on." : null),
+      email: flash?.email ?? reauthenticating ?? "",
+      outbox,
+      social: socialSignInOptions(request),
+    },
+    { headers },
+  );
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {

@@ -48,7 +48,7 @@ describe("Better Auth's organizationClient() against this server", () => {
     const invited = await owner.client.organization.inviteMember({ email: invitee.email, role: "member", organizationId });
     expect(invited.error).toBeNull();
     expect(invited.data).toMatchObject({ email: invitee.email, role: "member", status: "pending" });
-    await mailbox.waitFor(invitee.email, /Join Client Co/);
+    expect((await mailbox.waitFor(invitee.email, /invited to join an organization/)).text).toContain("“Client Co”");
     const mine = await invitee.client.organization.listUserInvitations();
     expect(mine.data?.map((i) => i.id)).toEqual([invited.data!.id]);
     const seen = await invitee.client.organization.getInvitation({ query: { id: invited.data!.id } });

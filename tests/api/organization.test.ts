@@ -146,6 +146,15 @@ describe("create and check-slug", () => {
     expect(response.status).toBe(403);
     expect(response.body.code).toBe("YOU_HAVE_REACHED_THE_MAXIMUM_NUMBER_OF_ORGANIZATIONS");
   });
+
+  it("holds the organization limit under concurrent creates: of five at once, exactly one gets through (issue 24)", async () => {
+    const owner = await person(limited);
+    const answers = await Promise.all(Array.from({ length: 5 }, () => owner.client.post(`${ORG}/create`, { name: "Race", slug: uniqueSlug("race") })));
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 403, 403, 403, 403]);
+    for (const refused of answers.filter((a) => a.status === 403)) expect(refused.body.code).toBe("YOU_HAVE_REACHED_THE_MAXIMUM_NUMBER_OF_ORGANIZATIONS");
+    expect(await count(limited.database, "member", `"userId" = ?`, [owner.id])).toBe(1);
+    expect(await count(limited.database, "organization", `"name" = 'Race' AND "id" IN (SELECT "organizationId" FROM "member" WHERE "userId" = ?)`, [owner.id])).toBe(1);
+  });
 });
 
 describe("reading organizations", () => {
@@ -378,7 +387,8 @@ describe("races on one organization (exactly one winner)", () => {
 });
 
 const verify = (target: TestServer, p: Person) => query(target.database, `UPDATE "user" SET "emailVerified" = ? WHERE "id" = ?`, [target.database.kind === "sqlite" ? 1 : true, p.id]);
-const INVITE = /Join /;
+// Issue 24: the subject names no user-written text (neither the organization nor the inviter).
+const INVITE = /^You are invited to join an organization/;
 
 async function invite(inviter: Person, organizationId: string, email: string, role = "member", extra: Record<string, unknown> = {}) {
   const seen = mailCount(mailbox, email, INVITE);
@@ -402,6 +412,9 @@ describe("invitations", () => {
     expect(checkMail(mail, server.baseUrl, "48 hours")).toBe(link);
     expect(mail.text).toContain(`Team ${t.org.slug}`);
     expect(mail.text).toContain("as admin");
+    // Issue 24: user-written names stay out of the subject, and the body quotes them as names.
+    expect(mail.subject).toBe("You are invited to join an organization · Latchkey");
+    expect(mail.text).toContain(`“Test User” invited you to join the organization named “Team ${t.org.slug}” as admin.`);
     const url = new URL(link);
     expect(url.pathname).toBe(`/invitations/${invitation.id}`);
     const token = url.searchParams.get("token")!;

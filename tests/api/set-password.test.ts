@@ -41,6 +41,13 @@ describe("setPassword", () => {
     });
   });
 
+  it("needs a sign-in within the last ten minutes: an older session is refused with 403 and nothing is written (issue 24)", async () => {
+    const current = await passwordlessUser();
+    const old = { ...current, session: { ...current.session, createdAt: new Date(Date.now() - 11 * 60_000) } };
+    await expect(flows.setPassword(old, "a long enough password")).rejects.toMatchObject({ code: "SESSION_IS_NOT_FRESH", status: 403 });
+    expect(await flows.hasPassword(current.user.id)).toBe(false);
+  });
+
   it("checks the configured length bounds before writing anything", async () => {
     const current = await passwordlessUser();
     await expect(flows.setPassword(current, "short")).rejects.toMatchObject({ code: "PASSWORD_TOO_SHORT" });

@@ -386,4 +386,75 @@ describe("the id-token path", () => {
     const forged = await new ApiClient(server.baseUrl).post("/api/auth/sign-in/social", { provider: "oidc", idToken: { token: `${token.slice(0, -4)}AAAA` } });
     expect(forged.body.code).toBe("INVALID_TOKEN");
   });
+
+  const tokenFor = (subject: Claims, extra: Claims = {}) =>
+    idp.issuer.buildToken({
+      scopesOrTransform: (_header, payload) => {
+        Object.assign(payload, subject, { aud: CLIENT_ID }, extra);
+        for (const [key, value] of Object.entries(extra)) if (value === undefined) delete payload[key];
+      },
+    });
+  const idTokenSignIn = (idToken: Record<string, unknown>) => new ApiClient(server.baseUrl).post("/api/auth/sign-in/social", { provider: "oidc", idToken });
+
+  it("refuses a token that carries a nonce when the request brings none, and a request's nonce the token lacks (issue 24)", async () => {
+    const subject = identity();
+    const withNonce = await tokenFor(subject, { nonce: "client-nonce" });
+    const bare = await idTokenSignIn({ token: withNonce });
+    expect(bare.status).toBe(400);
+    expect(bare.body).toEqual({ code: "INVALID_TOKEN", message: "invalid token" });
+    const withoutNonce = await tokenFor(subject, { nonce: undefined });
+    expect((await idTokenSignIn({ token: withoutNonce, nonce: "client-nonce" })).body.code).toBe("INVALID_TOKEN");
+    expect(await count(server.database, "user", `"email" = ?`, [subject.email])).toBe(0);
+    // The right nonce still works (the refusals did not use the token up).
+    expect((await idTokenSignIn({ token: withNonce, nonce: "client-nonce" })).status).toBe(200);
+  });
+
+  it("accepts each token once: sent again, or five times at once, it signs in exactly once (issue 24)", async () => {
+    const token = await tokenFor(identity(), { nonce: "n-1" });
+    const answers = await Promise.all(Array.from({ length: 5 }, () => idTokenSignIn({ token, nonce: "n-1" })));
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 400, 400, 400, 400]);
+    for (const refused of answers.filter((a) => a.status !== 200)) expect(refused.body.code).toBe("INVALID_TOKEN");
+    const again = await idTokenSignIn({ token, nonce: "n-1" });
+    expect(again.status).toBe(400);
+    expect(again.body.code).toBe("INVALID_TOKEN");
+  });
+
+  it("stores the ID token encrypted and gives it back in clear; one stored in clear before reads as none (issue 24)", async () => {
+    const token = await tokenFor(identity(), { nonce: "n-2" });
+    const client = new ApiClient(server.baseUrl);
+    const signedIn = await client.post("/api/auth/sign-in/social", { provider: "oidc", idToken: { token, nonce: "n-2", accessToken: "client-access-token" } });
+    expect(signedIn.status, signedIn.text).toBe(200);
+    const [row] = await query<{ idToken: string }>(server.database, `SELECT "idToken" FROM "account" WHERE "userId" = ?`, [signedIn.body.user.id]);
+    expect(row.idToken).toBeTruthy();
+    expect(row.idToken).not.toContain(token.split(".")[1]);
+    const stored = await client.post("/api/auth/get-access-token", { providerId: "oidc" });
+    expect(stored.status, stored.text).toBe(200);
+    expect(stored.body.idToken).toBe(token);
+
+    await query(server.database, `UPDATE "account" SET "idToken" = ? WHERE "userId" = ?`, [token, signedIn.body.user.id]);
+    expect((await client.post("/api/auth/get-access-token", { providerId: "oidc" })).body.idToken).toBeNull();
+  });
+
+  it("a token the provider issued on the redirect path cannot be replayed on the id-token path (issue 24)", async () => {
+    const { browser } = await signInThroughProvider(server, identity());
+    const { idToken } = (await browser.post("/api/auth/get-access-token", { providerId: "oidc" })).body;
+    expect(idToken).toMatch(/^eyJ/);
+    const { nonce } = JSON.parse(Buffer.from(idToken.split(".")[1], "base64url").toString("utf8"));
+    expect(typeof nonce).toBe("string");
+    const replay = await idTokenSignIn({ token: idToken, nonce });
+    expect(replay.status).toBe(400);
+    expect(replay.body.code).toBe("INVALID_TOKEN");
+  });
+});
+
+describe("the redirect path's nonce", () => {
+  it("refuses an ID token without the nonce the sign-in sent (issue 24)", async () => {
+    claims = identity();
+    tamper = (token) => void delete token.payload.nonce;
+    const browser = new ApiClient(server.baseUrl);
+    const { callback } = await approve(browser);
+    const back = await browser.get(callback);
+    expect(back.headers.get("location")).toBe(`${server.baseUrl}/api/auth/error?error=invalid_token`);
+    expect(await count(server.database, "user", `"email" = ?`, [claims.email])).toBe(0);
+  });
 });

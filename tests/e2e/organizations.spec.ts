@@ -8,7 +8,7 @@ import { countMail, linkFromMail } from "./mail";
 
 test.use({ javaScriptEnabled: false });
 
-const INVITE_MAIL = /Join /;
+const INVITE_MAIL = /invited to join an organization/;
 const VERIFY_MAIL = /Verify your email/;
 const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
 

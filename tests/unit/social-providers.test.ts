@@ -1,6 +1,6 @@
 // Each of the thirteen providers: the authorization URL the server builds (host, client id, redirect, scopes,
 // state, PKCE where the provider supports it), and a recorded user-info answer mapped to a profile.
-import { generateKeyPairSync } from "node:crypto";
+import { createHash, generateKeyPairSync } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { SOCIAL_PROVIDER_IDS } from "~/auth/social/provider-ids";
 
@@ -145,5 +145,34 @@ describe("recorded user-info answers become profiles", () => {
       name: "spez",
       image: "https://styles.redditmedia.com/i.png",
     });
+  });
+});
+
+describe("ID-token nonces (issue 24, item 7)", () => {
+  const fakeJwt = (claims: Record<string, unknown>) =>
+    [{ alg: "RS256" }, claims].map((part) => Buffer.from(JSON.stringify(part)).toString("base64url")).join(".") + ".c2ln";
+  const sha256 = (value: string) => createHash("sha256").update(value).digest("hex");
+
+  it("a token's nonce must be the request's; Apple's may also be its SHA-256 (hex), as native apps send it", () => {
+    const { nonceMatches } = providers;
+    expect(nonceMatches(undefined, undefined)).toBe(true);
+    expect(nonceMatches("raw", "raw")).toBe(true);
+    expect(nonceMatches("raw", undefined)).toBe(false); // the token carries one, the request none
+    expect(nonceMatches(undefined, "raw")).toBe(false); // the request brings one, the token none
+    expect(nonceMatches("other", "raw")).toBe(false);
+    expect(nonceMatches(sha256("raw"), "raw")).toBe(false);
+    expect(nonceMatches(sha256("raw"), "raw", { hashed: true })).toBe(true);
+    expect(nonceMatches("raw", "raw", { hashed: true })).toBe(true);
+    expect(nonceMatches(sha256("other"), "raw", { hashed: true })).toBe(false);
+  });
+
+  it("Apple's redirect-path ID token must carry the nonce the sign-in sent, for this client", async () => {
+    const apple = providers.providerFor("apple");
+    const claims = { iss: "https://appleid.apple.com", aud: "apple-client-id", sub: "001.apple", email: "a@example.com", email_verified: "true" };
+    const tokens = (extra: Record<string, unknown>) => ({ accessToken: null, refreshToken: null, accessTokenExpiresAt: null, scopes: [], idToken: fakeJwt({ ...claims, ...extra }) });
+    await expect(apple.profile(tokens({ nonce: "flow-nonce" }), "flow-nonce")).resolves.toMatchObject({ id: "001.apple", email: "a@example.com" });
+    for (const [extra, nonce] of [[{}, "flow-nonce"], [{ nonce: "other" }, "flow-nonce"], [{ nonce: "flow-nonce", aud: "another-app" }, "flow-nonce"], [{ nonce: "flow-nonce" }, null]] as const) {
+      await expect(apple.profile(tokens(extra), nonce)).rejects.toMatchObject({ code: "INVALID_TOKEN" });
+    }
   });
 });

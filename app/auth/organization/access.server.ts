@@ -21,6 +21,20 @@ export async function lockOrganization(tx: Transaction, organizationId: string):
   if (rows.length === 0) throw new AuthError("ORGANIZATION_NOT_FOUND");
 }
 
+/**
+ * Serializes one user's organization creates, so that counting their organizations against
+ * AUTH_ORGANIZATION_LIMIT and adding the new one are one step (issue 24, item 8). On PostgreSQL a row lock on the
+ * user. On SQLite a write comes first: a transaction starts deferred, and one that only read before writing
+ * could be overtaken by another process's create; a write takes the database's one write lock at once.
+ */
+export async function lockUserForCreate(tx: Transaction, userId: string): Promise<void> {
+  if (databaseKind === "postgres") {
+    await tx.$queryRawUnsafe<unknown[]>(`SELECT "id" FROM "user" WHERE "id" = $1 FOR UPDATE`, userId);
+  } else {
+    await tx.$executeRawUnsafe(`UPDATE "user" SET "id" = "id" WHERE "id" = ?`, userId);
+  }
+}
+
 /** The organization a call is about: the one named, else the session's active one. */
 export function targetOrganizationId(current: SessionWithUser, organizationId?: string | null): string {
   const id = organizationId ?? current.session.activeOrganizationId;

@@ -4,7 +4,7 @@ import type { SessionWithUser } from "~/auth/session.server";
 import { db, isUniqueViolation } from "~/db.server";
 import { env } from "~/env.server";
 import { revokeTokensWhere } from "~/auth/verification.server";
-import { requireMember, setActiveOrganizationId, targetOrganizationId, TX_OPTIONS } from "~/auth/organization/access.server";
+import { lockUserForCreate, requireMember, setActiveOrganizationId, targetOrganizationId, TX_OPTIONS } from "~/auth/organization/access.server";
 import { mayDeleteOrganization, mayUpdateOrganization } from "~/auth/organization/permissions";
 import { memberWithUser, publicInvitation, publicMember, publicOrganization } from "~/auth/organization/presenters.server";
 
@@ -20,12 +20,16 @@ export interface CreateInput {
 /** Creates an organization with `userId` as its first member, holding the creator role (spec §4). */
 export async function createOrganization(userId: string, input: CreateInput) {
   if (env.AUTH_ORGANIZATION_CREATION === "off") throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_CREATE_A_NEW_ORGANIZATION");
-  if (env.AUTH_ORGANIZATION_LIMIT > 0 && (await db.member.count({ where: { userId } })) >= env.AUTH_ORGANIZATION_LIMIT) {
-    throw new AuthError("YOU_HAVE_REACHED_THE_MAXIMUM_NUMBER_OF_ORGANIZATIONS");
-  }
   try {
     // The slug's unique index decides between two creates of one slug: the second fails as a whole.
     return await db.$transaction(async (tx) => {
+      if (env.AUTH_ORGANIZATION_LIMIT > 0) {
+        // Counted under the user's lock: of concurrent creates, exactly the limit's number get through.
+        await lockUserForCreate(tx, userId);
+        if ((await tx.member.count({ where: { userId } })) >= env.AUTH_ORGANIZATION_LIMIT) {
+          throw new AuthError("YOU_HAVE_REACHED_THE_MAXIMUM_NUMBER_OF_ORGANIZATIONS");
+        }
+      }
       const organization = await tx.organization.create({
         data: {
           name: input.name,

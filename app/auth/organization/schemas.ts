@@ -1,6 +1,6 @@
 // The organization capability's field rules, shared by the JSON routes and the page forms.
 import { z } from "zod";
-import { emailField, MAX_NAME_LENGTH } from "~/auth/schemas";
+import { emailField, isCleanName, MAX_NAME_LENGTH, NAME_CHARACTERS_WORDS } from "~/auth/schemas";
 
 export const MAX_SLUG_LENGTH = 64;
 const ID_MAX = 128;
@@ -12,7 +12,13 @@ export const slugField = z
   .max(MAX_SLUG_LENGTH, `Slug is at most ${MAX_SLUG_LENGTH} characters`)
   .regex(/^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/, "Slug may contain lowercase letters, digits and dashes (not at either end)");
 
-export const orgNameField = z.string({ error: "Name is required" }).trim().min(1, "Name is required").max(MAX_NAME_LENGTH);
+/** Mailed to invitees: no control characters (see `isCleanName`), and bounded. */
+export const orgNameField = z
+  .string({ error: "Name is required" })
+  .trim()
+  .min(1, "Name is required")
+  .max(MAX_NAME_LENGTH, `Use at most ${MAX_NAME_LENGTH} characters.`)
+  .refine(isCleanName, NAME_CHARACTERS_WORDS);
 
 /** Only http(s) addresses: a logo is rendered as an image on members' pages. */
 export const logoField = z

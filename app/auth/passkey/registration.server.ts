@@ -7,6 +7,7 @@ import { rememberChallenge, takeChallenge, type ChallengePayload } from "~/auth/
 import { cleanPasskeyName, publicPasskey } from "~/auth/passkey/passkeys.server";
 import { CEREMONY_TIMEOUT_SECONDS, relyingParty, WEBAUTHN_USER_ID_BYTES } from "~/auth/passkey/relying-party.server";
 import { publicKeyToText, webauthn } from "~/auth/passkey/webauthn.server";
+import { mailNewWayIn, requireRecentSignIn } from "~/auth/recent-sign-in.server";
 import type { RequestContext } from "~/auth/request-context.server";
 import type { SessionWithUser } from "~/auth/session.server";
 import { db, isUniqueViolation, type Prisma } from "~/db.server";
@@ -43,12 +44,13 @@ export async function registrationOptions(ctx: RequestContext, who: OptionsFor, 
   return options;
 }
 
-/** GET /passkey/generate-register-options for the signed-in user. */
+/** GET /passkey/generate-register-options for the signed-in user, whose sign-in must be recent (ADR 030). */
 export async function generateRegisterOptions(
   ctx: RequestContext,
   current: SessionWithUser,
   query: { authenticatorAttachment?: "platform" | "cross-platform"; name?: string } = {},
 ) {
+  requireRecentSignIn(current);
   const exclude = await db.passkey.findMany({ where: { userId: current.user.id }, select: { credentialID: true, transports: true } });
   return registrationOptions(
     ctx,
@@ -90,17 +92,22 @@ export async function verifyNewCredential(response: RegistrationResponseJSON, ex
   } satisfies Omit<Prisma.PasskeyUncheckedCreateInput, "userId">;
 }
 
-/** POST /passkey/verify-registration: the passkey is stored for the user who asked for the options. */
+/**
+ * POST /passkey/verify-registration: the passkey is stored for the user who asked for the options, if their
+ * sign-in is still recent; the owner is mailed (ADR 030).
+ */
 export async function verifyRegistration(
   ctx: RequestContext,
   current: SessionWithUser,
   input: { response: RegistrationResponseJSON; name?: string },
 ) {
+  requireRecentSignIn(current);
   const challenge = await takeChallenge(ctx, "register");
   if (challenge.userId !== current.user.id) throw new AuthError("CHALLENGE_NOT_FOUND");
   const data = await verifyNewCredential(input.response, challenge.challenge, input.name ?? challenge.name);
   try {
     const passkey = await db.passkey.create({ data: { ...data, userId: current.user.id } });
+    mailNewWayIn(current.user.email, { kind: "passkey" }, passkey.createdAt);
     return publicPasskey(passkey);
   } catch (error) {
     // The same authenticator answering twice at once: the unique credential id lets one through.

@@ -2,7 +2,7 @@
 import { AuthError } from "~/auth/errors";
 import { isFresh, type SessionWithUser } from "~/auth/session.server";
 import { providerFor } from "~/auth/social/providers.server";
-import { accountTokenData, readAccessToken, readRefreshToken } from "~/auth/social/tokens.server";
+import { accountTokenData, readAccessToken, readIdToken, readRefreshToken } from "~/auth/social/tokens.server";
 import { db } from "~/db.server";
 
 const CREDENTIAL_PROVIDER = "credential";
@@ -55,7 +55,7 @@ export async function refreshAccountToken(userId: string, input: { providerId: s
   } catch {
     throw new AuthError("FAILED_TO_GET_A_VALID_ACCESS_TOKEN");
   }
-  const data = accountTokenData({ ...tokens, refreshToken: tokens.refreshToken ?? refreshToken, idToken: tokens.idToken ?? account.idToken });
+  const data = accountTokenData({ ...tokens, refreshToken: tokens.refreshToken ?? refreshToken, idToken: tokens.idToken ?? readIdToken(account) });
   const updated = await db.account.update({ where: { id: account.id }, data });
   return tokenAnswer(updated);
 }
@@ -76,6 +76,6 @@ function tokenAnswer(account: Awaited<ReturnType<typeof findLinked>>) {
     refreshToken: readRefreshToken(account),
     refreshTokenExpiresAt: account.refreshTokenExpiresAt,
     scopes: account.scope ? account.scope.split(",").filter(Boolean) : [],
-    idToken: account.idToken,
+    idToken: readIdToken(account),
   };
 }

@@ -5,6 +5,8 @@ import * as arctic from "arctic";
 import { createRemoteJWKSet, decodeJwt, jwtVerify, type JWTPayload } from "jose";
 import { PROVIDER_NAMES, type SocialProviderId } from "~/auth/social/provider-ids";
 import type { OAuthProviderConfig, OidcProviderConfig } from "~/auth/social/env";
+import { safeEqual, sha256Hex } from "~/auth/crypto.server";
+import { cleanName } from "~/auth/schemas";
 import { AuthError } from "~/auth/errors";
 import { env } from "~/env.server";
 
@@ -161,7 +163,26 @@ interface IdTokenRules {
   jwksUrl: string;
   issuers: string[] | ((payload: JWTPayload) => boolean);
   audience: string;
+  /**
+   * Apple: a native app hands Apple the SHA-256 (hex) of its raw nonce and the server the raw one, so the token's
+   * nonce may be either (as Better Auth's Apple provider accepts).
+   */
+  hashedNonce?: boolean;
 }
+
+/**
+ * Whether an ID token's nonce claim matches the nonce this request brings (docs/decisions/031-id-token-sign-in.md):
+ * a token that carries a nonce needs the request's, and a request that brings one needs the token to carry it.
+ * Compared in constant time.
+ */
+export function nonceMatches(claimed: unknown, given: string | null | undefined, options: { hashed?: boolean } = {}): boolean {
+  if (claimed === undefined && !given) return true;
+  if (typeof claimed !== "string" || !claimed || !given) return false;
+  if (safeEqual(claimed, given)) return true;
+  return Boolean(options.hashed) && safeEqual(claimed, sha256Hex(given));
+}
+
+export const ID_TOKEN_CLOCK_TOLERANCE_SECONDS = 30;
 
 const jwksCache = new Map<string, ReturnType<typeof createRemoteJWKSet>>();
 
@@ -175,10 +196,12 @@ async function verifyIdTokenWith(rules: IdTokenRules, token: string, nonce: stri
     const { payload } = await jwtVerify(token, jwks, {
       audience: rules.audience,
       ...(Array.isArray(rules.issuers) ? { issuer: rules.issuers } : {}),
-      clockTolerance: 30,
+      clockTolerance: ID_TOKEN_CLOCK_TOLERANCE_SECONDS,
+      // An ID token without an expiry would be good forever (and its use could never be forgotten).
+      requiredClaims: ["exp"],
     });
     if (typeof rules.issuers === "function" && !rules.issuers(payload)) throw new Error("issuer");
-    if (nonce && payload.nonce !== nonce) throw new Error("nonce");
+    if (!nonceMatches(payload.nonce, nonce, { hashed: rules.hashedNonce })) throw new Error("nonce");
     if (typeof payload.sub !== "string" || !payload.sub) throw new Error("sub");
     return payload;
   } catch {
@@ -234,7 +257,12 @@ function oauthProvider(config: OAuthProviderConfig): SocialProvider {
       const key = config.apple!;
       const der = Buffer.from(key.privateKey.replace(/-----[^-]+-----/g, "").replace(/\s+/g, ""), "base64");
       const client = new arctic.Apple(config.clientId, key.teamId, key.keyId, new Uint8Array(der), redirect);
-      const rules: IdTokenRules = { jwksUrl: "https://appleid.apple.com/auth/keys", issuers: ["https://appleid.apple.com"], audience: config.clientId };
+      const rules: IdTokenRules = {
+        jwksUrl: "https://appleid.apple.com/auth/keys",
+        issuers: ["https://appleid.apple.com"],
+        audience: config.clientId,
+        hashedNonce: true,
+      };
       return {
         ...base,
         pkce: false,
@@ -247,10 +275,18 @@ function oauthProvider(config: OAuthProviderConfig): SocialProvider {
           return url;
         },
         exchangeCode: async (code) => tokensFrom(await client.validateAuthorizationCode(code)),
-        // The ID token comes straight from Apple's token endpoint over TLS; its claims are the identity.
-        profile: async (tokens) => {
+        // The ID token comes straight from Apple's token endpoint over TLS; its claims are the identity, once
+        // its nonce is the one this sign-in sent (Apple returns the nonce of the authorization request as is).
+        profile: async (tokens, nonce) => {
           if (!tokens.idToken) throw new AuthError("FAILED_TO_GET_USER_INFO");
-          return PROFILE_MAPPERS.oidcClaims(decodeJwt(tokens.idToken));
+          let claims: JWTPayload;
+          try {
+            claims = decodeJwt(tokens.idToken);
+          } catch {
+            throw new AuthError("INVALID_TOKEN");
+          }
+          if (!nonce || !nonceMatches(claims.nonce, nonce) || ![claims.aud].flat().includes(config.clientId)) throw new AuthError("INVALID_TOKEN");
+          return PROFILE_MAPPERS.oidcClaims(claims);
         },
         verifyIdToken: async (token, nonce) => PROFILE_MAPPERS.oidcClaims(await verifyIdTokenWith(rules, token, nonce)),
       };
@@ -466,9 +502,23 @@ function oidcProvider(config: OidcProviderConfig): SocialProvider {
   };
 }
 
+/**
+ * A provider's profile names become user names, which are shown to others and mailed: what a typed name may not
+ * hold (line breaks, control and bidirectional-override characters) becomes a space, and they are bounded.
+ */
+function withCleanNames(provider: SocialProvider): SocialProvider {
+  const clean = (profile: SocialProfile): SocialProfile => ({ ...profile, name: cleanName(profile.name) });
+  const verifyIdToken = provider.verifyIdToken;
+  return {
+    ...provider,
+    profile: async (tokens, nonce) => clean(await provider.profile(tokens, nonce)),
+    ...(verifyIdToken ? { verifyIdToken: async (token: string, nonce?: string) => clean(await verifyIdToken(token, nonce)) } : {}),
+  };
+}
+
 const registry = new Map<string, SocialProvider>();
-for (const config of env.social.providers) registry.set(config.id, oauthProvider(config));
-if (env.social.oidc) registry.set(env.social.oidc.id, oidcProvider(env.social.oidc));
+for (const config of env.social.providers) registry.set(config.id, withCleanNames(oauthProvider(config)));
+if (env.social.oidc) registry.set(env.social.oidc.id, withCleanNames(oidcProvider(env.social.oidc)));
 
 export function findProvider(id: string): SocialProvider | null {
   return registry.get(id) ?? null;

@@ -7,11 +7,13 @@ import { AuthError } from "~/auth/errors";
 import { normalizeEmail } from "~/auth/email-address";
 import { withQuery } from "~/auth/links.server";
 import { publicUser } from "~/auth/presenters.server";
+import { mailNewWayIn } from "~/auth/recent-sign-in.server";
 import type { RequestContext } from "~/auth/request-context.server";
 import { isSafeImageUrl, MAX_NAME_LENGTH } from "~/auth/schemas";
 import { getSession } from "~/auth/session.server";
 import { afterFirstFactor } from "~/auth/two-factor/gate.server";
 import { twoFactorPage } from "~/auth/username/identifier.server";
+import { useIdTokenOnce } from "~/auth/social/id-tokens.server";
 import { accountTokenData } from "~/auth/social/tokens.server";
 import { providerFor, type ProviderTokens, type SocialProfile, type SocialProvider } from "~/auth/social/providers.server";
 import { consumeState, createState, type OAuthState } from "~/auth/social/state.server";
@@ -101,6 +103,9 @@ export async function completeSocialFlow(ctx: RequestContext, providerId: string
 }
 
 async function finish(ctx: RequestContext, provider: SocialProvider, state: OAuthState, profile: SocialProfile, tokens: ProviderTokens) {
+  // The ID token from the provider's token endpoint is recorded as used, so it cannot be replayed on the
+  // id-token path later (ADR 031). Here the code and the state are what make the sign-in single-use.
+  if (tokens.idToken) await useIdTokenOnce(tokens.idToken);
   if (state.userId) {
     await linkIdentity(ctx, provider, state.userId, profile, tokens);
     return { user: null, isNew: false, twoFactor: false };
@@ -115,7 +120,10 @@ async function finish(ctx: RequestContext, provider: SocialProvider, state: OAut
 export async function signInWithIdToken(ctx: RequestContext, providerId: string, idToken: { token: string; nonce?: string; accessToken?: string; refreshToken?: string; expiresAt?: number }) {
   const provider = providerFor(providerId);
   if (!provider.verifyIdToken) throw new AuthError("ID_TOKEN_NOT_SUPPORTED");
+  // Signature, issuer, audience, expiry, and the nonce: required and equal when the token carries one (ADR 031).
   const profile = await provider.verifyIdToken(idToken.token, idToken.nonce);
+  // A token is good for one sign-in: the same one again (replayed, or sent twice at once) is refused.
+  if (!(await useIdTokenOnce(idToken.token))) throw new AuthError("INVALID_TOKEN");
   const tokens: ProviderTokens = {
     accessToken: idToken.accessToken ?? null,
     refreshToken: idToken.refreshToken ?? null,
@@ -208,4 +216,6 @@ async function linkIdentity(ctx: RequestContext, provider: SocialProvider, userI
     if (isUniqueViolation(error)) throw new CallbackError("unable_to_link_account");
     throw error;
   }
+  // A new way in: the owner hears of it (ADR 030; /link-social checked that the sign-in was recent).
+  mailNewWayIn(current.user.email, { kind: "linked", provider: provider.name });
 }

@@ -1,5 +1,7 @@
-// Provider tokens at rest: access and refresh tokens encrypted with a key derived from AUTH_SECRET (a leaked
-// database alone does not let anyone act at the provider as the user); ID tokens and expiries as they are.
+// Provider tokens at rest: access, refresh and ID tokens encrypted with a key derived from AUTH_SECRET (a leaked
+// database alone does not let anyone act at the provider as the user, nor present a recent ID token); expiries
+// as they are. ID tokens stored in clear before (docs/decisions/031-id-token-sign-in.md) were removed by the
+// migration 20261126130000_id_tokens_encrypted, and one that is not readable reads as none.
 import { decrypt, encrypt } from "~/auth/crypto.server";
 import type { ProviderTokens } from "~/auth/social/providers.server";
 import type { Account } from "~/generated/prisma-sqlite/client";
@@ -8,7 +10,7 @@ export function accountTokenData(tokens: ProviderTokens) {
   return {
     accessToken: tokens.accessToken ? encrypt(tokens.accessToken) : null,
     refreshToken: tokens.refreshToken ? encrypt(tokens.refreshToken) : null,
-    idToken: tokens.idToken,
+    idToken: tokens.idToken ? encrypt(tokens.idToken) : null,
     accessTokenExpiresAt: tokens.accessTokenExpiresAt,
     scope: tokens.scopes.length ? tokens.scopes.join(",") : null,
   };
@@ -26,3 +28,4 @@ function open(sealed: string | null): string | null {
 
 export const readAccessToken = (account: Pick<Account, "accessToken">) => open(account.accessToken);
 export const readRefreshToken = (account: Pick<Account, "refreshToken">) => open(account.refreshToken);
+export const readIdToken = (account: Pick<Account, "idToken">) => open(account.idToken);

@@ -1,0 +1,205 @@
+// Issue 24, item 4: a stolen session cookie must not become a lasting way in. Adding a passkey, linking a
+// provider account and setting a password need a sign-in within the last ten minutes (403 "Session is not
+// fresh" otherwise), the pages offer "Sign in again" (coming back to the page) without JavaScript, and the
+// owner is mailed each time, past the per-recipient mail cap too (docs/decisions/030-…).
+import { OAuth2Server } from "oauth2-mock-server";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ApiClient, PASSWORD, signUp } from "../support/client";
+import { Mailbox } from "../support/mailbox";
+import { startServer, type TestServer } from "../support/server";
+import { count, query } from "../support/sql";
+import { SoftAuthenticator } from "../support/webauthn";
+
+const P = "/api/auth/passkey";
+const FORM = { "content-type": "application/x-www-form-urlencoded" };
+const CLIENT_ID = "latchkey-test-client";
+const MAIL_CAP = 3;
+
+let idp: OAuth2Server;
+let mailbox: Mailbox;
+let server: TestServer;
+let claims: Record<string, unknown> = {};
+
+beforeAll(async () => {
+  idp = new OAuth2Server();
+  await idp.issuer.keys.generate("RS256");
+  await idp.start(0, "localhost");
+  idp.service.on("beforeTokenSigning", (token) => Object.assign(token.payload, claims));
+  idp.service.on("beforeUserinfo", (response) => void (response.body = { ...claims }));
+  mailbox = await new Mailbox().start();
+  server = await startServer({
+    env: {
+      SMTP_URL: mailbox.url,
+      AUTH_EMAIL_VERIFICATION: "off",
+      AUTH_MAIL_PER_RECIPIENT_PER_HOUR: String(MAIL_CAP),
+      // Each test ages sessions by hand; the cache would see it a moment later on PostgreSQL.
+      AUTH_SESSION_CACHE: "off",
+      OIDC_ISSUER: idp.issuer.url!,
+      OIDC_CLIENT_ID: CLIENT_ID,
+      OIDC_CLIENT_SECRET: "test-client-secret",
+      OIDC_PROVIDER_NAME: "Test SSO",
+    },
+  });
+});
+afterAll(async () => {
+  await server?.stop();
+  await mailbox?.stop();
+  await idp?.stop();
+});
+
+/** Makes every session of the user look signed in `minutes` ago. */
+async function signedInAgo(userId: string, minutes: number) {
+  const when = Date.now() - minutes * 60_000;
+  await query(server.database, `UPDATE "session" SET "createdAt" = ? WHERE "userId" = ?`, [server.database.kind === "sqlite" ? when : new Date(when), userId]);
+}
+
+async function person() {
+  const client = new ApiClient(server.baseUrl);
+  const created = await signUp(client);
+  return { ...created, client, authenticator: new SoftAuthenticator(server.origin) };
+}
+
+const expectNotFresh = (response: { status: number; body: any }) => {
+  expect(response.status, JSON.stringify(response.body)).toBe(403);
+  expect(response.body).toEqual({ code: "SESSION_IS_NOT_FRESH", message: "Session is not fresh" });
+};
+
+async function addPasskey(client: ApiClient, authenticator: SoftAuthenticator) {
+  const options = await client.get(`${P}/generate-register-options`);
+  expect(options.status, options.text).toBe(200);
+  return client.post(`${P}/verify-registration`, { response: authenticator.register(options.body).response });
+}
+
+describe("adding a passkey", () => {
+  it("refuses a session signed in more than ten minutes ago, at both steps, and stores nothing", async () => {
+    const { client, user, authenticator } = await person();
+    await signedInAgo(user.id, 11);
+    expectNotFresh(await client.get(`${P}/generate-register-options`));
+
+    // Options asked for while the sign-in was recent, the answer sent after the window closed.
+    await signedInAgo(user.id, 9);
+    const options = await client.get(`${P}/generate-register-options`);
+    expect(options.status).toBe(200);
+    await signedInAgo(user.id, 11);
+    expectNotFresh(await client.post(`${P}/verify-registration`, { response: authenticator.register(options.body).response }));
+    expect(await count(server.database, "passkey", `"userId" = ?`, [user.id])).toBe(0);
+  });
+
+  it("works within the window, and mails the owner what happened, when, and what to do", async () => {
+    const { client, user, email, authenticator } = await person();
+    await signedInAgo(user.id, 9);
+    const added = await addPasskey(client, authenticator);
+    expect(added.status, added.text).toBe(200);
+    const mail = await mailbox.waitFor(email, /passkey was added/);
+    expect(mail.subject).toBe("A passkey was added to your account · Latchkey");
+    expect(mail.text).toMatch(/A passkey was added to your account on \d{1,2} \w+ \d{4} at \d{2}:\d{2} UTC/);
+    expect(mail.text).toMatch(/If this was not you/);
+    expect(mail.links).toContain(`${server.baseUrl}/account/passkeys`);
+  });
+
+  it("a session that change-password replaced keeps the old sign-in time: it does not unlock adding a passkey", async () => {
+    const { client, user } = await person();
+    await signedInAgo(user.id, 11);
+    const changed = await client.post("/api/auth/change-password", { currentPassword: PASSWORD, newPassword: "a brand new passphrase", revokeOtherSessions: true });
+    expect(changed.status, changed.text).toBe(200);
+    expect(changed.body.token).toBeTruthy();
+    expectNotFresh(await client.get(`${P}/generate-register-options`));
+  });
+
+  it("the notice is sent even when the address's mail cap is used up", async () => {
+    const { client, email, authenticator } = await person();
+    // Reset links up to the cap (and one refused past it), as someone hiding the notice would ask for.
+    for (let i = 0; i <= MAIL_CAP; i++) await new ApiClient(server.baseUrl).post("/api/auth/request-password-reset", { email });
+    await expect.poll(() => mailbox.messages.filter((m) => m.to.includes(email)).length, { timeout: 10_000 }).toBe(MAIL_CAP);
+    expect((await addPasskey(client, authenticator)).status).toBe(200);
+    expect((await mailbox.waitFor(email, /passkey was added/)).to).toEqual([email]);
+  });
+});
+
+describe("the passkeys page", () => {
+  it("without a recent sign-in, explains and links to sign in again, which comes back to the page and unlocks it (no JavaScript)", async () => {
+    const { client, user, email } = await person();
+    await signedInAgo(user.id, 11);
+    const page = await client.get("/account/passkeys");
+    expect(page.status).toBe(200);
+    expect(page.text).toContain("needs a recent sign-in");
+    const confirm = "/sign-in?redirectTo=%2Faccount%2Fpasskeys&amp;reauthenticate=1";
+    expect(page.text).toContain(`href="${confirm}"`);
+    expect(page.text).not.toContain(">Add a passkey<");
+
+    // Signed in, the sign-in page still shows its form (it does not send a signed-in person away), prefilled.
+    const signInPage = await client.get(confirm.replace("&amp;", "&"));
+    expect(signInPage.status).toBe(200);
+    expect(signInPage.text).toContain(`value="${email}"`);
+    const signedIn = await client.request("POST", "/sign-in?redirectTo=%2Faccount%2Fpasskeys&reauthenticate=1", {
+      rawBody: new URLSearchParams({ email, password: PASSWORD, redirectTo: "/account/passkeys" }).toString(),
+      headers: FORM,
+    });
+    expect(signedIn.status).toBe(302);
+    expect(signedIn.headers.get("location")).toBe(`${server.baseUrl}/account/passkeys`);
+    expect((await client.get("/account/passkeys")).text).not.toContain("needs a recent sign-in");
+    expect((await client.get(`${P}/generate-register-options`)).status).toBe(200);
+  });
+});
+
+describe("linking a provider account", () => {
+  async function link(client: ApiClient, email: string) {
+    claims = { sub: `sub-${email}`, email, email_verified: true, name: "Linked Person" };
+    const start = await client.post("/api/auth/link-social", { provider: "oidc", callbackURL: "/account" });
+    if (start.status !== 200) return { start, back: null };
+    const authorize = await fetch(start.body.url, { redirect: "manual" });
+    return { start, back: await client.get(authorize.headers.get("location")!) };
+  }
+
+  it("refuses a session signed in more than ten minutes ago (API and page), and links nothing", async () => {
+    const { client, user, email } = await person();
+    await signedInAgo(user.id, 11);
+    expectNotFresh((await link(client, email)).start);
+    const page = await client.get("/account/linked-accounts");
+    expect(page.text).toContain("needs a recent sign-in");
+    expect(page.text).toContain('href="/sign-in?redirectTo=%2Faccount%2Flinked-accounts&amp;reauthenticate=1"');
+    const form = await client.request("POST", "/account/linked-accounts", { rawBody: "intent=link&provider=oidc", headers: FORM });
+    expect(form.status).toBe(403);
+    expect(await count(server.database, "account", `"userId" = ? AND "providerId" = 'oidc'`, [user.id])).toBe(0);
+  });
+
+  it("links within the window and mails the owner", async () => {
+    const { client, user, email } = await person();
+    const { back } = await link(client, email);
+    expect(back?.headers.get("location")).toBe(`${server.baseUrl}/account`);
+    expect(await count(server.database, "account", `"userId" = ? AND "providerId" = 'oidc'`, [user.id])).toBe(1);
+    const mail = await mailbox.waitFor(email, /account was linked/);
+    expect(mail.text).toContain("A Test SSO account was linked to your account");
+    expect(mail.links).toContain(`${server.baseUrl}/account/linked-accounts`);
+  });
+});
+
+describe("setting a password (the account page; server-only in the API)", () => {
+  async function passwordless() {
+    const { client, user, email } = await person();
+    await query(server.database, `DELETE FROM "account" WHERE "userId" = ? AND "providerId" = 'credential'`, [user.id]);
+    return { client, user, email };
+  }
+  const setPassword = (client: ApiClient) =>
+    client.request("POST", "/account/security", { rawBody: new URLSearchParams({ intent: "set-password", newPassword: "a fine new password" }).toString(), headers: FORM });
+
+  it("refuses a session signed in more than ten minutes ago, and the page offers to sign in again", async () => {
+    const { client, user } = await passwordless();
+    await signedInAgo(user.id, 11);
+    const page = await client.get("/account/security");
+    expect(page.text).toContain('href="/sign-in?redirectTo=%2Faccount%2Fsecurity&amp;reauthenticate=1"');
+    expect(page.text).not.toContain('name="newPassword"');
+    expect((await setPassword(client)).status).toBe(403);
+    expect(await count(server.database, "account", `"userId" = ? AND "providerId" = 'credential'`, [user.id])).toBe(0);
+  });
+
+  it("sets it within the window and mails the owner", async () => {
+    const { client, user, email } = await passwordless();
+    const answer = await setPassword(client);
+    expect(answer.status).toBe(302);
+    expect(await count(server.database, "account", `"userId" = ? AND "providerId" = 'credential'`, [user.id])).toBe(1);
+    const mail = await mailbox.waitFor(email, /password was set/);
+    expect(mail.subject).toBe("A password was set on your account · Latchkey");
+    expect(mail.text).toMatch(/reset your password/);
+  });
+});
