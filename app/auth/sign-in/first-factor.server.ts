@@ -13,7 +13,7 @@ import {
   bindVerificationToBrowser,
   emailVerificationRequired,
   sendVerificationInBackground,
-} from "~/auth/email-verification.server";
+} from "~/auth/sign-in/verification-link.server";
 import { AuthError } from "~/auth/errors";
 import { CREDENTIAL_PROVIDER } from "~/auth/password.server";
 import { publicUser } from "~/auth/presenters.server";
