@@ -1,7 +1,7 @@
 // E-mail and password: sign-up and sign-in. Called by the JSON endpoints and the page actions alike.
 import { newId } from "~/auth/crypto.server";
 import { AuthError } from "~/auth/errors";
-import { assertPasswordLength, hashPassword, verifyAgainstDecoy, verifyPassword } from "~/auth/password.server";
+import { assertPasswordLength, CREDENTIAL_PROVIDER, hashPassword, verifyAgainstDecoy, verifyPassword } from "~/auth/password.server";
 import { publicUser } from "~/auth/presenters.server";
 import type { RequestContext } from "~/auth/request-context.server";
 import { normalizeEmail } from "~/auth/email-address";
@@ -13,16 +13,16 @@ import {
   sendVerificationNow,
 } from "~/auth/email-verification.server";
 import { MAX_NAME_LENGTH } from "~/auth/schemas";
-import { startSession } from "~/auth/session.server";
 import { findUserWithPasswordHash } from "~/auth/session-store.server";
 import { absoluteUrl } from "~/auth/links.server";
-import { afterFirstFactor, type FirstFactorOutcome } from "~/auth/two-factor/gate.server";
+import { finishFirstFactor, signInAnswer, startSessionForNewAccount } from "~/auth/sign-in/first-factor.server";
 import { parseUsername, usernameTaken } from "~/auth/username/username.server";
 import { db, isUniqueViolation, type User } from "~/db.server";
 import { sendMail } from "~/email/mailer.server";
 import { emails } from "~/email/templates.server";
 
-export const CREDENTIAL_PROVIDER = "credential";
+/** Defined beside the password hashing (a leaf), so two-factor modules need not import this one. */
+export { CREDENTIAL_PROVIDER };
 
 export interface SignUpInput {
   name: string;
@@ -86,7 +86,7 @@ export async function signUpWithEmail(ctx: RequestContext, input: SignUpInput) {
     sendVerificationInBackground(user, input.callbackURL);
     bindVerificationToBrowser(ctx, user.id);
   }
-  const { session } = await startSession(ctx, user, { rememberMe: input.rememberMe });
+  const { session } = await startSessionForNewAccount(ctx, user, { rememberMe: input.rememberMe });
   return { token: session.token as string | null, user: publicUser(user) };
 }
 
@@ -139,19 +139,9 @@ export async function verifyCredentials(email: string, password: string): Promis
   return found.user;
 }
 
+/** POST /sign-in/email: the session, or the second step, or EMAIL_NOT_VERIFIED (the first-factor door decides). */
 export async function signInWithEmail(ctx: RequestContext, input: SignInInput) {
   const user = await verifyCredentials(input.email, input.password);
-  if (emailVerificationRequired() && !user.emailVerified) {
-    // Only after the password matched, so this reveals nothing to someone who does not know it.
-    sendVerificationInBackground(user, input.callbackURL);
-    bindVerificationToBrowser(ctx, user.id);
-    throw new AuthError("EMAIL_NOT_VERIFIED");
-  }
-  return signInAnswer(await afterFirstFactor(ctx, user, { rememberMe: input.rememberMe }), input.callbackURL);
-}
-
-/** `/sign-in/*`'s answer: the session, or `{twoFactorRedirect: true}` when a second factor is due. */
-export function signInAnswer(outcome: FirstFactorOutcome, callbackURL: string | undefined) {
-  if (outcome.twoFactorRedirect) return outcome;
-  return { redirect: Boolean(callbackURL), token: outcome.session.token, url: callbackURL, user: publicUser(outcome.user) };
+  const outcome = await finishFirstFactor(ctx, user, { method: "password", rememberMe: input.rememberMe, callbackURL: input.callbackURL });
+  return signInAnswer(outcome, input.callbackURL);
 }

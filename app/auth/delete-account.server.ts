@@ -1,11 +1,10 @@
 // POST /delete-user and GET /delete-user/callback (spec §6): enabled by configuration, needs the password or a
 // fresh session, and in "email" mode also a link from the inbox, followed while signed in (so a mail scanner
 // opening the link cannot delete anything).
-import { CREDENTIAL_PROVIDER } from "~/auth/credentials.server";
 import { AuthError } from "~/auth/errors";
 import { assertNoOrganizationLeftWithoutOwner, settleOrganizationsOfDeletedUser } from "~/auth/organization/access.server";
 import { absoluteUrl } from "~/auth/links.server";
-import { verifyPassword } from "~/auth/password.server";
+import { CREDENTIAL_PROVIDER, verifyPassword } from "~/auth/password.server";
 import type { RequestContext } from "~/auth/request-context.server";
 import { clearSessionCookies, isFresh, type SessionWithUser } from "~/auth/session.server";
 import { consumeToken, mailToken, peekToken } from "~/auth/verification.server";

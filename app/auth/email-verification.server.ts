@@ -1,70 +1,38 @@
 // E-mail verification: the link sent on sign-up (and on request), and GET /verify-email, which also completes
-// the confirmation step of an e-mail change (both are HS256-signed tokens, spec §9).
-import { clearCookie, readSignedCookie, setSignedCookie, SIGN_UP_BROWSER_COOKIE } from "~/auth/cookies.server";
+// the confirmation step of an e-mail change (both are HS256-signed tokens, spec §9). Making and mailing the link
+// is app/auth/sign-in/verification-link.server.ts (re-exported here).
+import { clearCookie, SIGN_UP_BROWSER_COOKIE } from "~/auth/cookies.server";
 import { AuthError } from "~/auth/errors";
-import { absoluteUrl, PAGES } from "~/auth/links.server";
 import { publicUser } from "~/auth/presenters.server";
 import type { RequestContext } from "~/auth/request-context.server";
-import { getSession, refreshCookieCache, startSession, type SessionWithUser } from "~/auth/session.server";
-import { afterResponse, consumeToken, mailToken, readSignedToken, revokeAllTokensOf, type SignedPayload } from "~/auth/verification.server";
+import { getSession, refreshCookieCache, type SessionWithUser } from "~/auth/session.server";
+import { finishFirstFactor } from "~/auth/sign-in/first-factor.server";
+import {
+  emailVerificationEnabled,
+  isSignUpBrowser,
+  sendVerificationInBackground,
+  sendVerificationNow,
+  type VerificationPayload,
+} from "~/auth/sign-in/verification-link.server";
+import { afterResponse, consumeToken, readSignedToken, revokeAllTokensOf, type SignedPayload } from "~/auth/verification.server";
 import { db, isUniqueViolation, type User } from "~/db.server";
-import { emails } from "~/email/templates.server";
 import { env } from "~/env.server";
 import { normalizeEmail } from "~/auth/email-address";
 
-interface VerificationPayload {
-  userId: string;
-  email: string;
-}
 export interface ChangeEmailPayload {
   userId: string;
   email: string;
   newEmail: string;
 }
 
-export const emailVerificationEnabled = () => env.AUTH_EMAIL_VERIFICATION !== "off";
-export const emailVerificationRequired = () => env.AUTH_EMAIL_VERIFICATION === "required";
-
-export function verifyEmailLink(token: string, callbackURL: string | undefined): string {
-  const query = new URLSearchParams({ token, callbackURL: callbackURL || PAGES.emailVerified });
-  return absoluteUrl(`/api/auth/verify-email?${query}`);
-}
-
-function verificationTokenFor(user: Pick<User, "id" | "email">) {
-  const payload: VerificationPayload = { userId: user.id, email: user.email };
-  return { payload, options: { ttlSeconds: env.AUTH_EMAIL_VERIFICATION_TTL, signed: true } };
-}
-
-const verificationMail = (user: Pick<User, "email">, token: string, callbackURL?: string) =>
-  emails.verifyEmail(user.email, verifyEmailLink(token, callbackURL), env.AUTH_EMAIL_VERIFICATION_TTL);
-
-const SIGN_UP_BROWSER_PURPOSE = "verification_browser";
-
-/**
- * Marks this browser as the one that signed up (or proved the password while unverified). A verification link
- * signs in only in that browser: opened anywhere else it verifies the address and leaves that browser signed
- * out, so mailing someone the link to one's own account cannot sign their browser into it (login CSRF).
- */
-export function bindVerificationToBrowser(ctx: RequestContext, userId: string): void {
-  setSignedCookie(ctx, SIGN_UP_BROWSER_COOKIE, userId, SIGN_UP_BROWSER_PURPOSE, env.AUTH_EMAIL_VERIFICATION_TTL);
-}
-
-function isSignUpBrowser(ctx: RequestContext, userId: string): boolean {
-  return readSignedCookie(ctx.request, SIGN_UP_BROWSER_COOKIE, SIGN_UP_BROWSER_PURPOSE) === userId;
-}
-
-/** Sends a verification link now; a failed send withdraws it and reports FAILED_TO_SEND_EMAIL. */
-export async function sendVerificationNow(user: Pick<User, "id" | "email">, callbackURL?: string): Promise<void> {
-  const { payload, options } = verificationTokenFor(user);
-  await mailToken("email-verification", payload, options, (token) => verificationMail(user, token, callbackURL));
-}
-
-/** Sends a verification link without making the caller wait or fail (sign-up, change of address). */
-export function sendVerificationInBackground(user: Pick<User, "id" | "email">, callbackURL?: string): void {
-  sendVerificationNow(user, callbackURL).catch(() => {
-    // already logged by the mailer
-  });
-}
+export {
+  bindVerificationToBrowser,
+  emailVerificationEnabled,
+  emailVerificationRequired,
+  sendVerificationInBackground,
+  sendVerificationNow,
+  verifyEmailLink,
+} from "~/auth/sign-in/verification-link.server";
 
 /** POST /send-verification-email. Signed out, the answer is the same whether or not the address is known. */
 export async function requestVerificationEmail(ctx: RequestContext, input: { email: string; callbackURL?: string }) {
@@ -108,10 +76,12 @@ export async function verifyEmailToken(ctx: RequestContext, token: string) {
   const verified = user.emailVerified ? user : await markVerified(user, payload.email);
   if (current) refreshCookieCache(ctx, { session: current.session, user: verified });
   // Only the first use signs in (a used link must not stay a way into the account until its JWT expires), and
-  // only in the browser that signed up.
+  // only in the browser that signed up: through the first-factor door, so two-factor still asks its second step
+  // (with the authenticator app: the link proved the inbox, so an e-mailed code would prove nothing more).
   else if (env.AUTH_AUTO_SIGN_IN_AFTER_VERIFICATION === "on" && !repeat && isSignUpBrowser(ctx, verified.id)) {
     clearCookie(ctx, SIGN_UP_BROWSER_COOKIE);
-    await startSession(ctx, verified);
+    const outcome = await finishFirstFactor(ctx, verified, { method: "verification-link" });
+    if (outcome.twoFactorRedirect) return { status: true, user: publicUser(verified), ...outcome };
   }
   return { status: true, user: publicUser(verified) };
 }

@@ -1,13 +1,13 @@
 // Password reset (by e-mailed link), change (knowing the current one) and set (for accounts without one).
-import { CREDENTIAL_PROVIDER } from "~/auth/credentials.server";
 import { normalizeEmail } from "~/auth/email-address";
 import { AuthError } from "~/auth/errors";
 import { absoluteUrl, PAGES } from "~/auth/links.server";
-import { assertPasswordLength, hashPassword, verifyPassword } from "~/auth/password.server";
+import { assertPasswordLength, CREDENTIAL_PROVIDER, hashPassword, verifyPassword } from "~/auth/password.server";
 import { publicUser } from "~/auth/presenters.server";
 import { mailNewWayIn, requireRecentSignIn } from "~/auth/recent-sign-in.server";
 import type { RequestContext } from "~/auth/request-context.server";
-import { startSession, type SessionWithUser } from "~/auth/session.server";
+import type { SessionWithUser } from "~/auth/session.server";
+import { replaceSessionAfterPasswordChange } from "~/auth/sign-in/first-factor.server";
 import { afterResponse, consumeToken, mailToken, peekToken, revokeTokens } from "~/auth/verification.server";
 import { db, isUniqueViolation } from "~/db.server";
 import { emails } from "~/email/templates.server";
@@ -69,16 +69,20 @@ export async function resetPassword(input: { newPassword: string; token: string 
   return { status: true };
 }
 
-/** After a proven reset: the new password, other reset links revoked, and (by default) every session ended. */
+/**
+ * After a proven reset: the new password, other reset links revoked, and (by default) every session ended. The
+ * password is marked as set through the inbox: until it is changed with the current password while signed in,
+ * it proves no more than the inbox does, so the e-mailed second factor is not offered after it (ADR 027).
+ */
 export async function replacePassword(userId: string, passwordHash: string): Promise<void> {
   await db.$transaction(async (tx) => {
     const updated = await tx.account.updateMany({
       where: { userId, providerId: CREDENTIAL_PROVIDER },
-      data: { password: passwordHash },
+      data: { password: passwordHash, passwordResetByEmail: true },
     });
     // A user who signed up socially gets a password this way too.
     if (updated.count === 0) {
-      await tx.account.create({ data: { userId, providerId: CREDENTIAL_PROVIDER, accountId: userId, password: passwordHash } });
+      await tx.account.create({ data: { userId, providerId: CREDENTIAL_PROVIDER, accountId: userId, password: passwordHash, passwordResetByEmail: true } });
     }
     if (env.AUTH_REVOKE_SESSIONS_ON_PASSWORD_RESET === "on") await tx.session.deleteMany({ where: { userId } });
   });
@@ -95,7 +99,9 @@ export async function changePassword(
   const account = await db.account.findFirst({ where: { userId: current.user.id, providerId: CREDENTIAL_PROVIDER } });
   if (!account?.password) throw new AuthError("CREDENTIAL_ACCOUNT_NOT_FOUND");
   if (!(await verifyPassword(input.currentPassword, account.password))) throw new AuthError("INVALID_PASSWORD");
-  await db.account.update({ where: { id: account.id }, data: { password: await hashPassword(input.newPassword) } });
+  // Chosen by someone who knew the current password inside a session (which passed the second factor, if on):
+  // no longer a password the inbox alone could have set.
+  await db.account.update({ where: { id: account.id }, data: { password: await hashPassword(input.newPassword), passwordResetByEmail: false } });
   // A reset link requested before the change would otherwise still undo it.
   await revokeTokens("reset-password", current.user.id);
   let token: string | null = null;
@@ -103,7 +109,7 @@ export async function changePassword(
     // A new session replaces every existing one, so a stolen cookie stops working here too. It is no new
     // sign-in (the password alone, no second factor): it keeps the replaced session's sign-in time (ADR 030).
     await db.session.deleteMany({ where: { userId: current.user.id } });
-    token = (await startSession(ctx, current.user, { signedInAt: current.session.createdAt })).session.token;
+    token = (await replaceSessionAfterPasswordChange(ctx, current)).session.token;
   }
   return { token, user: publicUser(current.user) };
 }
@@ -119,7 +125,7 @@ export async function setPassword(current: SessionWithUser, newPassword: string)
   if (existing?.password) throw new AuthError("USER_ALREADY_HAS_A_PASSWORD");
   const passwordHash = await hashPassword(newPassword);
   try {
-    if (existing) await db.account.update({ where: { id: existing.id }, data: { password: passwordHash } });
+    if (existing) await db.account.update({ where: { id: existing.id }, data: { password: passwordHash, passwordResetByEmail: false } });
     else await db.account.create({ data: { userId: current.user.id, providerId: CREDENTIAL_PROVIDER, accountId: current.user.id, password: passwordHash } });
   } catch (error) {
     if (isUniqueViolation(error)) throw new AuthError("USER_ALREADY_HAS_A_PASSWORD");

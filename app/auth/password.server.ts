@@ -4,6 +4,9 @@ import { randomBytes, scrypt, timingSafeEqual } from "node:crypto";
 import { AuthError } from "~/auth/errors";
 import { env } from "~/env.server";
 
+/** The `providerId` of password accounts (an account row with a password hash). */
+export const CREDENTIAL_PROVIDER = "credential";
+
 const SCRYPT = { N: 16384, r: 16, p: 1, maxmem: 64 * 1024 * 1024 } as const;
 const KEY_LENGTH = 64;
 

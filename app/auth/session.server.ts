@@ -66,7 +66,9 @@ function writeCookieCache(ctx: RequestContext, data: SessionWithUser, wire = ses
 }
 
 /**
- * Creates a session for a user who just proved who they are, and sets its cookies. A session this browser
+ * Creates a session for a user who just proved who they are, and sets its cookies. Called by the first-factor
+ * door (app/auth/sign-in/first-factor.server.ts) and the names it gives its exceptions, and by a finished
+ * two-factor attempt: nowhere else, so no way in skips the verified-address check or the second factor. A session this browser
  * already had ends here: signing in again (as anyone) must not leave the earlier session usable.
  * `signedInAt`: for a session that replaces another without a new sign-in, the replaced session's sign-in time,
  * so how recent the sign-in is (ADR 030) does not start again.

@@ -153,6 +153,7 @@ export function createAuthClient(options: AuthClientOptions = {}) {
     twoFactor: {
       enable: post<typeof import("~/routes/api.auth.two-factor.enable")>("/two-factor/enable"),
       disable: post<typeof import("~/routes/api.auth.two-factor.disable")>("/two-factor/disable"),
+      setOtp: post<typeof import("~/routes/api.auth.two-factor.set-otp")>("/two-factor/set-otp"),
       getTotpUri: post<typeof import("~/routes/api.auth.two-factor.get-totp-uri")>("/two-factor/get-totp-uri"),
       generateBackupCodes: post<typeof import("~/routes/api.auth.two-factor.generate-backup-codes")>("/two-factor/generate-backup-codes"),
       verifyTotp: post<typeof import("~/routes/api.auth.two-factor.verify-totp")>("/two-factor/verify-totp"),

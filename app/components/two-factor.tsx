@@ -7,7 +7,7 @@ import { twoFactorPasswordFormSchema } from "~/auth/two-factor/schemas";
 import { authClient } from "~/client/auth-client";
 import { ErrorSummary, Field, SubmitButton, useZodForm } from "~/components/forms";
 
-export type TwoFactorIntent = "enable" | "confirm" | "disable" | "generate";
+export type TwoFactorIntent = "enable" | "confirm" | "disable" | "generate" | "enable-otp" | "disable-otp";
 type Intent = TwoFactorIntent;
 
 /** The codes, shown once; the page puts them in its focused status, after what was done. */

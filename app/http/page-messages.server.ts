@@ -34,6 +34,8 @@ export const PAGE_MESSAGES = {
   // E-mailed codes (sign-in by code): the way on is the page's "Send a new code".
   INVALID_OTP: () => "That code is not right. Check the email and try again, or send a new code.",
   OTP_EXPIRED: () => `That code has expired: codes work for ${EMAIL_OTP_SECONDS / 60} minutes. Send a new code.`,
+  // The e-mailed second factor after a first factor that rests on the inbox, or for a user who did not choose it.
+  OTP_NOT_ENABLED: () => "A code by email can't finish this sign-in. Use your authenticator app or a backup code.",
   // A two-factor sign-in that cannot go on: the page sends the person back to the password step with this.
   INVALID_TWO_FACTOR_COOKIE: () => "This sign-in ended after too many wrong codes, or took too long. Sign in again with your password.",
   TOO_MANY_ATTEMPTS: () => "That code was entered wrongly too many times and no longer works. Send a new code.",

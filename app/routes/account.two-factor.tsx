@@ -1,5 +1,6 @@
 // The account area's two-factor page: switch it on with the password (QR code, the secret written out, and the
-// first code to confirm), see the backup codes once, replace them, or switch two-factor off. Each form posts to
+// first code to confirm), see the backup codes once, replace them, choose whether a code by e-mail may be the
+// second step (ADR 027), or switch two-factor off. Each form posts to
 // `?intent=…` and works without JavaScript. Switching it off comes back by post/redirect/get with a one-time,
 // focused confirmation at the top; switching it on (or new backup codes) is answered directly, since the codes
 // are shown only in that answer, with the confirmation and the codes in one focused status.
@@ -11,7 +12,7 @@ import type { z } from "zod";
 import { AuthError } from "~/auth/errors";
 import { requireSession } from "~/auth/session.server";
 import { confirmTotpFormSchema, twoFactorPasswordFormSchema } from "~/auth/two-factor/schemas";
-import { currentBackupCodes, disableTwoFactor, enableTwoFactor, generateBackupCodes, twoFactorStatus } from "~/auth/two-factor/settings.server";
+import { currentBackupCodes, disableTwoFactor, enableTwoFactor, generateBackupCodes, setTwoFactorOtp, twoFactorStatus } from "~/auth/two-factor/settings.server";
 import { confirmWithTotp } from "~/auth/two-factor/verify.server";
 import { FlashMessage } from "~/components/account-sections";
 import { ErrorSummary, Field, StatusMessage, SubmitButton, useZodForm } from "~/components/forms";
@@ -43,12 +44,15 @@ function intentSpec(intent: Intent) {
       return { schema: twoFactorPasswordFormSchema, rateLimitAs: "/two-factor/disable", fieldFor: PASSWORD_FIELD };
     case "generate":
       return { schema: twoFactorPasswordFormSchema, rateLimitAs: "/two-factor/generate-backup-codes", fieldFor: PASSWORD_FIELD };
+    case "enable-otp":
+    case "disable-otp":
+      return { schema: twoFactorPasswordFormSchema, rateLimitAs: "/two-factor/set-otp", fieldFor: PASSWORD_FIELD };
   }
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const raw = new URL(request.url).searchParams.get("intent");
-  const intent: Intent = raw === "confirm" || raw === "disable" || raw === "generate" ? raw : "enable";
+  const intent: Intent = raw === "confirm" || raw === "disable" || raw === "generate" || raw === "enable-otp" || raw === "disable-otp" ? raw : "enable";
   const spec = intentSpec(intent);
   const outcome = await handleForm({
     request,
@@ -78,6 +82,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
       if (intent === "disable") {
         await disableTwoFactor(ctx, current, { password });
         setFlash(ctx.responseHeaders, "Two-factor authentication is off.");
+        return { redirect: "/account/two-factor" };
+      }
+      if (intent === "enable-otp" || intent === "disable-otp") {
+        await setTwoFactorOtp(current, { password, enabled: intent === "enable-otp" });
+        setFlash(ctx.responseHeaders, intent === "enable-otp" ? "Signing in can now finish with a code by email." : "Signing in no longer offers a code by email.");
         return { redirect: "/account/two-factor" };
       }
       return { backupCodes: (await generateBackupCodes(current, { password })).backupCodes };
@@ -112,6 +121,25 @@ export default function AccountTwoFactor() {
             Two-factor authentication is <strong>on</strong>. Signing in asks for a code from your authenticator app.
             {"backupCodesLeft" in page ? ` You have ${page.backupCodesLeft} unused backup codes.` : null}
           </p>
+          <h2>Code by email</h2>
+          {"otpEnabled" in page && page.otpEnabled ? (
+            <>
+              <p>
+                On: when you sign in with your password, you may finish with a code we email you instead of the app. Not after
+                signing in with an emailed code, a link, a social account, or a password reset by email: those already rely on your
+                inbox.
+              </p>
+              <PasswordForm intent="disable-otp" id="two-factor-disable-otp" label="Your password, to stop codes by email" submit="Stop offering codes by email" last={last ?? undefined} />
+            </>
+          ) : (
+            <>
+              <p>
+                Off: signing in asks for the app (or a backup code). You can also allow a code by email after a password sign-in. It is
+                weaker than the app: anyone who can read your email gets the code.
+              </p>
+              <PasswordForm intent="enable-otp" id="two-factor-enable-otp" label="Your password, to allow codes by email" submit="Allow codes by email" last={last ?? undefined} />
+            </>
+          )}
           <h2>Generate new backup codes</h2>
           <p className="muted">New codes replace the old ones, which then stop working.</p>
           <PasswordForm intent="generate" id="two-factor-generate" label="Your password, to replace the backup codes" submit="Generate new backup codes" last={last ?? undefined} />

@@ -1,8 +1,11 @@
-// GET /verify-email?token&callbackURL: redirects to callbackURL (with ?error= on failure), or answers JSON.
+// GET /verify-email?token&callbackURL: redirects to callbackURL (with ?error= on failure), or answers JSON. When the
+// link signs in a user with two-factor on, the JSON answer also carries `twoFactorRedirect` and the redirect goes to
+// the two-factor page first (ADR 027).
 import { z } from "zod";
 import { AuthError } from "~/auth/errors";
 import { emailVerificationEnabled, verifyEmailErrorValue, verifyEmailToken } from "~/auth/email-verification.server";
 import { withQuery } from "~/auth/links.server";
+import { twoFactorPage } from "~/auth/username/identifier.server";
 import { endpoint, found, json, optionalUrl } from "~/http/endpoint.server";
 import { setFlash } from "~/http/flash.server";
 
@@ -26,6 +29,7 @@ export const { loader, action } = endpoint({
       const result = await verifyEmailToken(ctx, query.token);
       if (!query.callbackURL) return result;
       setFlash(ctx.responseHeaders, verifiedMessage(result.user));
+      if ("twoFactorRedirect" in result) return found(withQuery(twoFactorPage(new URL(withQuery(query.callbackURL, {})).pathname), {}));
       return found(query.callbackURL);
     } catch (error) {
       if (!(error instanceof AuthError)) throw error;

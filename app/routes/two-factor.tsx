@@ -1,5 +1,6 @@
 // Where a sign-in with two-factor on lands: a code from the authenticator app, or a backup code, or a code
-// sent by e-mail. Works without JavaScript: each way is its own form, chosen by `?method=`. A refusal that ends
+// sent by e-mail where the sign-in's first factor left that open (ADR 027: the page offers exactly the attempt's
+// methods). Works without JavaScript: each way is its own form, chosen by `?method=`. A refusal that ends
 // the sign-in (the fifth wrong code, or one that took too long) goes back to the password step, which says why.
 import { getFormProps } from "@conform-to/react";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
@@ -7,7 +8,7 @@ import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { AuthError } from "~/auth/errors";
 import { safeRedirectTarget } from "~/auth/origin.server";
-import { attemptIsOpen, hasAttemptCookie } from "~/auth/two-factor/attempt.server";
+import { attemptIsOpen, hasAttemptCookie, openAttemptMethods } from "~/auth/two-factor/attempt.server";
 import { TWO_FACTOR_OTP_SECONDS } from "~/auth/two-factor/constants";
 import { secondFactorFormSchema, sendOtpFormSchema } from "~/auth/two-factor/schemas";
 import { sendTwoFactorOtp, verifyBackupCode, verifyTotp, verifyTwoFactorOtp } from "~/auth/two-factor/verify.server";
@@ -21,16 +22,18 @@ import { handleForm } from "~/http/page.server";
 export const meta = pageTitle("Two-factor authentication");
 
 type Method = "totp" | "backup" | "otp";
-const methodOf = (url: URL): Method => {
+const methodOf = (url: URL, otpOpen = true): Method => {
   const method = url.searchParams.get("method");
-  return method === "backup" || method === "otp" ? method : "totp";
+  return method === "backup" || (method === "otp" && otpOpen) ? method : "totp";
 };
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   // Without a pending sign-in there is nothing to finish here.
   if (!hasAttemptCookie(request)) throw redirect("/sign-in");
-  return { method: methodOf(url), redirectTo: url.searchParams.get("redirectTo") ?? "", sent: url.searchParams.get("sent") === "1" };
+  // An attempt that has ended offers the app and backup codes; their form then says it is over.
+  const otpOpen = ((await openAttemptMethods(request)) ?? []).includes("otp");
+  return { method: methodOf(url, otpOpen), otpOpen, redirectTo: url.searchParams.get("redirectTo") ?? "", sent: url.searchParams.get("sent") === "1" };
 }
 
 /** Words for people; the JSON API keeps the specification's messages. */
@@ -101,7 +104,7 @@ const TITLES: Record<Method, { intro: string; label: string }> = {
 };
 
 export default function TwoFactor() {
-  const { method, redirectTo, sent } = useLoaderData<typeof loader>();
+  const { method, otpOpen, redirectTo, sent } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const [form, fields] = useZodForm(`two-factor-${method}`, secondFactorFormSchema, actionData?.result);
   const keep = redirectTo ? `&redirectTo=${encodeURIComponent(redirectTo)}` : "";
@@ -131,12 +134,14 @@ export default function TwoFactor() {
             <Link to={`/two-factor?method=backup${keep}`}>Use a backup code</Link>
           </li>
         ) : null}
-        <li>
-          <Form method="post" action={`/two-factor?send=1${keep}`} className="inline">
-            <input type="hidden" name="redirectTo" value={redirectTo} />
-            <SubmitButton className="secondary">{method === "otp" ? "Email me a new code" : "Email me a code"}</SubmitButton>
-          </Form>
-        </li>
+        {otpOpen ? (
+          <li>
+            <Form method="post" action={`/two-factor?send=1${keep}`} className="inline">
+              <input type="hidden" name="redirectTo" value={redirectTo} />
+              <SubmitButton className="secondary">{method === "otp" ? "Email me a new code" : "Email me a code"}</SubmitButton>
+            </Form>
+          </li>
+        ) : null}
       </ul>
       <p className="muted">
         <Link to="/sign-in">Start over</Link>

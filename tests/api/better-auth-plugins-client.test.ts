@@ -67,9 +67,12 @@ describe("Better Auth's plugin clients against this server", () => {
     expect(trusted.error).toBeNull();
     expect(trusted.data).toMatchObject({ token: expect.any(String) });
 
-    // By an e-mailed code.
+    // By an e-mailed code, once chosen (an endpoint of this server's own, reached through the client's $fetch).
     const tablet = browserClient();
-    await tablet.signIn.email({ email, password: PASSWORD });
+    expect((await tablet.signIn.email({ email, password: PASSWORD })).data).toEqual({ twoFactorRedirect: true, twoFactorMethods: ["totp"] });
+    expect((await tablet.twoFactor.sendOtp()).error).toMatchObject({ status: 400, code: "OTP_NOT_ENABLED" });
+    expect((await client.$fetch("/two-factor/set-otp", { method: "POST", body: { password: PASSWORD, enabled: true } })).error).toBeNull();
+    expect((await tablet.signIn.email({ email, password: PASSWORD })).data).toEqual({ twoFactorRedirect: true, twoFactorMethods: ["totp", "otp"] });
     const seen = mailCount(mailbox, email, /two-factor code/);
     expect((await tablet.twoFactor.sendOtp()).error).toBeNull();
     expect((await tablet.twoFactor.verifyOtp({ code: await codeFrom(email, /two-factor code/, seen) })).error).toBeNull();

@@ -7,6 +7,7 @@ import { checkMail, expectNoNewMail, mailCount, nextMail, sleep, tamperPayload, 
 import { actionLink, Mailbox } from "../support/mailbox";
 import { startServer, type TestServer } from "../support/server";
 import { count, query } from "../support/sql";
+import { chooseEmailedCode, enableTwoFactor, freshCode } from "../support/two-factor";
 
 const SEND = "/api/auth/send-verification-email";
 const VERIFY = /Verify your email address/;
@@ -402,6 +403,76 @@ describe("AUTH_EMAIL_VERIFICATION=required", () => {
     expect(signIn.status).toBe(200);
     expect(signIn.body.token).toMatch(/^[A-Za-z0-9]{32}$/);
     expect(signIn.body.user.emailVerified).toBe(true);
+  });
+
+  it("binds the link mailed by a username sign-in to the browser, as the e-mail sign-in does, so following it there signs in", async () => {
+    const email = uniqueEmail("strict-username");
+    const username = `strict_${Date.now().toString(36)}`;
+    const signedUp = await new ApiClient(required.baseUrl).post("/api/auth/sign-up/email", { name: "Strict Username", email, password: PASSWORD, username });
+    expect(signedUp.status).toBe(200);
+    await strictMailbox.waitFor(email, VERIFY);
+
+    const client = new ApiClient(required.baseUrl); // not the browser that signed up
+    const seen = mailCount(strictMailbox, email, VERIFY);
+    const refused = await client.post("/api/auth/sign-in/username", { username, password: PASSWORD });
+    expect(refused.status).toBe(403);
+    expect(refused.body).toEqual({ code: "EMAIL_NOT_VERIFIED", message: "Email not verified" });
+    expect(setCookie(refused, "latchkey.verification_browser")).toBeDefined();
+    const link = checkMail(await nextMail(strictMailbox, email, VERIFY, seen), required.baseUrl, "1 hour");
+
+    const followed = await client.get(link);
+    expect(followed.status).toBe(302);
+    expect(setCookie(followed, COOKIE.sessionToken)).toBeDefined();
+    expect((await client.get("/api/auth/get-session")).body.user).toMatchObject({ email, emailVerified: true });
+  });
+
+  it("a link's sign-in of a user with two-factor on ends in the second step, not a session (ADR 019, 027)", async () => {
+    const client = new ApiClient(required.baseUrl);
+    const email = uniqueEmail("strict-2fa");
+    expect((await client.post("/api/auth/sign-up/email", { name: "Strict Two Factor", email, password: PASSWORD })).status).toBe(200);
+    expect((await client.get(await strictMailbox.waitFor(email, VERIFY).then(actionLink))).status).toBe(302); // signs in
+    const { totpURI, used } = await enableTwoFactor(client);
+    await chooseEmailedCode(client);
+    // The address becomes unverified again (as a change of address leaves it), and the owner signs out.
+    await query(required.database, `UPDATE "user" SET "emailVerified" = ? WHERE "email" = ?`, [required.database.kind === "sqlite" ? 0 : false, email]);
+    await client.post("/api/auth/sign-out", {});
+
+    // The password is right: 403, a fresh link, bound to this browser.
+    const seen = mailCount(strictMailbox, email, VERIFY);
+    expect((await client.post("/api/auth/sign-in/email", { email, password: PASSWORD })).status).toBe(403);
+    const link = checkMail(await nextMail(strictMailbox, email, VERIFY, seen), required.baseUrl, "1 hour");
+
+    const followed = await client.get(link);
+    expect(followed.status).toBe(302);
+    expect(followed.headers.get("location")).toBe(`${required.baseUrl}/two-factor?redirectTo=%2Femail-verified`);
+    expect(setCookie(followed, COOKIE.sessionToken)).toBeUndefined();
+    expect(setCookie(followed, "latchkey.two_factor")).toBeDefined();
+    expect(await emailVerified(required, (await query<{ id: string }>(required.database, `SELECT "id" FROM "user" WHERE "email" = ?`, [email]))[0].id)).toBe(true);
+    expect((await client.get("/api/auth/get-session")).body).toBeNull();
+    // The link proved the inbox: a code mailed to the same inbox is not a second factor here, though chosen.
+    expect((await client.post("/api/auth/two-factor/send-otp", {})).body.code).toBe("OTP_NOT_ENABLED");
+    const done = await client.post("/api/auth/two-factor/verify-totp", { code: freshCode(totpURI, used) });
+    expect(done.status, done.text).toBe(200);
+    expect((await client.get("/api/auth/get-session")).body.user.email).toBe(email);
+  });
+
+  it("answers the link's JSON with twoFactorRedirect when the sign-in waits for its second step", async () => {
+    const client = new ApiClient(required.baseUrl);
+    const email = uniqueEmail("strict-2fa-json");
+    expect((await client.post("/api/auth/sign-up/email", { name: "Strict Json", email, password: PASSWORD })).status).toBe(200);
+    expect((await client.get(await strictMailbox.waitFor(email, VERIFY).then(actionLink))).status).toBe(302);
+    await enableTwoFactor(client);
+    await query(required.database, `UPDATE "user" SET "emailVerified" = ? WHERE "email" = ?`, [required.database.kind === "sqlite" ? 0 : false, email]);
+    await client.post("/api/auth/sign-out", {});
+    const seen = mailCount(strictMailbox, email, VERIFY);
+    expect((await client.post("/api/auth/sign-in/email", { email, password: PASSWORD })).status).toBe(403);
+    const link = checkMail(await nextMail(strictMailbox, email, VERIFY, seen), required.baseUrl, "1 hour");
+
+    const answer = await client.get(withParam(link, "callbackURL", null));
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({ status: true, user: { email, emailVerified: true }, twoFactorRedirect: true, twoFactorMethods: ["totp"] });
+    expect(setCookie(answer, COOKIE.sessionToken)).toBeUndefined();
+    expect((await client.get("/api/auth/get-session")).body).toBeNull();
   });
 
   it("fails sign-up with 502 when the mail cannot be sent, leaves no user behind, and works once mail flows again", async () => {

@@ -7,7 +7,7 @@ import { mailCount, nextMail } from "../support/mail";
 import type { Mailbox } from "../support/mailbox";
 import { useServerWithMailbox, type TestServer } from "../support/server";
 import { query } from "../support/sql";
-import { atStartOfStep, codeAt, enableTwoFactor, freshCode, totpFrom, TWO_FACTOR_REDIRECT } from "../support/two-factor";
+import { atStartOfStep, chooseEmailedCode, codeAt, enableTwoFactor, freshCode, totpFrom, TWO_FACTOR_REDIRECT, TWO_FACTOR_REDIRECT_WITH_OTP } from "../support/two-factor";
 
 const TWO_FACTOR_COOKIE = "latchkey.two_factor";
 const TRUST_COOKIE = "latchkey.trust_device";
@@ -18,18 +18,20 @@ let mailbox: Mailbox;
 let server: TestServer;
 useServerWithMailbox({ AUTH_EMAIL_VERIFICATION: "off" }, (running) => ({ server, mailbox } = running));
 
-async function userWithTwoFactor() {
+/** A user with two-factor on; `emailedCode` also chooses the e-mailed second factor. */
+async function userWithTwoFactor(options: { emailedCode?: boolean } = {}) {
   const client = new ApiClient(server.baseUrl);
   const created = await signUp(client);
   const setup = await enableTwoFactor(client);
+  if (options.emailedCode) await chooseEmailedCode(client);
   return { ...created, ...setup, client };
 }
 
 /** A new browser that signed in with the password and now waits for its second factor. */
-async function passwordStep(email: string, client = new ApiClient(server.baseUrl), extra: Record<string, unknown> = {}) {
-  const response = await client.post("/api/auth/sign-in/email", { email, password: PASSWORD, ...extra });
+async function passwordStep(email: string, client = new ApiClient(server.baseUrl), expected: object = TWO_FACTOR_REDIRECT) {
+  const response = await client.post("/api/auth/sign-in/email", { email, password: PASSWORD });
   expect(response.status).toBe(200);
-  expect(response.body).toEqual(TWO_FACTOR_REDIRECT);
+  expect(response.body).toEqual(expected);
   return { client, response };
 }
 
@@ -161,8 +163,8 @@ describe("signing in with two-factor on", () => {
   });
 
   it("finishes with an e-mailed 6-digit code (verify-otp); a wrong one is 401 and a code works once", async () => {
-    const { email } = await userWithTwoFactor();
-    const { client } = await passwordStep(email);
+    const { email } = await userWithTwoFactor({ emailedCode: true });
+    const { client } = await passwordStep(email, undefined, TWO_FACTOR_REDIRECT_WITH_OTP);
     const seen = mailCount(mailbox, email);
     const sent = await client.post(`${TF}/send-otp`, {});
     expect(sent.status).toBe(200);
@@ -184,8 +186,8 @@ describe("signing in with two-factor on", () => {
   });
 
   it("on the page, a code typed before any was sent is 'no code is waiting', not 'not right'", async () => {
-    const { email } = await userWithTwoFactor();
-    const { client } = await passwordStep(email);
+    const { email } = await userWithTwoFactor({ emailedCode: true });
+    const { client } = await passwordStep(email, undefined, TWO_FACTOR_REDIRECT_WITH_OTP);
     const page = await client.request("POST", "/two-factor?method=otp", {
       rawBody: new URLSearchParams({ code: "123456" }).toString(),
       headers: { "content-type": "application/x-www-form-urlencoded" },
@@ -196,8 +198,8 @@ describe("signing in with two-factor on", () => {
   });
 
   it("refuses an expired e-mailed code, and an expired attempt altogether", async () => {
-    const { email, backupCodes } = await userWithTwoFactor();
-    const { client } = await passwordStep(email);
+    const { email, backupCodes } = await userWithTwoFactor({ emailedCode: true });
+    const { client } = await passwordStep(email, undefined, TWO_FACTOR_REDIRECT_WITH_OTP);
     const seen = mailCount(mailbox, email);
     expect((await client.post(`${TF}/send-otp`, {})).status).toBe(200);
     const code = (await nextMail(mailbox, email, undefined, seen)).text.match(/\b(\d{6})\b/)![1];

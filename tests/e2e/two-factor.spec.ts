@@ -117,9 +117,24 @@ test("two-factor: enable from the QR page, then sign in with an app code, a back
   await expectSignedInAs(page, user);
 });
 
-test("two-factor: the second step by an e-mailed code", async ({ page, user }) => {
-  await enableTwoFactor(page, user);
+test("two-factor: the second step by an e-mailed code, once chosen on the account page", async ({ page, user }) => {
+  const { nextCode } = await enableTwoFactor(page, user);
   await signOut(page);
+  // Not chosen: the two-factor page offers no code by e-mail; the app finishes the sign-in.
+  await passwordStep(page, user.email);
+  await expect(page).toHaveURL("/two-factor");
+  await expect(page.getByRole("button", { name: "Email me a code" })).toHaveCount(0);
+  await page.getByLabel("Code").fill(nextCode());
+  await page.getByRole("button", { name: "Verify" }).click();
+  await expectSignedInAs(page, user);
+
+  await page.goto("/account/two-factor");
+  await page.getByLabel("Your password, to allow codes by email").fill(PASSWORD);
+  await page.getByRole("button", { name: "Allow codes by email" }).click();
+  await expectStatus(page, "Signing in can now finish with a code by email.");
+  await expect(page.getByRole("button", { name: "Stop offering codes by email" })).toBeVisible();
+  await signOut(page);
+
   await passwordStep(page, user.email);
   await expect(page).toHaveURL("/two-factor");
   const seen = await countMail(user.email, /two-factor code/);

@@ -5,8 +5,16 @@ import { PASSWORD } from "./client";
 
 const PERIOD = 30;
 
-/** A sign-in's answer when the second step is due (Better Auth 1.7). */
-export const TWO_FACTOR_REDIRECT = { twoFactorRedirect: true, twoFactorMethods: ["totp", "otp"] };
+/** A sign-in's answer when the second step is due (Better Auth 1.7): the authenticator app alone (ADR 027). */
+export const TWO_FACTOR_REDIRECT = { twoFactorRedirect: true, twoFactorMethods: ["totp"] };
+/** The same when the user chose codes by e-mail and the first factor did not rest on the inbox. */
+export const TWO_FACTOR_REDIRECT_WITH_OTP = { twoFactorRedirect: true, twoFactorMethods: ["totp", "otp"] };
+
+/** Turns the e-mailed second factor on (or off) for the signed-in client. */
+export async function chooseEmailedCode(client: ApiClient, enabled = true, password = PASSWORD) {
+  const response = await client.post("/api/auth/two-factor/set-otp", { password, enabled });
+  if (response.status !== 200) throw new Error(`set-otp failed: ${response.status} ${response.text}`);
+}
 
 export function totpFrom(totpURI: string): TOTP {
   const parsed = URI.parse(totpURI);

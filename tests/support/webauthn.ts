@@ -46,6 +46,8 @@ export interface Bend {
   counter?: number;
   /** Registration: answer with this existing credential instead of a new one. */
   credential?: Credential;
+  /** Sign-in: false for an authenticator that did not verify the person (no PIN or biometrics: UV flag clear). */
+  userVerified?: boolean;
 }
 
 export class SoftAuthenticator {
@@ -92,7 +94,7 @@ export class SoftAuthenticator {
     if (!this.synced) credential.counter = bend.counter ?? credential.counter + 1;
     const counter = Buffer.alloc(4);
     counter.writeUInt32BE(this.synced ? 0 : credential.counter);
-    const flags = FLAG.UP | FLAG.UV | (this.synced ? FLAG.BE | FLAG.BS : 0);
+    const flags = FLAG.UP | (bend.userVerified === false ? 0 : FLAG.UV) | (this.synced ? FLAG.BE | FLAG.BS : 0);
     const authenticatorData = Buffer.concat([sha256(bend.rpId ?? this.rpId), Buffer.from([flags]), counter]);
     const clientDataJSON = this.clientData("webauthn.get", options.challenge, bend);
     const signature = sign("sha256", Buffer.concat([authenticatorData, sha256(clientDataJSON)]), credential.key);

@@ -10,7 +10,7 @@ import { assertPasswordLength, hashPassword } from "~/auth/password.server";
 import { publicUser } from "~/auth/presenters.server";
 import { replacePassword } from "~/auth/password-flows.server";
 import type { RequestContext } from "~/auth/request-context.server";
-import { afterFirstFactor } from "~/auth/two-factor/gate.server";
+import { finishFirstFactor } from "~/auth/sign-in/first-factor.server";
 import { db, isUniqueViolation, type User } from "~/db.server";
 import { env } from "~/env.server";
 
@@ -62,7 +62,7 @@ async function findOrCreateUser(email: string): Promise<User> {
 export async function signInWithEmailOtp(ctx: RequestContext, input: { email: string; otp: string; rememberMe?: boolean }) {
   const email = await verifyCode(input.email, "sign-in", input.otp);
   const user = await findOrCreateUser(email);
-  const outcome = await afterFirstFactor(ctx, user, { rememberMe: input.rememberMe });
+  const outcome = await finishFirstFactor(ctx, user, { method: "email-otp", rememberMe: input.rememberMe });
   if (outcome.twoFactorRedirect) return outcome;
   return { token: outcome.session.token, user: publicUser(outcome.user) };
 }

@@ -1,13 +1,12 @@
 // Signing in with a passkey: options for discoverable credentials (the same answer whoever asks, so an e-mail
 // reveals nothing), then the assertion verified against the stored public key and counter.
 import type { AuthenticationResponseJSON, AuthenticatorTransport } from "@simplewebauthn/server";
-import { emailVerificationRequired } from "~/auth/email-verification.server";
 import { AuthError } from "~/auth/errors";
 import { rememberChallenge, takeChallenge } from "~/auth/passkey/challenge.server";
 import { CEREMONY_TIMEOUT_SECONDS, relyingParty } from "~/auth/passkey/relying-party.server";
 import { publicSession, publicUser } from "~/auth/presenters.server";
 import type { RequestContext } from "~/auth/request-context.server";
-import { startSession } from "~/auth/session.server";
+import { finishFirstFactor } from "~/auth/sign-in/first-factor.server";
 import { publicKeyFromText, webauthn } from "~/auth/passkey/webauthn.server";
 import { db } from "~/db.server";
 
@@ -56,9 +55,9 @@ export async function verifyAuthentication(ctx: RequestContext, input: { respons
     data: { counter: verification.authenticationInfo.newCounter, backedUp: verification.authenticationInfo.credentialBackedUp },
   });
   if (count === 0) throw new AuthError("AUTH_CANCELLED");
-  const { user } = passkey;
-  // The same rule as the password: with required verification there is no session for an unproved address.
-  if (emailVerificationRequired() && !user.emailVerified) throw new AuthError("EMAIL_NOT_VERIFIED");
-  const { session } = await startSession(ctx, user);
-  return { session: publicSession(session), user: publicUser(user) };
+  // The first-factor door: an unverified address under required verification is refused as for a password, and
+  // an account with two-factor on takes only a passkey that verified the person (UV), which is both factors.
+  const outcome = await finishFirstFactor(ctx, passkey.user, { method: "passkey", userVerified: verification.authenticationInfo.userVerified });
+  if (outcome.twoFactorRedirect) throw new AuthError("AUTH_CANCELLED"); // never: a passkey opens no attempt
+  return { session: publicSession(outcome.session), user: publicUser(outcome.user) };
 }

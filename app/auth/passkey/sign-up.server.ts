@@ -14,7 +14,7 @@ import { SIGN_UP_CODE_LENGTH } from "~/auth/passkey/schemas";
 import { publicSession, publicUser } from "~/auth/presenters.server";
 import type { RequestContext } from "~/auth/request-context.server";
 import { MAX_NAME_LENGTH } from "~/auth/schemas";
-import { startSession } from "~/auth/session.server";
+import { startSessionForNewAccount } from "~/auth/sign-in/first-factor.server";
 import { afterResponse, consumeToken, mailToken, peekToken } from "~/auth/verification.server";
 import { db, isUniqueViolation } from "~/db.server";
 import { sendMail } from "~/email/mailer.server";
@@ -98,6 +98,6 @@ export async function verifySignUp(ctx: RequestContext, input: { code: string; r
     throw error;
   }
   clearCookie(ctx, COOKIE);
-  const { session } = await startSession(ctx, user);
+  const { session } = await startSessionForNewAccount(ctx, user);
   return { session: publicSession(session), user: publicUser(user) };
 }

@@ -11,7 +11,7 @@ import { mailNewWayIn } from "~/auth/recent-sign-in.server";
 import type { RequestContext } from "~/auth/request-context.server";
 import { isSafeImageUrl, MAX_NAME_LENGTH } from "~/auth/schemas";
 import { getSession } from "~/auth/session.server";
-import { afterFirstFactor } from "~/auth/two-factor/gate.server";
+import { finishFirstFactor } from "~/auth/sign-in/first-factor.server";
 import { twoFactorPage } from "~/auth/username/identifier.server";
 import { useIdTokenOnce } from "~/auth/social/id-tokens.server";
 import { accountTokenData } from "~/auth/social/tokens.server";
@@ -112,7 +112,7 @@ async function finish(ctx: RequestContext, provider: SocialProvider, state: OAut
   }
   const { user, isNew } = await resolveIdentity(provider, profile, tokens);
   // A provider is a first factor like a password: a user with two-factor on still owes the second step.
-  const outcome = await afterFirstFactor(ctx, user);
+  const outcome = await finishFirstFactor(ctx, user, { method: "social" });
   return { user, isNew, twoFactor: Boolean(outcome.twoFactorRedirect) };
 }
 
@@ -132,7 +132,7 @@ export async function signInWithIdToken(ctx: RequestContext, providerId: string,
     scopes: [],
   };
   const { user } = await resolveIdentity(provider, profile, tokens);
-  const outcome = await afterFirstFactor(ctx, user);
+  const outcome = await finishFirstFactor(ctx, user, { method: "social" });
   if (outcome.twoFactorRedirect) return outcome;
   return { redirect: false, token: outcome.session.token, url: null, user: publicUser(user) };
 }

@@ -1,12 +1,13 @@
 // A sign-in waiting for its second factor: a verification entry found by a random id that a short-lived signed
-// cookie carries. It counts wrong codes (the fifth ends it) and is used up by the first right one.
+// cookie carries. It counts wrong codes (the fifth ends it) and is used up by the first right one. It records which
+// second factors the first factor left open (app/auth/sign-in/first-factor.server.ts, ADR 027).
 import { randomToken, sign, unsign } from "~/auth/crypto.server";
 import { AuthError } from "~/auth/errors";
 import { publicUser } from "~/auth/presenters.server";
 import type { RequestContext } from "~/auth/request-context.server";
 import { cookieName, requestCookies, setCookie } from "~/auth/cookies.server";
 import { startSession } from "~/auth/session.server";
-import { MAX_TWO_FACTOR_FAILURES, TWO_FACTOR_ATTEMPT_SECONDS } from "~/auth/two-factor/constants";
+import { MAX_TWO_FACTOR_FAILURES, TWO_FACTOR_ATTEMPT_SECONDS, type SecondFactorMethod } from "~/auth/two-factor/constants";
 import { trustThisDevice } from "~/auth/two-factor/trusted-device.server";
 import { openEntry, readEntry, recordFailure, takeEntry } from "~/auth/verification.server";
 import { db, type User } from "~/db.server";
@@ -17,17 +18,25 @@ const PURPOSE = "two_factor";
 interface AttemptPayload {
   userId: string;
   rememberMe: boolean;
+  /** Absent on attempts opened before ADR 027: those get the authenticator app alone. */
+  methods?: SecondFactorMethod[];
 }
 
 export interface Attempt {
   id: string;
   user: User;
   rememberMe: boolean;
+  /** The second factors this sign-in may finish with (backup codes always). */
+  methods: SecondFactorMethod[];
 }
 
-export async function startAttempt(ctx: RequestContext, userId: string, rememberMe: boolean): Promise<void> {
+const methodsOf = (payload: AttemptPayload): SecondFactorMethod[] => payload.methods ?? ["totp"];
+
+/** Opened by the first-factor door only (app/auth/sign-in/first-factor.server.ts). */
+export async function startAttempt(ctx: RequestContext, userId: string, options: { rememberMe: boolean; methods: SecondFactorMethod[] }): Promise<void> {
   const id = randomToken(32);
-  await openEntry<AttemptPayload>("two-factor-attempt", id, { userId, rememberMe }, { ttlSeconds: TWO_FACTOR_ATTEMPT_SECONDS });
+  const payload: AttemptPayload = { userId, rememberMe: options.rememberMe, methods: options.methods };
+  await openEntry<AttemptPayload>("two-factor-attempt", id, payload, { ttlSeconds: TWO_FACTOR_ATTEMPT_SECONDS });
   setCookie(ctx, TWO_FACTOR_COOKIE, sign(id, PURPOSE), TWO_FACTOR_ATTEMPT_SECONDS);
 }
 
@@ -49,7 +58,20 @@ export async function currentAttempt(ctx: RequestContext): Promise<Attempt> {
     if (signed) clearAttemptCookie(ctx);
     throw new AuthError("INVALID_TWO_FACTOR_COOKIE");
   }
-  return { id, user, rememberMe: entry.payload.rememberMe };
+  return { id, user, rememberMe: entry.payload.rememberMe, methods: methodsOf(entry.payload) };
+}
+
+/** The second factors this browser's sign-in may finish with, or null without an open attempt (for the page). */
+export async function openAttemptMethods(request: Request): Promise<SecondFactorMethod[] | null> {
+  const signed = requestCookies(request)[TWO_FACTOR_COOKIE];
+  const id = signed ? unsign(signed, PURPOSE) : null;
+  const entry = id ? await readEntry<AttemptPayload>("two-factor-attempt", id) : null;
+  return entry ? methodsOf(entry.payload) : null;
+}
+
+/** send-otp and verify-otp: 400 "OTP not enabled" unless this sign-in may finish with an e-mailed code. */
+export function assertOtpOpen(attempt: Attempt): void {
+  if (!attempt.methods.includes("otp")) throw new AuthError("OTP_NOT_ENABLED");
 }
 
 /**
@@ -77,6 +99,8 @@ export async function finishAttempt(ctx: RequestContext, attempt: Attempt, trust
   const won = await takeEntry("two-factor-attempt", attempt.id);
   clearAttemptCookie(ctx);
   if (!won) throw new AuthError("INVALID_TWO_FACTOR_COOKIE");
+  // Not the first-factor door: this is its second half. The door opened this attempt after the first factor
+  // (and its verified-address check), and the second factor was just given.
   const { session, user } = await startSession(ctx, attempt.user, { rememberMe: attempt.rememberMe });
   if (trustDevice) await trustThisDevice(ctx, user.id);
   return { token: session.token, user: publicUser(user) };

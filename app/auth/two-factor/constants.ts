@@ -14,3 +14,10 @@ export const TOTP = { digits: 6, period: 30, window: 1 } as const;
 /** Spec §3 and §9: 10 backup codes, each 10 letters and digits shown as "xxxxx-xxxxx". */
 export const BACKUP_CODE_COUNT = 10;
 export const BACKUP_CODE_HALF = 5;
+
+/**
+ * The second factors a sign-in's `twoFactorMethods` can list (Better Auth 1.7): the authenticator app, and a code
+ * by e-mail. Backup codes are always allowed and never listed. Which are open is decided by the first factor
+ * (app/auth/sign-in/first-factor.server.ts, docs/decisions/027-second-factor-independence.md).
+ */
+export type SecondFactorMethod = "totp" | "otp";

@@ -7,6 +7,7 @@ export const twoFactorPasswordField = z.string({ error: "Password is required" }
 
 export const enableBody = z.object({ password: z.string(), issuer: z.string().trim().min(1).max(100).optional() });
 export const passwordBody = z.object({ password: z.string() });
+export const setOtpBody = z.object({ password: z.string(), enabled: z.boolean() });
 export const verifyCodeBody = z.object({ code: z.string().max(64), trustDevice: z.boolean().optional() });
 
 /** The /two-factor page: one code (from the app, the e-mail, or a backup code) and "trust this device". */

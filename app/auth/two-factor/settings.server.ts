@@ -1,9 +1,9 @@
 // Turning two-factor on and off for the signed-in user, and replacing the backup codes. Each asks for the
 // password. Enabling stores a new secret and codes but switches two-factor on only when the first code from the
-// app is verified (`confirmEnable`), so nobody locks themselves out with a secret their app never received.
-import { CREDENTIAL_PROVIDER } from "~/auth/credentials.server";
+// app is verified (`confirmEnable`), so nobody locks themselves out with a secret their app never received. The
+// e-mailed second factor is a choice of its own (`setTwoFactorOtp`), off until the user turns it on (ADR 027).
 import { AuthError } from "~/auth/errors";
-import { verifyAgainstDecoy, verifyPassword } from "~/auth/password.server";
+import { CREDENTIAL_PROVIDER, verifyAgainstDecoy, verifyPassword } from "~/auth/password.server";
 import type { RequestContext } from "~/auth/request-context.server";
 import { refreshCookieCache, type SessionWithUser } from "~/auth/session.server";
 import { newBackupCodes, openBackupCodes, sealBackupCodes } from "~/auth/two-factor/backup-codes.server";
@@ -25,7 +25,8 @@ export async function enableTwoFactor(ctx: RequestContext, current: SessionWithU
   await assertPassword(current.user.id, input.password);
   const secret = newEncryptedSecret();
   const backupCodes = newBackupCodes();
-  const data = { secret, backupCodes: sealBackupCodes(backupCodes) };
+  // Starting over starts the e-mailed second factor over too: off until chosen again.
+  const data = { secret, backupCodes: sealBackupCodes(backupCodes), otpEnabled: false };
   const [, user] = await db.$transaction([
     db.twoFactor.upsert({ where: { userId: current.user.id }, create: { userId: current.user.id, ...data }, update: data }),
     // Setting up again starts over: the old secret stops counting until the new one is confirmed.
@@ -46,7 +47,7 @@ export async function currentTotpUri(userId: string, accountName: string): Promi
 export async function twoFactorStatus(userId: string, accountName: string) {
   const row = await db.twoFactor.findUnique({ where: { userId }, include: { user: { select: { twoFactorEnabled: true } } } });
   if (!row) return { enabled: false, pending: null };
-  if (row.user.twoFactorEnabled) return { enabled: true, pending: null, backupCodesLeft: openBackupCodes(row.backupCodes).length };
+  if (row.user.twoFactorEnabled) return { enabled: true, pending: null, backupCodesLeft: openBackupCodes(row.backupCodes).length, otpEnabled: row.otpEnabled };
   const uri = totpUri(row.secret, accountName);
   return { enabled: false, pending: { totpURI: uri, secret: plainSecret(row.secret), qrCode: await qrCodeImage(uri) } };
 }
@@ -81,6 +82,21 @@ export async function disableTwoFactor(ctx: RequestContext, current: SessionWith
   ]);
   forgetThisDevice(ctx);
   refreshCookieCache(ctx, { session: current.session, user });
+  return { status: true };
+}
+
+/**
+ * POST /two-factor/set-otp {password, enabled}: whether sign-ins may offer a code by e-mail as the second factor.
+ * Needs two-factor on. Even when chosen, it is offered only after a first factor that did not rest on the inbox
+ * (app/auth/sign-in/first-factor.server.ts).
+ */
+export async function setTwoFactorOtp(current: SessionWithUser, input: { password: string; enabled: boolean }) {
+  await assertPassword(current.user.id, input.password);
+  const { count } = await db.twoFactor.updateMany({
+    where: { userId: current.user.id, user: { twoFactorEnabled: true } },
+    data: { otpEnabled: input.enabled },
+  });
+  if (count === 0) throw new AuthError("TWO_FACTOR_ISNT_ENABLED");
   return { status: true };
 }
 

@@ -3,7 +3,7 @@
 // hash, so it stops working by itself when two-factor is disabled (or set up again) or the password changes,
 // with nothing to look up or revoke. Each use renews it for another 30 days.
 import { hmacBase64Url, safeEqual, sign, unsign } from "~/auth/crypto.server";
-import { CREDENTIAL_PROVIDER } from "~/auth/credentials.server";
+import { CREDENTIAL_PROVIDER } from "~/auth/password.server";
 import type { RequestContext } from "~/auth/request-context.server";
 import { cookieName, requestCookies, setCookie } from "~/auth/cookies.server";
 import { TRUST_DEVICE_SECONDS } from "~/auth/two-factor/constants";

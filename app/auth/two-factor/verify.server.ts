@@ -4,7 +4,7 @@ import { AuthError } from "~/auth/errors";
 import { publicUser } from "~/auth/presenters.server";
 import type { RequestContext } from "~/auth/request-context.server";
 import { getSession, type SessionWithUser } from "~/auth/session.server";
-import { currentAttempt, failAttempt, finishAttempt, hasAttemptCookie } from "~/auth/two-factor/attempt.server";
+import { assertOtpOpen, currentAttempt, failAttempt, finishAttempt, hasAttemptCookie } from "~/auth/two-factor/attempt.server";
 import { consumeBackupCode } from "~/auth/two-factor/backup-codes.server";
 import { MAX_TWO_FACTOR_FAILURES, TWO_FACTOR_OTP_DIGITS, TWO_FACTOR_OTP_SECONDS } from "~/auth/two-factor/constants";
 import { confirmEnable } from "~/auth/two-factor/settings.server";
@@ -45,9 +45,13 @@ export async function confirmWithTotp(ctx: RequestContext, current: SessionWithU
   return { token: current.session.token, user: publicUser(user) };
 }
 
-/** POST /two-factor/send-otp: a 6-digit code for this attempt, by e-mail; a new one replaces the last. */
+/**
+ * POST /two-factor/send-otp: a 6-digit code for this attempt, by e-mail; a new one replaces the last. Only where
+ * the attempt lists "otp" (ADR 027): the user chose it and the first factor did not rest on the inbox.
+ */
 export async function sendTwoFactorOtp(ctx: RequestContext) {
   const attempt = await currentAttempt(ctx);
+  assertOtpOpen(attempt);
   const code = randomDigits(TWO_FACTOR_OTP_DIGITS);
   await openEntry("two-factor-otp", attempt.id, { userId: attempt.user.id }, { ttlSeconds: TWO_FACTOR_OTP_SECONDS, code });
   await sendMail(emails.twoFactorCode(attempt.user.email, code, TWO_FACTOR_OTP_SECONDS));
@@ -57,6 +61,7 @@ export async function sendTwoFactorOtp(ctx: RequestContext) {
 /** POST /two-factor/verify-otp. */
 export async function verifyTwoFactorOtp(ctx: RequestContext, input: CodeInput) {
   const attempt = await currentAttempt(ctx);
+  assertOtpOpen(attempt);
   const check = await checkCode("two-factor-otp", attempt.id, input.code, { maxFailures: MAX_TWO_FACTOR_FAILURES });
   if (!check.ok) return failAttempt(ctx, attempt, check.reason === "invalid" ? undefined : check.reason);
   return finishAttempt(ctx, attempt, input.trustDevice);

@@ -1,13 +1,11 @@
 // Usernames: the rules, availability and sign-in by username (changing it is POST /update-user). Stored lowercased and unique (the
 // database's unique index decides races); displayUsername keeps the form the person typed.
 import { AuthError } from "~/auth/errors";
-import { verifyAgainstDecoy, verifyPassword } from "~/auth/password.server";
+import { CREDENTIAL_PROVIDER, verifyAgainstDecoy, verifyPassword } from "~/auth/password.server";
 import type { RequestContext } from "~/auth/request-context.server";
-import { afterFirstFactor } from "~/auth/two-factor/gate.server";
+import { finishFirstFactor, signInAnswer } from "~/auth/sign-in/first-factor.server";
 import { usernameProblem } from "~/auth/username/schemas";
 import { db, type User } from "~/db.server";
-import { emailVerificationRequired, sendVerificationInBackground } from "~/auth/email-verification.server";
-import { CREDENTIAL_PROVIDER, signInAnswer } from "~/auth/credentials.server";
 
 export interface UsernameNames {
   username: string;
@@ -47,15 +45,12 @@ export async function verifyUsernameCredentials(typed: string, password: string)
   return plainUser;
 }
 
-/** POST /sign-in/username: answers like /sign-in/email. */
+/** POST /sign-in/username: answers like /sign-in/email, through the same first-factor door. */
 export async function signInWithUsername(
   ctx: RequestContext,
   input: { username: string; password: string; rememberMe?: boolean; callbackURL?: string },
 ) {
   const user = await verifyUsernameCredentials(input.username, input.password);
-  if (emailVerificationRequired() && !user.emailVerified) {
-    sendVerificationInBackground(user, input.callbackURL);
-    throw new AuthError("EMAIL_NOT_VERIFIED");
-  }
-  return signInAnswer(await afterFirstFactor(ctx, user, { rememberMe: input.rememberMe }), input.callbackURL);
+  const outcome = await finishFirstFactor(ctx, user, { method: "username", rememberMe: input.rememberMe, callbackURL: input.callbackURL });
+  return signInAnswer(outcome, input.callbackURL);
 }

@@ -1,0 +1,123 @@
+// The one door after a first factor (docs/decisions/027-second-factor-independence.md). Every way of proving who
+// one is — a password by e-mail or username, an e-mailed sign-in code, a social provider (its redirect and the
+// ID-token path), a passkey, and the verification link's automatic sign-in — ends in `finishFirstFactor`, which
+// decides, in this order:
+//   1. an address that must be verified first (AUTH_EMAIL_VERIFICATION=required): mail the link, bind it to this
+//      browser, refuse with EMAIL_NOT_VERIFIED;
+//   2. the two-factor gate: a user with two-factor on gets an attempt naming the second factors this first factor
+//      leaves open, unless this browser is a trusted device (a passkey that verified the person is both factors);
+//   3. the session.
+// The few other places a session starts say why they may skip this door by the name they call it through
+// (below), or at the call (finishing a two-factor attempt, app/auth/two-factor/attempt.server.ts).
+import {
+  bindVerificationToBrowser,
+  emailVerificationRequired,
+  sendVerificationInBackground,
+} from "~/auth/sign-in/verification-link.server";
+import { AuthError } from "~/auth/errors";
+import { CREDENTIAL_PROVIDER } from "~/auth/password.server";
+import { publicUser } from "~/auth/presenters.server";
+import type { RequestContext } from "~/auth/request-context.server";
+import { startSession, type SessionWithUser } from "~/auth/session.server";
+import { startAttempt } from "~/auth/two-factor/attempt.server";
+import type { SecondFactorMethod } from "~/auth/two-factor/constants";
+import { isTrustedDevice } from "~/auth/two-factor/trusted-device.server";
+import { db, type User } from "~/db.server";
+
+/** What was proven, and the choices the person made with it. */
+export type FirstFactor = { rememberMe?: boolean; callbackURL?: string } & (
+  | { method: "password" }
+  | { method: "username" }
+  | { method: "email-otp" }
+  | { method: "social" }
+  | { method: "passkey"; /** The authenticator checked the person (PIN, biometrics): WebAuthn's UV flag. */ userVerified: boolean }
+  | { method: "verification-link" }
+);
+
+/** Better Auth 1.7's answer when the second step is due: which ways it can be given (backup codes always). */
+export interface TwoFactorRedirect {
+  twoFactorRedirect: true;
+  twoFactorMethods: SecondFactorMethod[];
+}
+
+export type FirstFactorOutcome = TwoFactorRedirect | (SessionWithUser & { twoFactorRedirect?: undefined });
+
+/** Finishes a proven first factor: EMAIL_NOT_VERIFIED, the second step, or the session. */
+export async function finishFirstFactor(ctx: RequestContext, user: User, factor: FirstFactor): Promise<FirstFactorOutcome> {
+  if (emailVerificationRequired() && !user.emailVerified && factor.method !== "social") {
+    // Only after the factor was proven, so this reveals nothing to someone who could not prove it. A social
+    // sign-in is the exception: whether its address counts as verified is the provider's word (ADR 021).
+    sendVerificationInBackground(user, factor.callbackURL);
+    bindVerificationToBrowser(ctx, user.id);
+    throw new AuthError("EMAIL_NOT_VERIFIED");
+  }
+  if (user.twoFactorEnabled) {
+    if (factor.method === "passkey") {
+      // A passkey that checked the person is two factors in one (something held, something known or been). One
+      // that did not (UV=0) is possession alone, and this account asked for two: refused (ADR 027).
+      if (!factor.userVerified) throw new AuthError("AUTH_CANCELLED");
+    } else if (!(await isTrustedDevice(ctx, user.id))) {
+      const twoFactorMethods = await openSecondFactors(user.id, factor);
+      await startAttempt(ctx, user.id, { rememberMe: factor.rememberMe !== false, methods: twoFactorMethods });
+      return { twoFactorRedirect: true, twoFactorMethods };
+    }
+  }
+  return startSession(ctx, user, { rememberMe: factor.rememberMe });
+}
+
+/**
+ * The second factors a sign-in may finish with after this first factor: the authenticator app always; a code by
+ * e-mail only when the user chose it and the first factor did not itself rest on the inbox, since the e-mailed
+ * code would then prove the same thing twice.
+ */
+export async function openSecondFactors(userId: string, factor: FirstFactor): Promise<SecondFactorMethod[]> {
+  const row = await db.twoFactor.findUnique({ where: { userId }, select: { otpEnabled: true } });
+  if (!row?.otpEnabled || (await restsOnInbox(userId, factor))) return ["totp"];
+  return ["totp", "otp"];
+}
+
+/**
+ * Whether whoever holds the inbox could have given this first factor: an e-mailed code or link proves the inbox
+ * itself; a password last set by an e-mailed reset is one the inbox's holder could have chosen; a provider
+ * account can as a rule be recovered through (or is) the same mailbox. A password set otherwise, or a passkey,
+ * does not rest on the inbox.
+ */
+async function restsOnInbox(userId: string, factor: FirstFactor): Promise<boolean> {
+  switch (factor.method) {
+    case "email-otp":
+    case "verification-link":
+    case "social":
+      return true;
+    case "password":
+    case "username": {
+      const account = await db.account.findFirst({ where: { userId, providerId: CREDENTIAL_PROVIDER }, select: { passwordResetByEmail: true } });
+      return account?.passwordResetByEmail !== false;
+    }
+    case "passkey":
+      return false;
+  }
+}
+
+/** `/sign-in/email` and `/sign-in/username`'s answer: the session, or the second step when it is due. */
+export function signInAnswer(outcome: FirstFactorOutcome, callbackURL: string | undefined) {
+  if (outcome.twoFactorRedirect) return outcome;
+  return { redirect: Boolean(callbackURL), token: outcome.session.token, url: callbackURL, user: publicUser(outcome.user) };
+}
+
+/**
+ * A session for an account created a moment ago by this request (sign-up by password or by passkey): nothing
+ * can be set up on it yet — no second factor, no unverified address to refuse (the sign-up decided that) — so
+ * there is no door to go through.
+ */
+export function startSessionForNewAccount(ctx: RequestContext, user: User, options: { rememberMe?: boolean } = {}) {
+  return startSession(ctx, user, options);
+}
+
+/**
+ * "Change password and sign out other devices": the signed-in person proved the current password inside a
+ * session that already went through the door, and this session replaces the ones just ended. It is no new
+ * sign-in, so it keeps the replaced session's sign-in time (ADR 030: it must not reset the recent-sign-in clock).
+ */
+export function replaceSessionAfterPasswordChange(ctx: RequestContext, current: SessionWithUser) {
+  return startSession(ctx, current.user, { signedInAt: current.session.createdAt });
+}

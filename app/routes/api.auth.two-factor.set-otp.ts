@@ -1,0 +1,10 @@
+import { requireSession } from "~/auth/session.server";
+import { setOtpBody } from "~/auth/two-factor/schemas";
+import { setTwoFactorOtp } from "~/auth/two-factor/settings.server";
+import { endpoint } from "~/http/endpoint.server";
+
+export const { loader, action } = endpoint({
+  method: "POST",
+  body: setOtpBody,
+  handler: async ({ body, ctx }) => setTwoFactorOtp(await requireSession(ctx), body),
+});
