@@ -1,5 +1,6 @@
 // A sign-in waiting for its second factor: a verification entry found by a random id that a short-lived signed
-// cookie carries. It counts wrong codes (the fifth ends it) and is used up by the first right one.
+// cookie carries. It counts guesses before they are compared (the fifth wrong one ends it) and is used up by the
+// first right one (docs/decisions/029-atomic-guess-counting.md).
 import { randomToken, sign, unsign } from "~/auth/crypto.server";
 import { AuthError } from "~/auth/errors";
 import { publicUser } from "~/auth/presenters.server";
@@ -8,7 +9,8 @@ import { cookieName, requestCookies, setCookie } from "~/auth/cookies.server";
 import { startSession } from "~/auth/session.server";
 import { MAX_TWO_FACTOR_FAILURES, TWO_FACTOR_ATTEMPT_SECONDS } from "~/auth/two-factor/constants";
 import { trustThisDevice } from "~/auth/two-factor/trusted-device.server";
-import { openEntry, readEntry, recordFailure, takeEntry } from "~/auth/verification.server";
+import { giveBackAccountGuess, takeAccountGuess, type AccountGuess } from "~/auth/guess-budget.server";
+import { openEntry, readEntry, reserveGuess, settleWrongGuess, takeEntry, type ReservedGuess } from "~/auth/verification.server";
 import { db, type User } from "~/db.server";
 
 export const TWO_FACTOR_COOKIE = cookieName("two_factor");
@@ -23,6 +25,8 @@ export interface Attempt {
   id: string;
   user: User;
   rememberMe: boolean;
+  /** Set by `guessingAttempt`: the guess this request may compare, counted against the attempt and the account. */
+  guess?: { reserved: ReservedGuess; account: AccountGuess };
 }
 
 export async function startAttempt(ctx: RequestContext, userId: string, rememberMe: boolean): Promise<void> {
@@ -62,9 +66,33 @@ export async function attemptIsOpen(ctx: RequestContext): Promise<boolean> {
   return id !== null && (await readEntry<AttemptPayload>("two-factor-attempt", id)) !== null;
 }
 
-/** A wrong code: counted, and the attempt is over at the fifth. */
+/**
+ * The attempt this browser's cookie names, with one guess counted before any code is compared: first out of the
+ * account's budget (429 once spent), then one of the attempt's five, by one conditional statement. A guess that
+ * gets neither is refused uncompared, so of any number sent at once at most five are ever compared.
+ */
+export async function guessingAttempt(ctx: RequestContext): Promise<Attempt> {
+  const attempt = await currentAttempt(ctx);
+  const account = await takeAccountGuess({ userId: attempt.user.id });
+  const reservation = await reserveGuess("two-factor-attempt", attempt.id, MAX_TWO_FACTOR_FAILURES);
+  if (!reservation.ok) {
+    // Its five guesses are taken by requests still being compared: refused as the fifth wrong one would be.
+    if (reservation.reason === "exhausted") throw new AuthError("INVALID_TWO_FACTOR_AUTHENTICATION");
+    clearAttemptCookie(ctx);
+    throw new AuthError("INVALID_TWO_FACTOR_COOKIE");
+  }
+  return { ...attempt, guess: { reserved: reservation.guess, account } };
+}
+
+/** A wrong code: it stays counted, and the attempt is over at the fifth. */
 export async function failAttempt(ctx: RequestContext, attempt: Attempt, reason?: CodeProblem): Promise<never> {
-  const open = await recordFailure("two-factor-attempt", attempt.id, MAX_TWO_FACTOR_FAILURES);
+  let reserved = attempt.guess?.reserved;
+  if (!reserved) {
+    // Compared without a reservation (not by this module's callers): counted now, late but counted.
+    const reservation = await reserveGuess("two-factor-attempt", attempt.id, MAX_TWO_FACTOR_FAILURES);
+    reserved = reservation.ok ? reservation.guess : undefined;
+  }
+  const open = reserved ? await settleWrongGuess(reserved) : false;
   if (!open) clearAttemptCookie(ctx);
   throw new AuthError("INVALID_TWO_FACTOR_AUTHENTICATION", { reason });
 }
@@ -74,6 +102,7 @@ export type CodeProblem = "expired" | "exhausted" | "missing";
 
 /** A right code: the attempt is used up (once, even for two answers at once) and the session starts. */
 export async function finishAttempt(ctx: RequestContext, attempt: Attempt, trustDevice: boolean | undefined) {
+  if (attempt.guess) await giveBackAccountGuess(attempt.guess.account); // a right code costs the account nothing
   const won = await takeEntry("two-factor-attempt", attempt.id);
   clearAttemptCookie(ctx);
   if (!won) throw new AuthError("INVALID_TWO_FACTOR_COOKIE");
