@@ -277,8 +277,11 @@ export async function closeEntry(purpose: EntryPurpose, key: string): Promise<vo
   await db.verification.deleteMany({ where: { identifier: entryIdentifier(purpose, key) } });
 }
 
-/** Why a guess could not be made: no such entry (or used up), too old, or its guesses are all spent. */
-export type GuessRefusal = "missing" | "expired" | "exhausted";
+/**
+ * Why a guess could not be made, so was never compared: no such entry (or used up), too old, or all its guesses
+ * are taken ("spent": by earlier wrong guesses, or by guesses still being compared).
+ */
+export type GuessRefusal = "missing" | "expired" | "spent";
 
 /** A guess the entry has counted, and may now be compared. `number` is its place among the entry's guesses. */
 export interface ReservedGuess {
@@ -316,7 +319,7 @@ export async function reserveGuess(purpose: EntryPurpose, key: string, maxGuesse
   }
   // Spent by guesses still being compared; or, rarely, just replaced by a new entry (this guess was meant for
   // the old one: nothing to compare it with).
-  return { ok: false, reason: found.attempts >= maxGuesses ? "exhausted" : "missing" };
+  return { ok: false, reason: found.attempts >= maxGuesses ? "spent" : "missing" };
 }
 
 /**
@@ -343,7 +346,8 @@ export async function releaseGuess(guess: ReservedGuess): Promise<void> {
   });
 }
 
-export type CodeCheck<P> = { ok: true; payload: P } | { ok: false; reason: "invalid" | GuessRefusal };
+/** "invalid" and "exhausted" were compared (wrong; "exhausted" was the last guess allowed); the rest were not. */
+export type CodeCheck<P> = { ok: true; payload: P } | { ok: false; reason: "invalid" | "exhausted" | GuessRefusal };
 
 /**
  * Checks a typed code against the entry under `key`. The guess is counted first and compared only if the

@@ -33,6 +33,6 @@ export async function verifyCode(rawEmail: string, type: OtpType, otp: string, o
   );
   if (check.ok) return email;
   if (check.reason === "expired") throw new AuthError("OTP_EXPIRED");
-  if (check.reason === "exhausted") throw new AuthError("TOO_MANY_ATTEMPTS");
+  if (check.reason === "exhausted" || check.reason === "spent") throw new AuthError("TOO_MANY_ATTEMPTS");
   throw new AuthError("INVALID_OTP");
 }

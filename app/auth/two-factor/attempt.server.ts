@@ -76,8 +76,10 @@ export async function guessingAttempt(ctx: RequestContext): Promise<Attempt> {
   const account = await takeAccountGuess({ userId: attempt.user.id });
   const reservation = await reserveGuess("two-factor-attempt", attempt.id, MAX_TWO_FACTOR_FAILURES);
   if (!reservation.ok) {
+    // Never compared, so not a wrong guess of the account's (the attempt, not the address, is what is known).
+    await giveBackAccountGuess(account);
     // Its five guesses are taken by requests still being compared: refused as the fifth wrong one would be.
-    if (reservation.reason === "exhausted") throw new AuthError("INVALID_TWO_FACTOR_AUTHENTICATION");
+    if (reservation.reason === "spent") throw new AuthError("INVALID_TWO_FACTOR_AUTHENTICATION");
     clearAttemptCookie(ctx);
     throw new AuthError("INVALID_TWO_FACTOR_COOKIE");
   }

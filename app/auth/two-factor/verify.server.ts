@@ -61,7 +61,7 @@ export async function sendTwoFactorOtp(ctx: RequestContext) {
 export async function verifyTwoFactorOtp(ctx: RequestContext, input: CodeInput) {
   const attempt = await guessingAttempt(ctx);
   const check = await checkCode("two-factor-otp", attempt.id, input.code, { maxFailures: MAX_TWO_FACTOR_FAILURES });
-  if (!check.ok) return failAttempt(ctx, attempt, check.reason === "invalid" ? undefined : check.reason);
+  if (!check.ok) return failAttempt(ctx, attempt, check.reason === "invalid" ? undefined : check.reason === "spent" ? "exhausted" : check.reason);
   return finishAttempt(ctx, attempt, input.trustDevice);
 }
 
