@@ -188,7 +188,9 @@ export async function deleteExpiredTokens(): Promise<void> {
 // Keyed entries: short-lived state that a secret key (a sign-in attempt's id, an e-mail address) finds, such as
 // a two-factor attempt or a one-time code sent by e-mail. Same table and rules as above: the key is stored only
 // hashed, rows expire, and every change is one conditional statement so concurrent requests cannot both win.
-// A code (digits typed by a person) is stored as an HMAC, never in clear, and counts its wrong guesses.
+// A code (digits typed by a person) is stored as an HMAC, never in clear. Guesses at an entry are counted in
+// its `attempts` column, and each is counted BEFORE it is compared (docs/decisions/029-atomic-guess-counting.md):
+// of any number of guesses sent at once, at most the cap are ever compared.
 
 export type EntryPurpose =
   | "two-factor-attempt"
@@ -197,20 +199,22 @@ export type EntryPurpose =
   | "email-otp-sign-in"
   | "email-otp-email-verification"
   | "email-otp-forget-password"
+  | "passkey-sign-up-code"
   /** An ID token accepted once, kept until it expires (docs/decisions/031-id-token-sign-in.md). */
   | "id-token-used";
 
 interface EntryRow {
-  /** Wrong guesses so far. */
-  failures: number;
   /** HMAC of the code, for entries that carry one. */
   codeHash?: string;
+  /** Random, per opening: no two openings of one key have the same value. */
+  opened?: string;
   [field: string]: unknown;
 }
 
 export interface Entry<P> {
   payload: P;
-  failures: number;
+  /** Guesses counted against the entry so far. */
+  attempts: number;
   expiresAt: Date;
 }
 
@@ -219,7 +223,8 @@ const codeHash = (purpose: EntryPurpose, key: string, code: string) => hmacBase6
 
 function splitRow<P>(value: string): { row: EntryRow; payload: P } {
   const row = JSON.parse(value) as EntryRow;
-  const { failures: _failures, codeHash: _hash, ...payload } = row;
+  // `failures`: the wrong-guess count rows kept in their JSON before the attempts column (harmless, dropped).
+  const { failures: _failures, codeHash: _hash, opened: _opened, ...payload } = row;
   return { row, payload: payload as P };
 }
 
@@ -231,8 +236,11 @@ export async function openEntry<P extends object>(
   options: { ttlSeconds: number; code?: string },
 ): Promise<void> {
   const identifier = entryIdentifier(purpose, key);
-  const row: EntryRow = { ...payload, failures: 0, ...(options.code ? { codeHash: codeHash(purpose, key, options.code) } : {}) };
-  const data = { value: JSON.stringify(row), expiresAt: new Date(Date.now() + options.ttlSeconds * 1000) };
+  // A random nonce makes every opening's value unique, so a guess reserved against the entry this one replaces
+  // can neither use up nor end it (those statements are conditional on the value they reserved against).
+  const row: EntryRow = { ...payload, opened: randomToken(12), ...(options.code ? { codeHash: codeHash(purpose, key, options.code) } : {}) };
+  // A new entry starts with no guesses counted, also when it replaces one whose guesses were used up.
+  const data = { value: JSON.stringify(row), expiresAt: new Date(Date.now() + options.ttlSeconds * 1000), attempts: 0 };
   const write = () => db.verification.upsert({ where: { identifier }, create: { identifier, ...data }, update: data });
   try {
     // Two opens of one key at once can both try to create it: the loser's second try updates the winner's
@@ -254,8 +262,7 @@ export async function readEntry<P>(purpose: EntryPurpose, key: string): Promise<
     await db.verification.deleteMany({ where: { identifier, value: found.value } });
     return null;
   }
-  const { row, payload } = splitRow<P>(found.value);
-  return { payload, failures: row.failures, expiresAt: found.expiresAt };
+  return { payload: splitRow<P>(found.value).payload, attempts: found.attempts, expiresAt: found.expiresAt };
 }
 
 /** Uses an entry up: true for exactly one of concurrent callers, and only while it has not expired. */
@@ -273,37 +280,83 @@ export async function closeEntry(purpose: EntryPurpose, key: string): Promise<vo
 }
 
 /**
- * Counts one wrong guess against the entry; at `maxFailures` the entry is deleted. Returns whether it is still
- * open. Compare-and-swap on the stored value, so two wrong guesses at once are both counted.
+ * Why a guess could not be made, so was never compared: no such entry (or used up), too old, or all its guesses
+ * are taken ("spent": by earlier wrong guesses, or by guesses still being compared).
  */
-export async function recordFailure(purpose: EntryPurpose, key: string, maxFailures: number): Promise<boolean> {
+export type GuessRefusal = "missing" | "expired" | "spent";
+
+/** A guess the entry has counted, and may now be compared. `number` is its place among the entry's guesses. */
+export interface ReservedGuess {
+  purpose: EntryPurpose;
+  key: string;
+  identifier: string;
+  /** The entry's value when the guess was counted: later statements act only on that same entry. */
+  value: string;
+  number: number;
+  maxGuesses: number;
+}
+
+export type Reservation = { ok: true; guess: ReservedGuess } | { ok: false; reason: GuessRefusal };
+
+/**
+ * Counts one guess against the entry under `key`, before anything is compared: one conditional UPDATE that
+ * succeeds only while fewer than `maxGuesses` are counted and the entry has not expired. Of any number of
+ * concurrent callers, at most `maxGuesses` get a reservation, and only a guess with one may be compared.
+ */
+export async function reserveGuess(purpose: EntryPurpose, key: string, maxGuesses: number): Promise<Reservation> {
+  if (!key || key.length > 4096) return { ok: false, reason: "missing" };
   const identifier = entryIdentifier(purpose, key);
-  for (let round = 0; round < 20; round++) {
-    const found = await db.verification.findUnique({ where: { identifier } });
-    if (!found) return false;
-    const { row } = splitRow(found.value);
-    const failures = row.failures + 1;
-    if (failures >= maxFailures) {
-      await db.verification.deleteMany({ where: { identifier } });
-      return false;
-    }
-    const { count } = await db.verification.updateMany({
-      where: { identifier, value: found.value },
-      data: { value: JSON.stringify({ ...row, failures }) },
-    });
-    if (count === 1) return true;
+  const [counted] = await db.verification.updateManyAndReturn({
+    where: { identifier, attempts: { lt: maxGuesses }, expiresAt: { gt: new Date() } },
+    data: { attempts: { increment: 1 } },
+    select: { value: true, attempts: true },
+  });
+  if (counted) return { ok: true, guess: { purpose, key, identifier, value: counted.value, number: counted.attempts, maxGuesses } };
+  // Why not (nothing is compared from here on).
+  const found = await db.verification.findUnique({ where: { identifier }, select: { value: true, expiresAt: true, attempts: true } });
+  if (!found) return { ok: false, reason: "missing" };
+  if (found.expiresAt.getTime() <= Date.now()) {
+    await db.verification.deleteMany({ where: { identifier, value: found.value } });
+    return { ok: false, reason: "expired" };
   }
+  // Spent by guesses still being compared; or, rarely, just replaced by a new entry (this guess was meant for
+  // the old one: nothing to compare it with).
+  return { ok: false, reason: found.attempts >= maxGuesses ? "spent" : "missing" };
+}
+
+/**
+ * A reserved guess was wrong. The last one the entry allows ends it (if it is still the entry the guess was
+ * counted against). Returns whether the entry is still open.
+ */
+export async function settleWrongGuess(guess: ReservedGuess): Promise<boolean> {
+  if (guess.number < guess.maxGuesses) return true;
+  await db.verification.deleteMany({ where: { identifier: guess.identifier, value: guess.value } });
   return false;
 }
 
-export type CodeCheck<P> =
-  | { ok: true; payload: P }
-  | { ok: false; reason: "missing" | "expired" | "invalid" | "exhausted" };
+/** A reserved guess was right and uses the entry up: true for exactly one of concurrent right guesses. */
+export async function useUpWithGuess(guess: ReservedGuess): Promise<boolean> {
+  const { count } = await db.verification.deleteMany({ where: { identifier: guess.identifier, value: guess.value } });
+  return count === 1;
+}
+
+/** A reserved guess was right but leaves the entry in use ("is this code right?"): only wrong guesses count. */
+export async function releaseGuess(guess: ReservedGuess): Promise<void> {
+  await db.verification.updateMany({
+    where: { identifier: guess.identifier, value: guess.value, attempts: { gt: 0 } },
+    data: { attempts: { decrement: 1 } },
+  });
+}
+
+/** "invalid" and "exhausted" were compared (wrong; "exhausted" was the last guess allowed); the rest were not. */
+export type CodeCheck<P> = { ok: true; payload: P } | { ok: false; reason: "invalid" | "exhausted" | GuessRefusal };
 
 /**
- * Checks a typed code against the entry under `key`. A right code uses the entry up (exactly one of two
- * concurrent right answers wins); a wrong one counts, and the last allowed wrong one deletes the entry.
- * `keep: true` checks without using it up (a "is this code right?" question before the real use).
+ * Checks a typed code against the entry under `key`. The guess is counted first and compared only if the
+ * entry still had one to give (reserveGuess), in constant time against the stored HMAC. A right code uses the
+ * entry up (exactly one of two concurrent right answers wins); a wrong one stays counted, and the
+ * `maxFailures`-th ends the entry ("exhausted"). `keep: true` checks without using it up (a "is this code
+ * right?" question before the real use): a right answer then gives its guess back.
  */
 export async function checkCode<P>(
   purpose: EntryPurpose,
@@ -311,22 +364,18 @@ export async function checkCode<P>(
   code: string,
   options: { maxFailures: number; keep?: boolean },
 ): Promise<CodeCheck<P>> {
-  if (!key || key.length > 4096) return { ok: false, reason: "missing" };
-  const identifier = entryIdentifier(purpose, key);
-  const found = await db.verification.findUnique({ where: { identifier } });
-  if (!found) return { ok: false, reason: "missing" };
-  if (found.expiresAt.getTime() <= Date.now()) {
-    await db.verification.deleteMany({ where: { identifier, value: found.value } });
-    return { ok: false, reason: "expired" };
-  }
-  const { row, payload } = splitRow<P>(found.value);
+  const reservation = await reserveGuess(purpose, key, options.maxFailures);
+  if (!reservation.ok) return reservation;
+  const { guess } = reservation;
+  const { row, payload } = splitRow<P>(guess.value);
   if (!row.codeHash || !safeEqual(row.codeHash, codeHash(purpose, key, code.trim()))) {
-    const open = await recordFailure(purpose, key, options.maxFailures);
-    return { ok: false, reason: open ? "invalid" : "exhausted" };
+    return { ok: false, reason: (await settleWrongGuess(guess)) ? "invalid" : "exhausted" };
   }
-  if (options.keep) return { ok: true, payload };
-  const { count } = await db.verification.deleteMany({ where: { identifier, value: found.value } });
-  return count === 1 ? { ok: true, payload } : { ok: false, reason: "missing" };
+  if (options.keep) {
+    await releaseGuess(guess);
+    return { ok: true, payload };
+  }
+  return (await useUpWithGuess(guess)) ? { ok: true, payload } : { ok: false, reason: "missing" };
 }
 
 /**

@@ -20,7 +20,7 @@ export interface ChallengePayload {
   challenge: string;
   /** Registration: the name asked for with the options (`?name=`), used when the verify call gives none. */
   name?: string;
-  /** Passkey sign-up: SHA-256 of the e-mailed code this ceremony goes with. */
+  /** Passkey sign-up: an HMAC of the e-mailed code this ceremony goes with. */
   codeHash?: string;
 }
 

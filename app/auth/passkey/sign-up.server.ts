@@ -1,10 +1,12 @@
 // Sign-up with a passkey alone (docs/decisions/017-passkey-sign-up.md): name and e-mail → a code mailed to the
 // address → registration options → the new passkey verified → the account exists, verified, with no password.
 // The code proves the inbox before any account exists, so nobody can pre-register another person's address with
-// their own passkey. It is bound to the browser that asked (a signed cookie), so eight characters suffice.
+// their own passkey. It is bound to the browser that asked (a signed cookie): it is an entry found by that
+// cookie's secret, holding the code's HMAC, and each guess is counted before it is compared, five at most
+// (docs/decisions/029-atomic-guess-counting.md), so eight characters suffice.
 import type { RegistrationResponseJSON } from "@simplewebauthn/server";
 import { clearCookie, cookieName, readSignedCookie, setSignedCookie } from "~/auth/cookies.server";
-import { newId, randomToken, safeEqual, sha256Hex } from "~/auth/crypto.server";
+import { hmacBase64Url, newId, randomToken, safeEqual } from "~/auth/crypto.server";
 import { normalizeEmail } from "~/auth/email-address";
 import { AuthError } from "~/auth/errors";
 import { takeChallenge } from "~/auth/passkey/challenge.server";
@@ -15,13 +17,16 @@ import { publicSession, publicUser } from "~/auth/presenters.server";
 import type { RequestContext } from "~/auth/request-context.server";
 import { MAX_NAME_LENGTH } from "~/auth/schemas";
 import { startSessionForNewAccount } from "~/auth/sign-in/first-factor.server";
-import { afterResponse, consumeToken, mailToken, peekToken } from "~/auth/verification.server";
+import { afterResponse, checkCode, closeEntry, openEntry } from "~/auth/verification.server";
 import { db, isUniqueViolation } from "~/db.server";
 import { sendMail } from "~/email/mailer.server";
 
 /** Letters and digits people cannot confuse (no I, O, 0, 1): 8 of 32 symbols are 40 bits. */
 export const SIGN_UP_CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
 export const SIGN_UP_CODE_TTL_SECONDS = 10 * 60;
+/** Wrong guesses a sign-up code survives: the fifth ends it (each counted before it is compared). */
+export const SIGN_UP_CODE_MAX_WRONG_GUESSES = 5;
+const CODE_PURPOSE = "passkey-sign-up-code";
 
 const COOKIE = cookieName("passkey_sign_up");
 const COOKIE_PURPOSE = "passkey_sign_up";
@@ -45,31 +50,41 @@ export async function sendSignUpCode(ctx: RequestContext, input: { name: string;
   setSignedCookie(ctx, COOKIE, attempt, COOKIE_PURPOSE, SIGN_UP_CODE_TTL_SECONDS);
   const exists = await db.user.findUnique({ where: { email }, select: { id: true } });
   // After the answer, so neither it nor its timing depends on SMTP or on which mail goes out.
-  afterResponse(() =>
-    exists
-      ? sendMail(passkeySignUpMails.alreadyRegistered(email))
-      : mailToken<SignUpPayload>(
-          "passkey-sign-up",
-          { userId: null, email, name },
-          { ttlSeconds: SIGN_UP_CODE_TTL_SECONDS, length: SIGN_UP_CODE_LENGTH, alphabet: SIGN_UP_CODE_ALPHABET, bindTo: attempt },
-          (code) => passkeySignUpMails.code(email, code, SIGN_UP_CODE_TTL_SECONDS),
-        ),
-  );
+  afterResponse(() => (exists ? sendMail(passkeySignUpMails.alreadyRegistered(email)) : mailSignUpCode(attempt, { userId: null, email, name })));
   return { status: true as const };
 }
 
-async function readCode(ctx: RequestContext, code: string): Promise<{ attempt: string; payload: SignUpPayload }> {
-  const attempt = attemptOf(ctx);
-  const payload = attempt ? await peekToken<SignUpPayload>("passkey-sign-up", code, { bindTo: attempt }) : null;
-  if (!attempt || !payload) throw new AuthError("INVALID_CODE");
-  return { attempt, payload };
+/** A new code for this browser's sign-up (replacing any earlier one), mailed now; withdrawn if the mail fails. */
+async function mailSignUpCode(attempt: string, payload: SignUpPayload): Promise<void> {
+  const code = randomToken(SIGN_UP_CODE_LENGTH, SIGN_UP_CODE_ALPHABET);
+  await openEntry(CODE_PURPOSE, attempt, payload, { ttlSeconds: SIGN_UP_CODE_TTL_SECONDS, code });
+  try {
+    await sendMail(passkeySignUpMails.code(payload.email, code, SIGN_UP_CODE_TTL_SECONDS));
+  } catch (error) {
+    await closeEntry(CODE_PURPOSE, attempt).catch(() => {});
+    throw error;
+  }
 }
+
+/**
+ * Checks the code against this browser's sign-up: counted first, then compared; `keep` leaves it usable (a right
+ * answer then costs nothing), otherwise a right code is used up by exactly one of concurrent requests.
+ */
+async function checkSignUpCode(ctx: RequestContext, code: string, keep: boolean): Promise<SignUpPayload> {
+  const attempt = attemptOf(ctx);
+  const check = attempt ? await checkCode<SignUpPayload>(CODE_PURPOSE, attempt, code, { maxFailures: SIGN_UP_CODE_MAX_WRONG_GUESSES, keep }) : null;
+  if (!check?.ok) throw new AuthError("INVALID_CODE");
+  return check.payload;
+}
+
+/** What a ceremony's challenge remembers of the code it goes with: an HMAC, not the 40-bit code's bare hash. */
+const challengeCodeHash = (code: string) => hmacBase64Url(code, "passkey sign-up challenge code");
 
 /** POST /passkey/sign-up/generate-register-options {code}: creation options for the address the code proved. */
 export async function signUpRegisterOptions(ctx: RequestContext, input: { code: string }) {
-  const { payload } = await readCode(ctx, input.code);
+  const payload = await checkSignUpCode(ctx, input.code, true);
   if (await db.user.findUnique({ where: { email: payload.email }, select: { id: true } })) throw new AuthError("USER_ALREADY_EXISTS");
-  return registrationOptions(ctx, { email: payload.email, name: payload.name, exclude: [] }, { userId: null, kind: "sign-up", codeHash: sha256Hex(input.code) });
+  return registrationOptions(ctx, { email: payload.email, name: payload.name, exclude: [] }, { userId: null, kind: "sign-up", codeHash: challengeCodeHash(input.code) });
 }
 
 /**
@@ -78,12 +93,10 @@ export async function signUpRegisterOptions(ctx: RequestContext, input: { code: 
  */
 export async function verifySignUp(ctx: RequestContext, input: { code: string; response: RegistrationResponseJSON; name?: string }) {
   const challenge = await takeChallenge(ctx, "sign-up");
-  if (!challenge.codeHash || !safeEqual(challenge.codeHash, sha256Hex(input.code))) throw new AuthError("CHALLENGE_NOT_FOUND");
-  const { attempt } = await readCode(ctx, input.code);
+  if (!challenge.codeHash || !safeEqual(challenge.codeHash, challengeCodeHash(input.code))) throw new AuthError("CHALLENGE_NOT_FOUND");
+  await checkSignUpCode(ctx, input.code, true);
   const passkey = await verifyNewCredential(input.response, challenge.challenge, input.name);
-  const payload = await consumeToken<SignUpPayload>("passkey-sign-up", input.code, { bindTo: attempt }).catch((error) => {
-    throw error instanceof AuthError ? new AuthError("INVALID_CODE") : error;
-  });
+  const payload = await checkSignUpCode(ctx, input.code, false);
   let user;
   try {
     // One statement: the account and its only way in exist together or not at all.

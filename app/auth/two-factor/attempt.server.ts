@@ -1,6 +1,7 @@
 // A sign-in waiting for its second factor: a verification entry found by a random id that a short-lived signed
-// cookie carries. It counts wrong codes (the fifth ends it) and is used up by the first right one. It records which
-// second factors the first factor left open (app/auth/sign-in/first-factor.server.ts, ADR 027).
+// cookie carries. It counts guesses before they are compared (the fifth wrong one ends it) and is used up by the
+// first right one (docs/decisions/029-atomic-guess-counting.md). It records which second factors the first factor
+// left open (app/auth/sign-in/first-factor.server.ts, ADR 027).
 import { randomToken, sign, unsign } from "~/auth/crypto.server";
 import { AuthError } from "~/auth/errors";
 import { publicUser } from "~/auth/presenters.server";
@@ -9,7 +10,8 @@ import { cookieName, requestCookies, setCookie } from "~/auth/cookies.server";
 import { startSession } from "~/auth/session.server";
 import { MAX_TWO_FACTOR_FAILURES, TWO_FACTOR_ATTEMPT_SECONDS, type SecondFactorMethod } from "~/auth/two-factor/constants";
 import { trustThisDevice } from "~/auth/two-factor/trusted-device.server";
-import { openEntry, readEntry, recordFailure, takeEntry } from "~/auth/verification.server";
+import { giveBackAccountGuess, takeAccountGuess, type AccountGuess } from "~/auth/guess-budget.server";
+import { openEntry, readEntry, reserveGuess, settleWrongGuess, takeEntry, type ReservedGuess } from "~/auth/verification.server";
 import { db, type User } from "~/db.server";
 
 export const TWO_FACTOR_COOKIE = cookieName("two_factor");
@@ -28,6 +30,8 @@ export interface Attempt {
   rememberMe: boolean;
   /** The second factors this sign-in may finish with (backup codes always). */
   methods: SecondFactorMethod[];
+  /** Set by `guessingAttempt`: the guess this request may compare, counted against the attempt and the account. */
+  guess?: { reserved: ReservedGuess; account: AccountGuess };
 }
 
 const methodsOf = (payload: AttemptPayload): SecondFactorMethod[] => payload.methods ?? ["totp"];
@@ -84,9 +88,36 @@ export async function attemptIsOpen(ctx: RequestContext): Promise<boolean> {
   return id !== null && (await readEntry<AttemptPayload>("two-factor-attempt", id)) !== null;
 }
 
-/** A wrong code: counted, and the attempt is over at the fifth. */
+/**
+ * The attempt this browser's cookie names, with one guess counted before any code is compared: first out of the
+ * account's budget (429 once spent), then one of the attempt's five, by one conditional statement. A guess that
+ * gets neither is refused uncompared, so of any number sent at once at most five are ever compared.
+ */
+export async function guessingAttempt(ctx: RequestContext, allowed?: (attempt: Attempt) => void): Promise<Attempt> {
+  const attempt = await currentAttempt(ctx);
+  allowed?.(attempt); // a refusal here (a method this sign-in does not offer) counts no guess
+  const account = await takeAccountGuess({ userId: attempt.user.id });
+  const reservation = await reserveGuess("two-factor-attempt", attempt.id, MAX_TWO_FACTOR_FAILURES);
+  if (!reservation.ok) {
+    // Never compared, so not a wrong guess of the account's (the attempt, not the address, is what is known).
+    await giveBackAccountGuess(account);
+    // Its five guesses are taken by requests still being compared: refused as the fifth wrong one would be.
+    if (reservation.reason === "spent") throw new AuthError("INVALID_TWO_FACTOR_AUTHENTICATION");
+    clearAttemptCookie(ctx);
+    throw new AuthError("INVALID_TWO_FACTOR_COOKIE");
+  }
+  return { ...attempt, guess: { reserved: reservation.guess, account } };
+}
+
+/** A wrong code: it stays counted, and the attempt is over at the fifth. */
 export async function failAttempt(ctx: RequestContext, attempt: Attempt, reason?: CodeProblem): Promise<never> {
-  const open = await recordFailure("two-factor-attempt", attempt.id, MAX_TWO_FACTOR_FAILURES);
+  let reserved = attempt.guess?.reserved;
+  if (!reserved) {
+    // Compared without a reservation (not by this module's callers): counted now, late but counted.
+    const reservation = await reserveGuess("two-factor-attempt", attempt.id, MAX_TWO_FACTOR_FAILURES);
+    reserved = reservation.ok ? reservation.guess : undefined;
+  }
+  const open = reserved ? await settleWrongGuess(reserved) : false;
   if (!open) clearAttemptCookie(ctx);
   throw new AuthError("INVALID_TWO_FACTOR_AUTHENTICATION", { reason });
 }
@@ -96,6 +127,7 @@ export type CodeProblem = "expired" | "exhausted" | "missing";
 
 /** A right code: the attempt is used up (once, even for two answers at once) and the session starts. */
 export async function finishAttempt(ctx: RequestContext, attempt: Attempt, trustDevice: boolean | undefined) {
+  if (attempt.guess) await giveBackAccountGuess(attempt.guess.account); // a right code costs the account nothing
   const won = await takeEntry("two-factor-attempt", attempt.id);
   clearAttemptCookie(ctx);
   if (!won) throw new AuthError("INVALID_TWO_FACTOR_COOKIE");

@@ -1,10 +1,12 @@
 // The second step of a sign-in: a code from the authenticator app, an e-mailed code, or a backup code. Without a
-// two-factor cookie, a signed-in user's first TOTP code confirms the setup instead.
+// two-factor cookie, a signed-in user's first TOTP code confirms the setup instead. Every guess is counted before
+// its code is compared (guessingAttempt; docs/decisions/029-atomic-guess-counting.md).
 import { AuthError } from "~/auth/errors";
 import { publicUser } from "~/auth/presenters.server";
 import type { RequestContext } from "~/auth/request-context.server";
 import { getSession, type SessionWithUser } from "~/auth/session.server";
-import { assertOtpOpen, currentAttempt, failAttempt, finishAttempt, hasAttemptCookie } from "~/auth/two-factor/attempt.server";
+import { guessWithinBudget } from "~/auth/guess-budget.server";
+import { assertOtpOpen, currentAttempt, failAttempt, finishAttempt, guessingAttempt, hasAttemptCookie } from "~/auth/two-factor/attempt.server";
 import { consumeBackupCode } from "~/auth/two-factor/backup-codes.server";
 import { MAX_TWO_FACTOR_FAILURES, TWO_FACTOR_OTP_DIGITS, TWO_FACTOR_OTP_SECONDS } from "~/auth/two-factor/constants";
 import { confirmEnable } from "~/auth/two-factor/settings.server";
@@ -30,7 +32,7 @@ export async function verifyTotp(ctx: RequestContext, input: CodeInput) {
     if (!current) throw new AuthError("INVALID_TWO_FACTOR_COOKIE");
     return confirmWithTotp(ctx, current, input.code);
   }
-  const attempt = await currentAttempt(ctx);
+  const attempt = await guessingAttempt(ctx);
   const secret = await secretOf(attempt.user.id);
   if (!secret || !(await checkTotp(attempt.user.id, secret, input.code))) return failAttempt(ctx, attempt);
   return finishAttempt(ctx, attempt, input.trustDevice);
@@ -40,7 +42,8 @@ export async function verifyTotp(ctx: RequestContext, input: CodeInput) {
 export async function confirmWithTotp(ctx: RequestContext, current: SessionWithUser, code: string) {
   const secret = await secretOf(current.user.id);
   if (!secret) throw new AuthError("TOTP_NOT_ENABLED");
-  if (!(await checkTotp(current.user.id, secret, code))) throw new AuthError("INVALID_TWO_FACTOR_AUTHENTICATION");
+  const right = await guessWithinBudget({ userId: current.user.id }, () => checkTotp(current.user.id, secret, code), Boolean);
+  if (!right) throw new AuthError("INVALID_TWO_FACTOR_AUTHENTICATION");
   const user = current.user.twoFactorEnabled ? current.user : await confirmEnable(ctx, current);
   return { token: current.session.token, user: publicUser(user) };
 }
@@ -60,16 +63,16 @@ export async function sendTwoFactorOtp(ctx: RequestContext) {
 
 /** POST /two-factor/verify-otp. */
 export async function verifyTwoFactorOtp(ctx: RequestContext, input: CodeInput) {
-  const attempt = await currentAttempt(ctx);
-  assertOtpOpen(attempt);
+  // Refused before a guess is counted when the e-mailed code is not open to this sign-in (ADR 027).
+  const attempt = await guessingAttempt(ctx, assertOtpOpen);
   const check = await checkCode("two-factor-otp", attempt.id, input.code, { maxFailures: MAX_TWO_FACTOR_FAILURES });
-  if (!check.ok) return failAttempt(ctx, attempt, check.reason === "invalid" ? undefined : check.reason);
+  if (!check.ok) return failAttempt(ctx, attempt, check.reason === "invalid" ? undefined : check.reason === "spent" ? "exhausted" : check.reason);
   return finishAttempt(ctx, attempt, input.trustDevice);
 }
 
 /** POST /two-factor/verify-backup-code: each code works once. */
 export async function verifyBackupCode(ctx: RequestContext, input: CodeInput) {
-  const attempt = await currentAttempt(ctx);
+  const attempt = await guessingAttempt(ctx);
   if (!(await consumeBackupCode(attempt.user.id, input.code))) return failAttempt(ctx, attempt);
   return finishAttempt(ctx, attempt, input.trustDevice);
 }

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "verification" ADD COLUMN     "attempts" INTEGER NOT NULL DEFAULT 0;
+

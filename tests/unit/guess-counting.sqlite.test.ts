@@ -1,0 +1,3 @@
+import { guessCountingSuite } from "./guess-counting.suite";
+
+guessCountingSuite("sqlite");
