@@ -116,6 +116,7 @@ async function answerForTakenAddress(
     username: null,
     displayUsername: null,
     twoFactorEnabled: false,
+    inboxProvenAt: null,
     createdAt: now,
     updatedAt: now,
   };

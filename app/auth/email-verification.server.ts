@@ -1,11 +1,12 @@
 // E-mail verification: the link sent on sign-up (and on request), and GET /verify-email, which also completes
 // the confirmation step of an e-mail change (both are HS256-signed tokens, spec §9).
-import { clearCookie, readSignedCookie, setSignedCookie, SIGN_UP_BROWSER_COOKIE } from "~/auth/cookies.server";
+import { clearCookie, isSignUpBrowserOf, setSignedCookie, SIGN_UP_BROWSER_COOKIE, SIGN_UP_BROWSER_PURPOSE } from "~/auth/cookies.server";
 import { AuthError } from "~/auth/errors";
 import { absoluteUrl, PAGES } from "~/auth/links.server";
 import { publicUser } from "~/auth/presenters.server";
 import type { RequestContext } from "~/auth/request-context.server";
-import { getSession, refreshCookieCache, startSession, type SessionWithUser } from "~/auth/session.server";
+import { clearSessionCookies, getSession, refreshCookieCache, startSession, type SessionWithUser } from "~/auth/session.server";
+import { proveInbox } from "~/auth/account/claim.server";
 import { afterResponse, consumeToken, mailToken, readSignedToken, revokeAllTokensOf, type SignedPayload } from "~/auth/verification.server";
 import { db, isUniqueViolation, type User } from "~/db.server";
 import { emails } from "~/email/templates.server";
@@ -38,8 +39,6 @@ function verificationTokenFor(user: Pick<User, "id" | "email">) {
 const verificationMail = (user: Pick<User, "email">, token: string, callbackURL?: string) =>
   emails.verifyEmail(user.email, verifyEmailLink(token, callbackURL), env.AUTH_EMAIL_VERIFICATION_TTL);
 
-const SIGN_UP_BROWSER_PURPOSE = "verification_browser";
-
 /**
  * Marks this browser as the one that signed up (or proved the password while unverified). A verification link
  * signs in only in that browser: opened anywhere else it verifies the address and leaves that browser signed
@@ -50,7 +49,7 @@ export function bindVerificationToBrowser(ctx: RequestContext, userId: string): 
 }
 
 function isSignUpBrowser(ctx: RequestContext, userId: string): boolean {
-  return readSignedCookie(ctx.request, SIGN_UP_BROWSER_COOKIE, SIGN_UP_BROWSER_PURPOSE) === userId;
+  return isSignUpBrowserOf(ctx.request, userId);
 }
 
 /** Sends a verification link now; a failed send withdraws it and reports FAILED_TO_SEND_EMAIL. */
@@ -75,6 +74,9 @@ export async function requestVerificationEmail(ctx: RequestContext, input: { ema
     if (current.user.email !== email) throw new AuthError("EMAIL_MISMATCH");
     if (current.user.emailVerified) throw new AuthError("EMAIL_ALREADY_VERIFIED");
     await sendVerificationNow(current.user, input.callbackURL);
+    // Signed in, this browser holds the account's credentials: its holder proving the inbox here (the link
+    // opened in this browser) is the person who set them, so nothing ends (ADR 028's exception).
+    bindVerificationToBrowser(ctx, current.user.id);
     return { status: true };
   }
   // Known, verified or unknown: the same answer after the same work; the lookup and the mail come afterwards.
@@ -105,8 +107,15 @@ export async function verifyEmailToken(ctx: RequestContext, token: string) {
     if (!(error instanceof AuthError && error.code === "INVALID_TOKEN" && user.emailVerified)) throw error;
     repeat = true;
   }
-  const verified = user.emailVerified ? user : await markVerified(user, payload.email);
-  if (current) refreshCookieCache(ctx, { session: current.session, user: verified });
+  // The link proved the inbox: a never-proven account is claimed first (ADR 028), unless this is the browser
+  // that signed up. The address is verified only if it is still the account's address: a change of address
+  // between reading the user and this write must not let the old address's link verify the new one.
+  const proof = user.emailVerified ? null : await proveInbox(ctx, user.id, payload.email);
+  if (proof && !proof.verified) throw new AuthError("USER_NOT_FOUND");
+  const verified = proof?.user ?? user;
+  // This browser's session, if it had one, was among those the claim ended.
+  if (current && proof?.ended) clearSessionCookies(ctx);
+  else if (current) refreshCookieCache(ctx, { session: current.session, user: verified });
   // Only the first use signs in (a used link must not stay a way into the account until its JWT expires), and
   // only in the browser that signed up.
   else if (env.AUTH_AUTO_SIGN_IN_AFTER_VERIFICATION === "on" && !repeat && isSignUpBrowser(ctx, verified.id)) {
@@ -114,16 +123,6 @@ export async function verifyEmailToken(ctx: RequestContext, token: string) {
     await startSession(ctx, verified);
   }
   return { status: true, user: publicUser(verified) };
-}
-
-/**
- * Marks the address verified only if it is still the account's address: a change of address between reading
- * the user and this write must not let the old address's link verify the new one.
- */
-async function markVerified(user: User, email: string): Promise<User> {
-  const { count } = await db.user.updateMany({ where: { id: user.id, email }, data: { emailVerified: true } });
-  if (count === 0) throw new AuthError("USER_NOT_FOUND");
-  return db.user.findUniqueOrThrow({ where: { id: user.id } });
 }
 
 async function applyEmailChange(

@@ -26,7 +26,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const flash = takeFlashContent(request, headers);
   // The outbox link goes with a message about mail we sent (those carry the address), not e.g. "Sign in again".
   const outbox = Boolean(flash?.email) && mayReadLocalOutbox(request, context.peerAddress);
-  return data({ flash: flash?.text || null, email: flash?.email ?? "", outbox, social: socialSignInOptions(request) }, { headers });
+  return data(
+    { flash: flash?.text || null, flashLink: flash?.link ?? null, email: flash?.email ?? "", outbox, social: socialSignInOptions(request) },
+    { headers },
+  );
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -58,6 +61,12 @@ export default function SignIn() {
       {page.flash && !actionData ? (
         <StatusMessage>
           {page.flash}
+          {page.flashLink ? (
+            <>
+              {" "}
+              <Link to={page.flashLink.href}>{page.flashLink.text}</Link>
+            </>
+          ) : null}
           <DevOutboxLink show={page.outbox} />
         </StatusMessage>
       ) : null}
