@@ -57,6 +57,7 @@ export async function signUpWithEmail(ctx: RequestContext, input: SignUpInput) {
         email,
         image: input.image || null,
         emailVerified: input.emailProven === true,
+        inboxProvenAt: input.emailProven === true ? new Date() : null,
         ...names,
         accounts: { create: { providerId: CREDENTIAL_PROVIDER, accountId: id, password: passwordHash } },
       },

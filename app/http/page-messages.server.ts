@@ -97,7 +97,9 @@ const SOCIAL_SIGN_IN_PROBLEMS: Record<string, () => string> = {
   invalid_code: () => "The provider did not accept the sign-in. Please try again.",
   invalid_token: () => "The provider's answer could not be verified. Please try again.",
   unable_to_get_user_info: () => "We could not read your profile from the provider. Please try again later.",
-  email_not_found: () => "The provider did not share an email address, which an account needs.",
+  // Also an address the provider does not vouch for (ADR 028): it can neither create nor join an account.
+  email_not_found: () =>
+    "The provider did not share an email address it has confirmed, which an account needs. Sign up with your email address instead; you can link the provider from your account afterwards.",
   "account not linked": () =>
     "An account with this email already exists. Sign in with your password, then link the provider from your account's Linked accounts page.",
   account_already_linked: () => "You already linked an account of this provider.",
