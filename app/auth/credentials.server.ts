@@ -83,8 +83,10 @@ export async function signUpWithEmail(ctx: RequestContext, input: SignUpInput) {
     bindVerificationToBrowser(ctx, user.id);
     return { token: null, user: publicUser(user) };
   }
-  if (emailVerificationEnabled() && !user.emailVerified) {
-    sendVerificationInBackground(user, input.callbackURL);
+  if (!user.emailVerified) {
+    if (emailVerificationEnabled()) sendVerificationInBackground(user, input.callbackURL);
+    // Whatever the verification mode: the person who signed up, proving the inbox in this browser, keeps what
+    // they set up (docs/decisions/028-claim-on-proof.md).
     bindVerificationToBrowser(ctx, user.id);
   }
   const { session } = await startSession(ctx, user, { rememberMe: input.rememberMe });

@@ -8,6 +8,7 @@ import { AuthError } from "~/auth/errors";
 import { passwordBounds } from "~/auth/password.server";
 import type { Ended } from "~/auth/account/claim.server";
 import { PROVIDER_NAMES, type SocialProviderId } from "~/auth/social/provider-ids";
+import { enabledProviders } from "~/auth/social/providers.server";
 import type { FlashLink } from "~/http/flash.server";
 
 export const PAGE_MESSAGES = {
@@ -124,7 +125,8 @@ export type ClaimLanding = "signed-in" | "signed-out" | "new-password";
 
 const counted = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 const listed = (items: string[]) => (items.length <= 1 ? items.join("") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`);
-const providerName = (id: string) => (Object.hasOwn(PROVIDER_NAMES, id) ? PROVIDER_NAMES[id as SocialProviderId] : id);
+const providerName = (id: string) =>
+  enabledProviders().find((provider) => provider.id === id)?.name ?? (Object.hasOwn(PROVIDER_NAMES, id) ? PROVIDER_NAMES[id as SocialProviderId] : id);
 
 /**
  * What a claim (ADR 028) removed and why, in words for people, with the way on: set a password when signed in,
