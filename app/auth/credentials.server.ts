@@ -145,10 +145,12 @@ export async function verifyCredentials(email: string, password: string): Promis
 
 export async function signInWithEmail(ctx: RequestContext, input: SignInInput) {
   const user = await verifyCredentials(input.email, input.password);
+  // This browser proved the password of an unverified account: whoever proves the inbox here holds both, so is
+  // the person who set it up, and the first proof claims nothing (docs/decisions/028-claim-on-proof.md).
+  if (!user.emailVerified) bindVerificationToBrowser(ctx, user.id);
   if (emailVerificationRequired() && !user.emailVerified) {
     // Only after the password matched, so this reveals nothing to someone who does not know it.
     sendVerificationInBackground(user, input.callbackURL);
-    bindVerificationToBrowser(ctx, user.id);
     throw new AuthError("EMAIL_NOT_VERIFIED");
   }
   return signInAnswer(await afterFirstFactor(ctx, user, { rememberMe: input.rememberMe }), input.callbackURL);

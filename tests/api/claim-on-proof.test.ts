@@ -117,6 +117,20 @@ async function squat() {
 
 type Squat = Awaited<ReturnType<typeof squat>>;
 
+/** An organization invites `email`; the link (with its secret) reaches that inbox. */
+async function invitation(email: string) {
+  const admin = browser();
+  const adminUser = await signUp(admin);
+  await query(server.database, `UPDATE "user" SET "emailVerified" = ? WHERE "id" = ?`, [truthy(), adminUser.user.id]);
+  const name = `Claim Co ${Math.random().toString(36).slice(2, 8)}`;
+  const created = await admin.post("/api/auth/organization/create", { name, slug: `claim-${Math.random().toString(36).slice(2, 10)}` });
+  expect(created.status, created.text).toBe(200);
+  const invited = await admin.post("/api/auth/organization/invite-member", { email, role: "admin", organizationId: created.body.id });
+  expect(invited.status, invited.text).toBe(200);
+  const link = new URL(actionLink(await mailbox.waitFor(email, new RegExp(`Join ${name}`))));
+  return { invited, link };
+}
+
 /** Nothing the squatter set up gets in any more, on either instance, and the account is proven and clean. */
 async function expectClaimed(squatted: Squat, ownerSessions = 0) {
   const { client, elsewhere, email, user, authenticator, identity } = squatted;
@@ -212,15 +226,7 @@ describe("the owner proving the inbox ends everything the squatter set up", () =
 
   it("by an invitation's link secret: accepting ends every session, the accepting one included", async () => {
     const squatted = await squat();
-    // An organization invites the address; the link (with its secret) reaches the owner's inbox.
-    const admin = browser();
-    const adminUser = await signUp(admin);
-    await query(server.database, `UPDATE "user" SET "emailVerified" = ? WHERE "id" = ?`, [truthy(), adminUser.user.id]);
-    const created = await admin.post("/api/auth/organization/create", { name: "Claim Co", slug: `claim-${Date.now().toString(36)}` });
-    expect(created.status, created.text).toBe(200);
-    const invited = await admin.post("/api/auth/organization/invite-member", { email: squatted.email, role: "admin", organizationId: created.body.id });
-    expect(invited.status, invited.text).toBe(200);
-    const link = new URL(actionLink(await mailbox.waitFor(squatted.email, /Join Claim Co/)));
+    const { invited, link } = await invitation(squatted.email);
     // Accepted from a browser that signed in with the account's password, but not the one that signed up.
     const accepting = browser();
     const signedIn = await accepting.post("/api/auth/passkey/generate-authenticate-options", {});
@@ -257,6 +263,21 @@ describe("the exception: the person who set it all up, in the browser they signe
     const squatted = await squat();
     const code = await mailedCode(squatted.email, "email-verification");
     expect((await squatted.client.post("/api/auth/email-otp/verify-email", { email: squatted.email, otp: code })).status).toBe(200);
+    await expectKept(squatted);
+  });
+
+  it("keeps everything when a browser that proved the password accepts an invitation with the link's secret", async () => {
+    const squatted = await squat();
+    const { invited, link } = await invitation(squatted.email);
+    const signedIn = browser();
+    const first = await signedIn.post("/api/auth/sign-in/email", { email: squatted.email, password: "the squatter's password" });
+    expect(first.body.twoFactorRedirect).toBe(true); // the password is proven; the second factor is still due
+    // Whoever holds the password and reads the inbox set the account up: nothing of theirs ends.
+    const viaPasskey = await passkeySignIn(squatted.authenticator, signedIn);
+    expect(viaPasskey.status).toBe(200);
+    const accepted = await signedIn.post("/api/auth/organization/accept-invitation", { invitationId: invited.body.id, token: link.searchParams.get("token") });
+    expect(accepted.status, accepted.text).toBe(200);
+    expect((await signedIn.get("/api/auth/get-session")).body.user).toMatchObject({ id: squatted.user.id, emailVerified: true });
     await expectKept(squatted);
   });
 

@@ -6,7 +6,7 @@ import type { RequestContext } from "~/auth/request-context.server";
 import { afterFirstFactor } from "~/auth/two-factor/gate.server";
 import { usernameProblem } from "~/auth/username/schemas";
 import { db, type User } from "~/db.server";
-import { emailVerificationRequired, sendVerificationInBackground } from "~/auth/email-verification.server";
+import { bindVerificationToBrowser, emailVerificationRequired, sendVerificationInBackground } from "~/auth/email-verification.server";
 import { CREDENTIAL_PROVIDER, signInAnswer } from "~/auth/credentials.server";
 
 export interface UsernameNames {
@@ -53,6 +53,8 @@ export async function signInWithUsername(
   input: { username: string; password: string; rememberMe?: boolean; callbackURL?: string },
 ) {
   const user = await verifyUsernameCredentials(input.username, input.password);
+  // As the e-mail door: a browser that proved the password keeps what it set up when it proves the inbox (ADR 028).
+  if (!user.emailVerified) bindVerificationToBrowser(ctx, user.id);
   if (emailVerificationRequired() && !user.emailVerified) {
     sendVerificationInBackground(user, input.callbackURL);
     throw new AuthError("EMAIL_NOT_VERIFIED");
