@@ -15,6 +15,8 @@ export const cookieName = (name: string) => `${prefix}.${name}`;
 
 /** Marks the browser that signed up, so only it is signed in by the verification link (see email-verification). */
 export const SIGN_UP_BROWSER_COOKIE = cookieName("verification_browser");
+/** What SIGN_UP_BROWSER_COOKIE's value (the user id) is signed for. */
+export const SIGN_UP_BROWSER_PURPOSE = "verification_browser";
 
 /** Parsed once per request: a session read alone consults up to three cookies. */
 const parsedCookies = new WeakMap<Request, Record<string, string | undefined>>();
@@ -54,4 +56,9 @@ export function setSignedCookie(ctx: RequestContext, name: string, value: string
 export function readSignedCookie(request: Request, name: string, purpose: string): string | null {
   const signed = requestCookies(request)[name];
   return signed ? unsign(signed, purpose) : null;
+}
+
+/** Whether this request comes from the browser that signed up as `userId` (or proved its password unverified). */
+export function isSignUpBrowserOf(request: Request, userId: string): boolean {
+  return readSignedCookie(request, SIGN_UP_BROWSER_COOKIE, SIGN_UP_BROWSER_PURPOSE) === userId;
 }

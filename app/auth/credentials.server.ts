@@ -57,6 +57,7 @@ export async function signUpWithEmail(ctx: RequestContext, input: SignUpInput) {
         email,
         image: input.image || null,
         emailVerified: input.emailProven === true,
+        inboxProvenAt: input.emailProven === true ? new Date() : null,
         ...names,
         accounts: { create: { providerId: CREDENTIAL_PROVIDER, accountId: id, password: passwordHash } },
       },
@@ -82,8 +83,10 @@ export async function signUpWithEmail(ctx: RequestContext, input: SignUpInput) {
     bindVerificationToBrowser(ctx, user.id);
     return { token: null, user: publicUser(user) };
   }
-  if (emailVerificationEnabled() && !user.emailVerified) {
-    sendVerificationInBackground(user, input.callbackURL);
+  if (!user.emailVerified) {
+    if (emailVerificationEnabled()) sendVerificationInBackground(user, input.callbackURL);
+    // Whatever the verification mode: the person who signed up, proving the inbox in this browser, keeps what
+    // they set up (docs/decisions/028-claim-on-proof.md).
     bindVerificationToBrowser(ctx, user.id);
   }
   const { session } = await startSessionForNewAccount(ctx, user, { rememberMe: input.rememberMe });
@@ -116,6 +119,7 @@ async function answerForTakenAddress(
     username: null,
     displayUsername: null,
     twoFactorEnabled: false,
+    inboxProvenAt: null,
     createdAt: now,
     updatedAt: now,
   };

@@ -5,9 +5,11 @@ import { clearCookie, SIGN_UP_BROWSER_COOKIE } from "~/auth/cookies.server";
 import { AuthError } from "~/auth/errors";
 import { publicUser } from "~/auth/presenters.server";
 import type { RequestContext } from "~/auth/request-context.server";
-import { getSession, refreshCookieCache, type SessionWithUser } from "~/auth/session.server";
+import { clearSessionCookies, getSession, refreshCookieCache, type SessionWithUser } from "~/auth/session.server";
+import { proveInbox } from "~/auth/account/claim.server";
 import { finishFirstFactor } from "~/auth/sign-in/first-factor.server";
 import {
+  bindVerificationToBrowser,
   emailVerificationEnabled,
   isSignUpBrowser,
   sendVerificationInBackground,
@@ -43,6 +45,9 @@ export async function requestVerificationEmail(ctx: RequestContext, input: { ema
     if (current.user.email !== email) throw new AuthError("EMAIL_MISMATCH");
     if (current.user.emailVerified) throw new AuthError("EMAIL_ALREADY_VERIFIED");
     await sendVerificationNow(current.user, input.callbackURL);
+    // Signed in, this browser holds the account's credentials: its holder proving the inbox here (the link
+    // opened in this browser) is the person who set them, so nothing ends (ADR 028's exception).
+    bindVerificationToBrowser(ctx, current.user.id);
     return { status: true };
   }
   // Known, verified or unknown: the same answer after the same work; the lookup and the mail come afterwards.
@@ -73,8 +78,15 @@ export async function verifyEmailToken(ctx: RequestContext, token: string) {
     if (!(error instanceof AuthError && error.code === "INVALID_TOKEN" && user.emailVerified)) throw error;
     repeat = true;
   }
-  const verified = user.emailVerified ? user : await markVerified(user, payload.email);
-  if (current) refreshCookieCache(ctx, { session: current.session, user: verified });
+  // The link proved the inbox: a never-proven account is claimed first (ADR 028), unless this is the browser
+  // that signed up. The address is verified only if it is still the account's address: a change of address
+  // between reading the user and this write must not let the old address's link verify the new one.
+  const proof = user.emailVerified ? null : await proveInbox(ctx, user.id, payload.email);
+  if (proof && !proof.verified) throw new AuthError("USER_NOT_FOUND");
+  const verified = proof?.user ?? user;
+  // This browser's session, if it had one, was among those the claim ended.
+  if (current && proof?.ended) clearSessionCookies(ctx);
+  else if (current) refreshCookieCache(ctx, { session: current.session, user: verified });
   // Only the first use signs in (a used link must not stay a way into the account until its JWT expires), and
   // only in the browser that signed up: through the first-factor door, so two-factor still asks its second step
   // (with the authenticator app: the link proved the inbox, so an e-mailed code would prove nothing more).
@@ -84,16 +96,6 @@ export async function verifyEmailToken(ctx: RequestContext, token: string) {
     if (outcome.twoFactorRedirect) return { status: true, user: publicUser(verified), ...outcome };
   }
   return { status: true, user: publicUser(verified) };
-}
-
-/**
- * Marks the address verified only if it is still the account's address: a change of address between reading
- * the user and this write must not let the old address's link verify the new one.
- */
-async function markVerified(user: User, email: string): Promise<User> {
-  const { count } = await db.user.updateMany({ where: { id: user.id, email }, data: { emailVerified: true } });
-  if (count === 0) throw new AuthError("USER_NOT_FOUND");
-  return db.user.findUniqueOrThrow({ where: { id: user.id } });
 }
 
 async function applyEmailChange(

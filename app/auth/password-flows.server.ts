@@ -10,6 +10,7 @@ import type { SessionWithUser } from "~/auth/session.server";
 import { replaceSessionAfterPasswordChange } from "~/auth/sign-in/first-factor.server";
 import { afterResponse, consumeToken, mailToken, peekToken, revokeTokens } from "~/auth/verification.server";
 import { db, isUniqueViolation } from "~/db.server";
+import { proveInbox } from "~/auth/account/claim.server";
 import { emails } from "~/email/templates.server";
 import { env } from "~/env.server";
 
@@ -53,8 +54,11 @@ export async function resetTokenEmail(token: string): Promise<string | null> {
   return (await db.user.findUnique({ where: { id: payload.userId }, select: { email: true } }))?.email ?? null;
 }
 
-/** POST /reset-password: the token works once; other reset links and (by default) all sessions end. */
-export async function resetPassword(input: { newPassword: string; token: string }) {
+/**
+ * POST /reset-password: the token works once; other reset links and (by default) all sessions end. The link
+ * reached the account's inbox, so this proves it (claiming a never-proven account, ADR 028).
+ */
+export async function resetPassword(ctx: RequestContext, input: { newPassword: string; token: string }) {
   assertPasswordLength(input.newPassword); // before the token is used up, so a typo costs nothing
   // A bad token must cost no scrypt work: otherwise a stream of guesses slows everyone's sign-in.
   if (!(await isResetTokenUsable(input.token))) throw new AuthError("INVALID_TOKEN");
@@ -63,19 +67,21 @@ export async function resetPassword(input: { newPassword: string; token: string 
     // An expired reset link is answered like any other bad one: 400 INVALID_TOKEN (Better Auth's wire format).
     throw error instanceof AuthError && error.code === "TOKEN_EXPIRED" ? new AuthError("INVALID_TOKEN") : error;
   });
-  const user = await db.user.findUnique({ where: { id: userId }, select: { id: true } });
+  const user = await db.user.findUnique({ where: { id: userId }, select: { id: true, email: true } });
   if (!user) throw new AuthError("INVALID_TOKEN");
-  await replacePassword(userId, passwordHash);
+  // Every link mailed to an earlier address was revoked when the address changed: this one went to `user.email`.
+  await replacePassword(ctx, userId, user.email, passwordHash);
   return { status: true };
 }
 
 /**
- * After a proven reset: the new password, other reset links revoked, and (by default) every session ended. The
- * password is marked as set through the inbox: until it is changed with the current password while signed in,
- * it proves no more than the inbox does, so the e-mailed second factor is not offered after it (ADR 027).
+ * After a reset proven by mail to `email`: the claim of a never-proven account (ADR 028) and the new password,
+ * in one transaction; other reset links revoked, and (by default) every session ended. The password is marked as
+ * set through the inbox: until it is changed with the current password while signed in, it proves no more than
+ * the inbox does, so the e-mailed second factor is not offered after it (ADR 027).
  */
-export async function replacePassword(userId: string, passwordHash: string): Promise<void> {
-  await db.$transaction(async (tx) => {
+export async function replacePassword(ctx: RequestContext, userId: string, email: string, passwordHash: string): Promise<void> {
+  await proveInbox(ctx, userId, email, async (tx) => {
     const updated = await tx.account.updateMany({
       where: { userId, providerId: CREDENTIAL_PROVIDER },
       data: { password: passwordHash, passwordResetByEmail: true },

@@ -27,6 +27,7 @@ interface Row {
   u_username: string | null;
   u_displayUsername: string | null;
   u_twoFactorEnabled: unknown;
+  u_inboxProvenAt: unknown;
   u_createdAt: unknown;
   u_updatedAt: unknown;
 }
@@ -38,7 +39,7 @@ const toBoolean = (value: unknown) => value === true || value === 1 || value ===
 const USER_COLUMNS = Prisma.raw(
   `u."id" AS "u_id", u."name" AS "u_name", u."email" AS "u_email", u."emailVerified" AS "u_emailVerified",
    u."image" AS "u_image", u."username" AS "u_username", u."displayUsername" AS "u_displayUsername",
-   u."twoFactorEnabled" AS "u_twoFactorEnabled", u."createdAt" AS "u_createdAt", u."updatedAt" AS "u_updatedAt"`,
+   u."twoFactorEnabled" AS "u_twoFactorEnabled", u."inboxProvenAt" AS "u_inboxProvenAt", u."createdAt" AS "u_createdAt", u."updatedAt" AS "u_updatedAt"`,
 );
 type UserRow = Pick<Row, Extract<keyof Row, `u_${string}`>>;
 
@@ -52,6 +53,7 @@ function userFromRow(row: UserRow): User {
     username: row.u_username,
     displayUsername: row.u_displayUsername,
     twoFactorEnabled: toBoolean(row.u_twoFactorEnabled),
+    inboxProvenAt: row.u_inboxProvenAt === null || row.u_inboxProvenAt === undefined ? null : toDate(row.u_inboxProvenAt),
     createdAt: toDate(row.u_createdAt),
     updatedAt: toDate(row.u_updatedAt),
   };

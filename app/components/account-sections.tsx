@@ -2,7 +2,7 @@
 // errors come back in an error summary at the top of the section's form (focused), next to each field too; a
 // success redirects back to the page, which shows the confirmation at its top (see `FlashMessage`).
 import { getFormProps, type FormMetadata, type SubmissionResult } from "@conform-to/react";
-import { Form } from "@remix-run/react";
+import { Form, Link } from "@remix-run/react";
 import { useMemo, type ReactNode } from "react";
 import {
   changeEmailSchema,
@@ -49,11 +49,17 @@ function Outcome({ intent, last }: { intent: string; last?: SectionResult }) {
 }
 
 /** The one-time confirmation an account page shows at its top after a successful post (post/redirect/get). */
-export function FlashMessage({ flash }: { flash: { text: string; id: string } | null }) {
+export function FlashMessage({ flash }: { flash: { text: string; id: string; link?: { href: string; text: string } } | null }) {
   if (!flash) return null;
   return (
     <StatusMessage id="flash" focusKey={flash.id}>
       {flash.text}
+      {flash.link ? (
+        <>
+          {" "}
+          <Link to={flash.link.href}>{flash.link.text}</Link>
+        </>
+      ) : null}
     </StatusMessage>
   );
 }

@@ -10,15 +10,28 @@ const FLASH_COOKIE = `${env.secureCookies ? "__Secure-" : ""}latchkey.flash`;
 const FLASH_PURPOSE = "flash";
 /** Long enough for a slow redirect, short enough that a message never greets a later, unrelated visit. */
 const FLASH_MAX_AGE_SECONDS = 60;
-const MAX_FLASH_LENGTH = 500;
+const MAX_FLASH_LENGTH = 800;
 
 const cookieOptions = { httpOnly: true, sameSite: "lax" as const, path: "/", secure: env.secureCookies };
+
+/** A way on, shown after the message (e.g. "Set a password" after a claim removed the old one): a path here. */
+export interface FlashLink {
+  href: string;
+  text: string;
+}
 
 export interface FlashContent {
   text: string;
   /** An address to prefill on the next page's form (the sign-in page after a password reset). */
   email?: string;
+  link?: FlashLink;
 }
+
+/** A link kept only if it is a path on this site (the cookie is signed; this is belt and braces). */
+const sameSiteLink = (link: unknown): FlashLink | undefined => {
+  const { href, text } = (link ?? {}) as Partial<FlashLink>;
+  return typeof href === "string" && /^\/(?![/\\])/.test(href) && typeof text === "string" && text ? { href, text } : undefined;
+};
 
 /** Sets the message the next page shows. */
 export function setFlash(headers: Headers, message: string, extra: Omit<FlashContent, "text"> = {}): void {
@@ -36,7 +49,9 @@ export function takeFlashContent(request: Request, headers: Headers): FlashConte
   if (value === null) return null;
   try {
     const content = JSON.parse(Buffer.from(value, "base64url").toString("utf8")) as FlashContent;
-    return typeof content.text === "string" ? content : null;
+    if (typeof content.text !== "string") return null;
+    const link = sameSiteLink(content.link);
+    return { text: content.text, ...(typeof content.email === "string" ? { email: content.email } : {}), ...(link ? { link } : {}) };
   } catch {
     return null;
   }
@@ -51,10 +66,12 @@ export function takeFlash(request: Request, headers: Headers): string | null {
 export interface Flash {
   text: string;
   id: string;
+  link?: FlashLink;
 }
 
 /** The message set for this page, if any, as a page shows it (`FlashMessage`), clearing it. */
 export function takeFlashNotice(request: Request, headers: Headers): Flash | null {
-  const text = takeFlash(request, headers);
-  return text ? { text, id: `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}` } : null;
+  const content = takeFlashContent(request, headers);
+  if (!content?.text) return null;
+  return { text: content.text, id: `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`, ...(content.link ? { link: content.link } : {}) };
 }

@@ -13,7 +13,7 @@ import { getSession, type SessionWithUser } from "~/auth/session.server";
 import { knownError } from "~/http/known-error.server";
 import { wordsFor } from "~/http/page-messages.server";
 import { markFormFailed, pageRequestContext, readForm } from "~/http/page.server";
-import { setFlash } from "~/http/flash.server";
+import { setFlash, type FlashLink } from "~/http/flash.server";
 
 /**
  * The page a form was posted from: its path and query, without the `?index` Remix adds for index routes (and
@@ -32,7 +32,7 @@ export interface IntentSpec<S extends z.ZodObject> {
   /** Signed out is allowed (the handler gets null). */
   anonymous?: boolean;
   /** `message` is the confirmation shown after the redirect; `redirect` a page other than the one that posted. */
-  run: (value: z.infer<S>, current: SessionWithUser | null, ctx: RequestContext) => Promise<{ message?: string; redirect?: string }>;
+  run: (value: z.infer<S>, current: SessionWithUser | null, ctx: RequestContext) => Promise<{ message?: string; redirect?: string; link?: FlashLink }>;
 }
 
 export const intent = <S extends z.ZodObject>(spec: IntentSpec<S>) => spec;
@@ -83,7 +83,7 @@ export async function runIntent(
   if (submission.status !== "success") return reply(400, { result: submission.reply() });
   try {
     const outcome = await spec.run(submission.value, current, ctx);
-    if (outcome.message) setFlash(ctx.responseHeaders, outcome.message);
+    if (outcome.message) setFlash(ctx.responseHeaders, outcome.message, outcome.link ? { link: outcome.link } : {});
     return { kind: "redirect", location: outcome.redirect ?? pageThatPosted(request), headers: ctx.responseHeaders };
   } catch (thrown) {
     const error = knownError(thrown);

@@ -6,6 +6,10 @@ import { EMAIL_OTP_SECONDS } from "~/auth/email-otp/constants";
 import { TWO_FACTOR_OTP_SECONDS } from "~/auth/two-factor/constants";
 import { AuthError } from "~/auth/errors";
 import { passwordBounds } from "~/auth/password.server";
+import type { Ended } from "~/auth/account/claim.server";
+import { PROVIDER_NAMES, type SocialProviderId } from "~/auth/social/provider-ids";
+import { enabledProviders } from "~/auth/social/providers.server";
+import type { FlashLink } from "~/http/flash.server";
 
 export const PAGE_MESSAGES = {
   INVALID_EMAIL_OR_PASSWORD: () => "That email and password don't match. Check both and try again.",
@@ -96,7 +100,9 @@ const SOCIAL_SIGN_IN_PROBLEMS: Record<string, () => string> = {
   invalid_code: () => "The provider did not accept the sign-in. Please try again.",
   invalid_token: () => "The provider's answer could not be verified. Please try again.",
   unable_to_get_user_info: () => "We could not read your profile from the provider. Please try again later.",
-  email_not_found: () => "The provider did not share an email address, which an account needs.",
+  // Also an address the provider does not vouch for (ADR 028): it can neither create nor join an account.
+  email_not_found: () =>
+    "The provider did not share an email address it has confirmed, which an account needs. Sign up with your email address instead; you can link the provider from your account afterwards.",
   "account not linked": () =>
     "An account with this email already exists. Sign in with your password, then link the provider from your account's Linked accounts page.",
   account_already_linked: () => "You already linked an account of this provider.",
@@ -114,4 +120,39 @@ export function socialSignInProblem(code: string | null): string | null {
   if (!code) return null;
   const words = Object.hasOwn(SOCIAL_SIGN_IN_PROBLEMS, code) ? SOCIAL_SIGN_IN_PROBLEMS[code] : undefined;
   return words ? words() : "Signing in with the provider did not work. Please try again.";
+}
+
+/** Where the person stands after a claim, which decides the way on the message offers. */
+export type ClaimLanding = "signed-in" | "signed-out" | "new-password";
+
+const counted = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+const listed = (items: string[]) => (items.length <= 1 ? items.join("") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`);
+const providerName = (id: string) =>
+  enabledProviders().find((provider) => provider.id === id)?.name ?? (Object.hasOwn(PROVIDER_NAMES, id) ? PROVIDER_NAMES[id as SocialProviderId] : id);
+
+/**
+ * What a claim (ADR 028) removed and why, in words for people, with the way on: set a password when signed in,
+ * choose one by e-mail when signed out, nothing more after a reset (the new password is the way in). Null when
+ * nothing worth saying ended.
+ */
+export function claimNotice(ended: Ended, landing: ClaimLanding): { text: string; link?: FlashLink } | null {
+  const items: string[] = [];
+  if (ended.password && landing !== "new-password") items.push("the password");
+  if (ended.passkeys > 0) items.push(counted(ended.passkeys, "passkey", "passkeys"));
+  if (ended.twoFactor) items.push("two-factor authentication");
+  const providers = [...new Set(ended.linkedAccounts)].map(providerName);
+  if (providers.length > 0) items.push(`the ${listed(providers)} ${providers.length === 1 ? "sign-in" : "sign-ins"}`);
+  if (ended.sessions > 0) items.push(counted(ended.sessions, "signed-in session", "signed-in sessions"));
+  if (items.length === 0) return null;
+  const why =
+    `This email address had not been confirmed before, and anyone can sign up with any address, so to protect you we ` +
+    `removed what had been set up on the account until now: ${listed(items)}.`;
+  switch (landing) {
+    case "signed-in":
+      return { text: `${why} Set a password to sign in with one.`, link: { href: "/account/security#set-password", text: "Set a password" } };
+    case "signed-out":
+      return { text: `${why} To sign in with a password, choose a new one.`, link: { href: "/forgot-password", text: "Choose a new password" } };
+    default:
+      return { text: why };
+  }
 }

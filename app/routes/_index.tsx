@@ -5,7 +5,7 @@ import { Form, Link, useLoaderData } from "@remix-run/react";
 import { getSession } from "~/auth/session.server";
 import { StatusMessage } from "~/components/forms";
 import { pageTitle } from "~/components/page-title";
-import { takeFlash } from "~/http/flash.server";
+import { takeFlashContent } from "~/http/flash.server";
 import { requestContext } from "~/http/page.server";
 
 export const meta = pageTitle("Sign-in for your apps");
@@ -13,16 +13,26 @@ export const meta = pageTitle("Sign-in for your apps");
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const ctx = await requestContext(request, context, null);
   const session = await getSession(ctx);
-  const flash = takeFlash(request, ctx.responseHeaders);
-  return data({ user: session ? { name: session.user.name } : null, flash }, { headers: ctx.responseHeaders });
+  const flash = takeFlashContent(request, ctx.responseHeaders);
+  return data({ user: session ? { name: session.user.name } : null, flash: flash?.text || null, flashLink: flash?.link ?? null }, { headers: ctx.responseHeaders });
 }
 
 export default function Home() {
-  const { user, flash } = useLoaderData<typeof loader>();
+  const { user, flash, flashLink } = useLoaderData<typeof loader>();
   return (
     <section className="hero">
       <h1>Sign-in for your apps</h1>
-      {flash ? <StatusMessage>{flash}</StatusMessage> : null}
+      {flash ? (
+        <StatusMessage>
+          {flash}
+          {flashLink ? (
+            <>
+              {" "}
+              <Link to={flashLink.href}>{flashLink.text}</Link>
+            </>
+          ) : null}
+        </StatusMessage>
+      ) : null}
       <p className="lead">
         Latchkey keeps accounts for you: sign-up and sign-in with an email address and password, email verification,
         password reset, and a place where people manage their profile and the devices they are signed in on.

@@ -5,5 +5,5 @@ import { endpoint } from "~/http/endpoint.server";
 export const { loader, action } = endpoint({
   method: "POST",
   body: resetWithOtpBody,
-  handler: ({ body }) => resetPasswordWithOtp(body),
+  handler: ({ body, ctx }) => resetPasswordWithOtp(ctx, body),
 });

@@ -5,5 +5,5 @@ import { endpoint } from "~/http/endpoint.server";
 export const { loader, action } = endpoint({
   method: "POST",
   body: emailOtpBody,
-  handler: ({ body }) => verifyEmailWithOtp(body),
+  handler: ({ body, ctx }) => verifyEmailWithOtp(ctx, body),
 });

@@ -7,5 +7,5 @@ import { endpoint } from "~/http/endpoint.server";
 export const { loader, action } = endpoint({
   method: "POST",
   body: z.object({ invitationId: idField, token: z.string().max(200).optional() }),
-  handler: async ({ body, ctx }) => acceptInvitation(await requireSession(ctx), body.invitationId, body.token),
+  handler: async ({ body, ctx }) => acceptInvitation(await requireSession(ctx), body.invitationId, body.token, ctx),
 });

@@ -6,5 +6,5 @@ export const { loader, action } = endpoint({
   method: "POST",
   body: z.object({ newPassword: z.string(), token: z.string().optional() }),
   query: z.object({ token: z.string().optional() }),
-  handler: ({ body, query }) => resetPassword({ newPassword: body.newPassword, token: body.token ?? query.token ?? "" }),
+  handler: ({ body, query, ctx }) => resetPassword(ctx, { newPassword: body.newPassword, token: body.token ?? query.token ?? "" }),
 });

@@ -8,6 +8,8 @@ import { withQuery } from "~/auth/links.server";
 import { twoFactorPage } from "~/auth/username/identifier.server";
 import { endpoint, found, json, optionalUrl } from "~/http/endpoint.server";
 import { setFlash } from "~/http/flash.server";
+import { claimNotice } from "~/http/page-messages.server";
+import { endedBy } from "~/auth/account/claim.server";
 
 /** What the landing page says (the JSON answer is unchanged): a change link leaves the new address unverified. */
 const verifiedMessage = (user: { email: string; emailVerified: boolean }) =>
@@ -28,7 +30,11 @@ export const { loader, action } = endpoint({
     try {
       const result = await verifyEmailToken(ctx, query.token);
       if (!query.callbackURL) return result;
-      setFlash(ctx.responseHeaders, verifiedMessage(result.user));
+      // When the link claimed a never-proven account (ADR 028), the page says what ended; this browser is
+      // signed out then (a link signs in only the browser that signed up, which never claims).
+      const ended = endedBy(ctx);
+      const claim = ended ? claimNotice(ended, "signed-out") : null;
+      setFlash(ctx.responseHeaders, claim ? `${verifiedMessage(result.user)} ${claim.text}` : verifiedMessage(result.user), claim?.link ? { link: claim.link } : {});
       if ("twoFactorRedirect" in result) return found(withQuery(twoFactorPage(new URL(withQuery(query.callbackURL, {})).pathname), {}));
       return found(query.callbackURL);
     } catch (error) {

@@ -6,7 +6,7 @@ import { data } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { StatusMessage } from "~/components/forms";
 import { pageTitle } from "~/components/page-title";
-import { takeFlash } from "~/http/flash.server";
+import { takeFlashContent } from "~/http/flash.server";
 import { verifyLinkProblem } from "~/http/page-messages.server";
 
 export const meta = pageTitle("Email confirmation");
@@ -14,12 +14,12 @@ export const meta = pageTitle("Email confirmation");
 export async function loader({ request }: LoaderFunctionArgs) {
   const headers = new Headers();
   const error = new URL(request.url).searchParams.get("error");
-  const message = error ? null : takeFlash(request, headers);
-  return data({ error: verifyLinkProblem(error), message }, { headers });
+  const flash = error ? null : takeFlashContent(request, headers);
+  return data({ error: verifyLinkProblem(error), message: flash?.text || null, link: flash?.link ?? null }, { headers });
 }
 
 export default function EmailVerified() {
-  const { error, message } = useLoaderData<typeof loader>();
+  const { error, message, link } = useLoaderData<typeof loader>();
   return (
     <section className="narrow">
       {error ? (
@@ -30,7 +30,15 @@ export default function EmailVerified() {
       ) : message ? (
         <>
           <h1>Email confirmation</h1>
-          <StatusMessage>{message}</StatusMessage>
+          <StatusMessage>
+            {message}
+            {link ? (
+              <>
+                {" "}
+                <Link to={link.href}>{link.text}</Link>
+              </>
+            ) : null}
+          </StatusMessage>
         </>
       ) : (
         <>

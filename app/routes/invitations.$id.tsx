@@ -18,7 +18,8 @@ import { withErrorTitle } from "~/components/page-title";
 import { mayReadLocalOutbox } from "~/email/mailer.server";
 import { takeFlashNotice } from "~/http/flash.server";
 import { intent, runIntent, type IntentResult } from "~/http/organization-actions.server";
-import { verifyLinkProblem } from "~/http/page-messages.server";
+import { claimNotice, verifyLinkProblem } from "~/http/page-messages.server";
+import { endedBy } from "~/auth/account/claim.server";
 import { requestContext } from "~/http/page.server";
 import { describeRole } from "~/auth/organization/permissions";
 
@@ -62,10 +63,17 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     accept: intent({
       schema: z.object({ token: tokenField }),
       rateLimitAs: "/organization/accept-invitation",
-      run: async (value, current) => {
-        await acceptInvitation(current!, id, value.token);
+      run: async (value, current, ctx) => {
+        await acceptInvitation(current!, id, value.token, ctx);
         // The organization may be gone by now (deleted in between): the list is then the place to land.
         const { invitation } = await describeInvitation(id, null);
+        // The link's secret claimed a never-proven account (ADR 028): signed out now, told what ended and why.
+        const ended = endedBy(ctx);
+        const claim = ended ? claimNotice(ended, "signed-out") : null;
+        if (claim) {
+          const joined = invitation ? `You joined ${invitation.organizationName}.` : "You accepted the invitation.";
+          return { message: `${joined} ${claim.text}`, link: claim.link, redirect: "/sign-in" };
+        }
         if (!invitation) return { redirect: "/organizations" };
         return { message: `You joined ${invitation.organizationName}.`, redirect: `/organizations/${invitation.organizationSlug}` };
       },

@@ -11,6 +11,8 @@ import { ErrorSummary, Field, SubmitButton, useZodForm } from "~/components/form
 import { pageTitle } from "~/components/page-title";
 import { setFlash } from "~/http/flash.server";
 import { handleForm } from "~/http/page.server";
+import { claimNotice } from "~/http/page-messages.server";
+import { endedBy } from "~/auth/account/claim.server";
 
 export const meta = pageTitle("Choose a new password");
 
@@ -27,15 +29,19 @@ export async function action({ request, context }: ActionFunctionArgs) {
     schema: resetPasswordFormSchema(passwordBounds()),
     hideFields: ["newPassword"],
     fieldFor: (error) => (error.code.startsWith("PASSWORD") ? "newPassword" : undefined),
-    run: async (value) => {
+    run: async (value, ctx) => {
       const email = await resetTokenEmail(value.token);
-      await resetPassword(value);
+      await resetPassword(ctx, value);
       return email;
     },
   });
   if (!outcome.ok) return data({ result: outcome.result }, outcome.init);
   const headers = new Headers(outcome.ctx.responseHeaders);
-  setFlash(headers, "Your password was reset. Sign in with the new one.", outcome.value ? { email: outcome.value } : {});
+  // A reset that proved the inbox of a never-proven account also ended what was set up before (ADR 028).
+  const ended = endedBy(outcome.ctx);
+  const claim = ended ? claimNotice(ended, "new-password") : null;
+  const text = claim ? `Your password was reset. ${claim.text} Sign in with the new password.` : "Your password was reset. Sign in with the new one.";
+  setFlash(headers, text, outcome.value ? { email: outcome.value } : {});
   throw redirect("/sign-in?reset=1", { headers });
 }
 

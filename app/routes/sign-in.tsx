@@ -29,6 +29,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return data(
     {
       flash: flash?.text || (reauthenticating ? "Confirm it's you: sign in again to go on." : null),
+      flashLink: flash?.link ?? null,
       email: flash?.email ?? reauthenticating ?? "",
       outbox,
       social: socialSignInOptions(request),
@@ -66,6 +67,12 @@ export default function SignIn() {
       {page.flash && !actionData ? (
         <StatusMessage>
           {page.flash}
+          {page.flashLink ? (
+            <>
+              {" "}
+              <Link to={page.flashLink.href}>{page.flashLink.text}</Link>
+            </>
+          ) : null}
           <DevOutboxLink show={page.outbox} />
         </StatusMessage>
       ) : null}

@@ -13,6 +13,9 @@ import { twoFactorPage } from "~/auth/username/identifier.server";
 import { ErrorSummary, Field, StatusMessage, SubmitButton, useZodForm } from "~/components/forms";
 import { pageTitle } from "~/components/page-title";
 import { handleForm } from "~/http/page.server";
+import { setFlash } from "~/http/flash.server";
+import { claimNotice } from "~/http/page-messages.server";
+import { endedBy } from "~/auth/account/claim.server";
 
 export const meta = pageTitle("Sign in with a code");
 
@@ -33,6 +36,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
       fieldFor: (error) => (["INVALID_OTP", "OTP_EXPIRED", "TOO_MANY_ATTEMPTS"].includes(error.code) ? "otp" : undefined),
       run: async (value, ctx) => {
         const answer = await signInWithEmailOtp(ctx, { email: value.email, otp: value.otp });
+        // The code claimed a never-proven account (ADR 028): the next page says what ended and offers a password.
+        const ended = endedBy(ctx);
+        const claim = ended ? claimNotice(ended, "signed-in") : null;
+        if (claim) setFlash(ctx.responseHeaders, claim.text, claim.link ? { link: claim.link } : {});
         return "twoFactorRedirect" in answer ? twoFactorPage(value.redirectTo) : value.redirectTo;
       },
     });

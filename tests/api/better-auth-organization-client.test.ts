@@ -3,7 +3,7 @@
 import { createAuthClient } from "better-auth/client";
 import { organizationClient } from "better-auth/client/plugins";
 import { describe, expect, it } from "vitest";
-import { ApiClient, PASSWORD, uniqueEmail } from "../support/client";
+import { PASSWORD, uniqueEmail } from "../support/client";
 import { actionLink, Mailbox } from "../support/mailbox";
 import { browserFetch } from "../support/better-auth";
 import { useServerWithMailbox, type TestServer } from "../support/server";
@@ -44,7 +44,8 @@ describe("Better Auth's organizationClient() against this server", () => {
 
     // An invitee verifies their address from the mail, then finds and accepts the invitation.
     const invitee = await signedUp("ba-invitee");
-    await new ApiClient(server.baseUrl).get(actionLink(await mailbox.waitFor(invitee.email, /Verify your email/)));
+    // In the invitee's own browser (another would claim the never-proven account: ADR 028).
+    await invitee.jar.get(actionLink(await mailbox.waitFor(invitee.email, /Verify your email/)));
     const invited = await owner.client.organization.inviteMember({ email: invitee.email, role: "member", organizationId });
     expect(invited.error).toBeNull();
     expect(invited.data).toMatchObject({ email: invitee.email, role: "member", status: "pending" });
@@ -99,7 +100,8 @@ describe("Better Auth's organizationClient() against this server", () => {
     const created = await owner.client.organization.create({ name: "Second Co", slug: `ba2-${Date.now().toString(36)}` });
     const organizationId = created.data!.id;
     const invitee = await signedUp("ba-invitee2");
-    await new ApiClient(server.baseUrl).get(actionLink(await mailbox.waitFor(invitee.email, /Verify your email/)));
+    // In the invitee's own browser (another would claim the never-proven account: ADR 028).
+    await invitee.jar.get(actionLink(await mailbox.waitFor(invitee.email, /Verify your email/)));
     const first = await owner.client.organization.inviteMember({ email: invitee.email, role: "member", organizationId });
     expect((await invitee.client.organization.rejectInvitation({ invitationId: first.data!.id })).data).toMatchObject({ member: null });
     const second = await owner.client.organization.inviteMember({ email: invitee.email, role: "member", organizationId });

@@ -121,7 +121,8 @@ describe("POST /change-email: an unverified address", () => {
     expect(new URL(link).searchParams.get("callbackURL")).toBe("/profile");
     await expectNoNewMail(mailbox, email, seenOld, 100);
 
-    const followed = await new ApiClient(server.baseUrl).get(link);
+    // In the browser that signed up: a never-proven account proving its inbox elsewhere is claimed (ADR 028).
+    const followed = await client.get(link);
     expect(followed.status).toBe(302);
     expect(followed.headers.get("location")).toBe(`${server.baseUrl}/profile`);
     expect(await currentUser(client)).toMatchObject({ email: newEmail, emailVerified: true });

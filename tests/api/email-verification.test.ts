@@ -76,8 +76,9 @@ describe("the mail sent on sign-up (optional mode, the default)", () => {
     expect(response.headers.get("location")).toBe(`${server.baseUrl}/email-verified`);
     expect(setCookie(response, COOKIE.sessionToken)).toBeUndefined();
     expect((await browser.get("/api/auth/get-session")).body).toBeNull();
-    const session = await client.get("/api/auth/get-session?disableCookieCache=true");
-    expect(session.body.user.emailVerified).toBe(true);
+    expect(await emailVerified(server, user.id)).toBe(true);
+    // Proven from another browser, the never-proven account is claimed (ADR 028): the sign-up session ended.
+    expect((await client.get("/api/auth/get-session?disableCookieCache=true")).body).toBeNull();
   });
 
   it("signs in only the browser that signed up (AUTH_EMAIL_VERIFICATION=required: no session before the link)", async () => {
@@ -365,9 +366,10 @@ describe("GET /verify-email", () => {
     expect(response.headers.get("location")).toBe(`${noAutoSignIn.baseUrl}/email-verified`);
     expect(setCookie(response, COOKIE.sessionToken)).toBeUndefined();
     expect((await browser.get("/api/auth/get-session")).body).toBeNull();
-    expect(await count(noAutoSignIn.database, "session", `"userId" = ?`, [user.id])).toBe(1); // only the sign-up one
-    const signIn = await new ApiClient(noAutoSignIn.baseUrl).post("/api/auth/sign-in/email", { email, password: PASSWORD });
-    expect(signIn.body.user.emailVerified).toBe(true);
+    expect(await emailVerified(noAutoSignIn, user.id)).toBe(true);
+    // Another browser proved the inbox of a never-proven account: what was set up before ended (ADR 028).
+    expect(await count(noAutoSignIn.database, "session", `"userId" = ?`, [user.id])).toBe(0);
+    expect((await new ApiClient(noAutoSignIn.baseUrl).post("/api/auth/sign-in/email", { email, password: PASSWORD })).status).toBe(401);
   });
 });
 
@@ -396,7 +398,8 @@ describe("AUTH_EMAIL_VERIFICATION=required", () => {
     expect(wrong.status).toBe(401);
     await expectNoNewMail(strictMailbox, email, seen + 1, 300);
 
-    const verified = await new ApiClient(required.baseUrl).get(fresh);
+    // Followed in the browser that signed up (and proved the password): nothing set up there ends (ADR 028).
+    const verified = await client.get(fresh);
     expect(verified.status).toBe(302);
     expect(verified.headers.get("location")).toBe(`${required.baseUrl}/email-verified`);
     const signIn = await client.post("/api/auth/sign-in/email", { email, password: PASSWORD });

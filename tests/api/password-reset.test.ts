@@ -5,7 +5,7 @@ import { ApiClient, PASSWORD, signUp, uniqueEmail } from "../support/client";
 import { checkMail, expectNoNewMail, mailCount, nextMail, sleep } from "../support/mail";
 import { Mailbox } from "../support/mailbox";
 import { startServer, type TestServer } from "../support/server";
-import { count } from "../support/sql";
+import { count, query } from "../support/sql";
 
 const RESET = /Reset your password/;
 const NEW_PASSWORD = "a brand new passphrase 42";
@@ -229,6 +229,8 @@ describe("POST /reset-password", () => {
 
   it("keeps the sessions with AUTH_REVOKE_SESSIONS_ON_PASSWORD_RESET=off", async () => {
     const { email, client, user } = await account(keepSessions);
+    // A verified account: a never-proven one's first reset also ends its sessions (ADR 028's claim).
+    await query(keepSessions.database, `UPDATE "user" SET "emailVerified" = ? WHERE "id" = ?`, [keepSessions.database.kind === "sqlite" ? 1 : true, user.id]);
     const { token } = await requestReset(keepSessions, email);
     expect((await resetPassword(keepSessions, { newPassword: NEW_PASSWORD, token })).status).toBe(200);
     expect((await client.get("/api/auth/get-session")).body.user.id).toBe(user.id);

@@ -51,10 +51,13 @@ describe("POST /forget-password work", () => {
   });
 });
 
+/** What a page or endpoint passes: a request from a browser without cookies. */
+const ctx = () => ({ request: new Request("http://localhost:3000/reset-password"), clientIp: "127.0.0.1", userAgent: null, responseHeaders: new Headers() });
+
 describe("POST /reset-password work", () => {
   it("refuses an unknown token without hashing the new password", async () => {
     hashCalls.count = 0;
-    await expect(flows.resetPassword({ token: "no-such-token-000000000000", newPassword: "a-new-password" })).rejects.toMatchObject({
+    await expect(flows.resetPassword(ctx(), { token: "no-such-token-000000000000", newPassword: "a-new-password" })).rejects.toMatchObject({
       code: "INVALID_TOKEN",
     });
     expect(hashCalls.count).toBe(0);
@@ -66,7 +69,7 @@ describe("POST /reset-password work", () => {
     const user = await db.user.create({ data: { name: "R", email: "reset-work@example.com" } });
     const token = await issueToken("reset-password", { userId: user.id }, { ttlSeconds: 60, length: 24 });
     hashCalls.count = 0;
-    await expect(flows.resetPassword({ token, newPassword: "a-new-password" })).resolves.toEqual({ status: true });
+    await expect(flows.resetPassword(ctx(), { token, newPassword: "a-new-password" })).resolves.toEqual({ status: true });
     expect(hashCalls.count).toBe(1);
   });
 });

@@ -24,7 +24,7 @@ function entry(token: string, userId: string, options: { sessionId?: string; org
       rememberMe: true,
       activeOrganizationId: options.organizationId ?? null,
     },
-    user: { id: userId, name: "N", email: `${userId}@example.com`, emailVerified: false, image: null, username: null, displayUsername: null, twoFactorEnabled: false, createdAt: now, updatedAt: now },
+    user: { id: userId, name: "N", email: `${userId}@example.com`, emailVerified: false, image: null, username: null, displayUsername: null, twoFactorEnabled: false, inboxProvenAt: null, createdAt: now, updatedAt: now },
   };
 }
 

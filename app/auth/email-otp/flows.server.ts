@@ -11,6 +11,7 @@ import { publicUser } from "~/auth/presenters.server";
 import { replacePassword } from "~/auth/password-flows.server";
 import type { RequestContext } from "~/auth/request-context.server";
 import { finishFirstFactor } from "~/auth/sign-in/first-factor.server";
+import { proveInbox } from "~/auth/account/claim.server";
 import { db, isUniqueViolation, type User } from "~/db.server";
 import { env } from "~/env.server";
 
@@ -27,30 +28,16 @@ export async function sendVerificationOtp(input: { email: string; type: OtpType 
 }
 
 /**
- * The code proved the inbox. An account nobody had proven this address for may hold things its creator set up
- * (a password, sessions, a second factor, linked sign-ins): all of it ends here, once, so that pre-registering
- * someone else's address leaves no way in.
+ * The code proved the inbox. An account nobody had proven an address of may hold things its creator set up
+ * (a password, sessions, a second factor, linked sign-ins): the claim ends all of it, once, so that
+ * pre-registering someone else's address leaves no way in (docs/decisions/028-claim-on-proof.md).
  */
-async function claimUnverifiedAccount(user: User): Promise<User> {
-  return db.$transaction(async (tx) => {
-    const { count } = await tx.user.updateMany({ where: { id: user.id, emailVerified: false }, data: { emailVerified: true, twoFactorEnabled: false } });
-    if (count === 1) {
-      await tx.account.deleteMany({ where: { userId: user.id } });
-      await tx.session.deleteMany({ where: { userId: user.id } });
-      await tx.twoFactor.deleteMany({ where: { userId: user.id } });
-      await tx.passkey.deleteMany({ where: { userId: user.id } });
-      await tx.verification.deleteMany({ where: { value: { contains: `"userId":${JSON.stringify(user.id)}` } } });
-    }
-    return tx.user.findUniqueOrThrow({ where: { id: user.id } });
-  });
-}
-
-async function findOrCreateUser(email: string): Promise<User> {
+async function findOrCreateUser(ctx: RequestContext, email: string): Promise<User> {
   const existing = await db.user.findUnique({ where: { email } });
-  if (existing) return existing.emailVerified ? existing : claimUnverifiedAccount(existing);
+  if (existing) return existing.emailVerified ? existing : (await proveInbox(ctx, existing.id, email)).user;
   if (env.AUTH_EMAIL_OTP_SIGN_UP !== "on") throw new AuthError("INVALID_OTP");
   try {
-    return await db.user.create({ data: { id: newId(), name: "", email, emailVerified: true } });
+    return await db.user.create({ data: { id: newId(), name: "", email, emailVerified: true, inboxProvenAt: new Date() } });
   } catch (error) {
     // Two code sign-ins for a new address at once: one creates the account, the other uses it.
     if (isUniqueViolation(error)) return db.user.findUniqueOrThrow({ where: { email } });
@@ -61,18 +48,18 @@ async function findOrCreateUser(email: string): Promise<User> {
 /** POST /sign-in/email-otp: `{token, user}` and the session, or `{twoFactorRedirect: true}`. */
 export async function signInWithEmailOtp(ctx: RequestContext, input: { email: string; otp: string; rememberMe?: boolean }) {
   const email = await verifyCode(input.email, "sign-in", input.otp);
-  const user = await findOrCreateUser(email);
+  const user = await findOrCreateUser(ctx, email);
   const outcome = await finishFirstFactor(ctx, user, { method: "email-otp", rememberMe: input.rememberMe });
   if (outcome.twoFactorRedirect) return outcome;
   return { token: outcome.session.token, user: publicUser(outcome.user) };
 }
 
-/** POST /email-otp/verify-email: marks the address verified. */
-export async function verifyEmailWithOtp(input: { email: string; otp: string }) {
+/** POST /email-otp/verify-email: the code proved the inbox; the address is verified (claiming a never-proven account). */
+export async function verifyEmailWithOtp(ctx: RequestContext, input: { email: string; otp: string }) {
   const email = await verifyCode(input.email, "email-verification", input.otp);
   const user = await db.user.findUnique({ where: { email } });
   if (!user) throw new AuthError("INVALID_OTP");
-  const verified = user.emailVerified ? user : await db.user.update({ where: { id: user.id }, data: { emailVerified: true } });
+  const verified = user.emailVerified ? user : (await proveInbox(ctx, user.id, email)).user;
   return { status: true, token: null, user: publicUser(verified) };
 }
 
@@ -87,13 +74,16 @@ export async function requestPasswordResetOtp(input: { email: string }) {
   return sendVerificationOtp({ email: input.email, type: "forget-password" });
 }
 
-/** POST /email-otp/reset-password: the code proves the inbox; the new password replaces any old one. */
-export async function resetPasswordWithOtp(input: { email: string; otp: string; password: string }) {
+/**
+ * POST /email-otp/reset-password: the code proves the inbox (claiming a never-proven account); the new password
+ * replaces any old one.
+ */
+export async function resetPasswordWithOtp(ctx: RequestContext, input: { email: string; otp: string; password: string }) {
   assertPasswordLength(input.password); // before the code is used up
   const passwordHash = await hashPassword(input.password);
   const email = await verifyCode(input.email, "forget-password", input.otp);
   const user = await db.user.findUnique({ where: { email }, select: { id: true } });
   if (!user) throw new AuthError("INVALID_OTP");
-  await replacePassword(user.id, passwordHash);
+  await replacePassword(ctx, user.id, email, passwordHash);
   return { success: true };
 }

@@ -6,7 +6,8 @@ import { AuthError } from "~/auth/errors";
 import { absoluteUrl } from "~/auth/links.server";
 import { signUpWithEmail, type SignUpInput } from "~/auth/credentials.server";
 import type { RequestContext } from "~/auth/request-context.server";
-import type { SessionWithUser } from "~/auth/session.server";
+import { clearSessionCookies, type SessionWithUser } from "~/auth/session.server";
+import { proveInbox } from "~/auth/account/claim.server";
 import { issueToken, peekToken, revokeTokensWhere } from "~/auth/verification.server";
 import { db, isUniqueViolation, type Invitation, type User } from "~/db.server";
 import { sendMail } from "~/email/mailer.server";
@@ -169,8 +170,12 @@ async function answerableInvitation(current: SessionWithUser, invitationId: stri
   return { invitation, bySecret };
 }
 
-/** Ten parallel accepts: the conditional status update lets exactly one through; the others find nothing pending. */
-export async function acceptInvitation(current: SessionWithUser, invitationId: string, token?: string) {
+/**
+ * Ten parallel accepts: the conditional status update lets exactly one through; the others find nothing pending.
+ * Accepted by the link's secret, the invitation proved the inbox: a never-proven account is claimed (ADR 028),
+ * unless `ctx` comes from the browser that signed up, and this browser's session ends with the others.
+ */
+export async function acceptInvitation(current: SessionWithUser, invitationId: string, token?: string, ctx?: RequestContext) {
   const { invitation, bySecret } = await answerableInvitation(current, invitationId, token);
   const result = await db.$transaction(async (tx) => {
     await lockOrganization(tx, invitation.organizationId);
@@ -196,10 +201,12 @@ export async function acceptInvitation(current: SessionWithUser, invitationId: s
   }, TX_OPTIONS);
   await revokeTokensWhere("invitation", "invitationId", invitation.id);
   // The link's secret reached this inbox: the address is proven (no second e-mail round trip).
-  if (bySecret && !current.user.emailVerified) {
-    await db.user.updateMany({ where: { id: current.user.id, email: invitation.email }, data: { emailVerified: true } });
+  const proof = bySecret && !current.user.emailVerified ? await proveInbox(ctx ?? null, current.user.id, invitation.email) : null;
+  if (proof?.ended) {
+    if (ctx) clearSessionCookies(ctx);
+  } else {
+    await setActiveOrganizationId(current.session.id, invitation.organizationId);
   }
-  await setActiveOrganizationId(current.session.id, invitation.organizationId);
   return result;
 }
 

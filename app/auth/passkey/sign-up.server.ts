@@ -101,7 +101,7 @@ export async function verifySignUp(ctx: RequestContext, input: { code: string; r
   try {
     // One statement: the account and its only way in exist together or not at all.
     user = await db.user.create({
-      data: { id: newId(), name: payload.name, email: payload.email, emailVerified: true, passkeys: { create: passkey } },
+      data: { id: newId(), name: payload.name, email: payload.email, emailVerified: true, inboxProvenAt: new Date(), passkeys: { create: passkey } },
     });
   } catch (error) {
     if (isUniqueViolation(error)) {

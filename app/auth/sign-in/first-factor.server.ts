@@ -44,6 +44,9 @@ export type FirstFactorOutcome = TwoFactorRedirect | (SessionWithUser & { twoFac
 
 /** Finishes a proven first factor: EMAIL_NOT_VERIFIED, the second step, or the session. */
 export async function finishFirstFactor(ctx: RequestContext, user: User, factor: FirstFactor): Promise<FirstFactorOutcome> {
+  // This browser proved the password of an unverified account: whoever proves the inbox here holds both, so is
+  // the person who set it up, and the first proof claims nothing (docs/decisions/028-claim-on-proof.md).
+  if (!user.emailVerified && (factor.method === "password" || factor.method === "username")) bindVerificationToBrowser(ctx, user.id);
   if (emailVerificationRequired() && !user.emailVerified && factor.method !== "social") {
     // Only after the factor was proven, so this reveals nothing to someone who could not prove it. A social
     // sign-in is the exception: whether its address counts as verified is the provider's word (ADR 021).

@@ -1,7 +1,7 @@
 // The e-mail verification link: the setting, making and mailing the link, and binding it to the browser that
 // asked for it. A leaf both the first-factor door (which mails it to an unverified address) and following the link
 // (app/auth/email-verification.server.ts, which signs in through the door) import.
-import { readSignedCookie, setSignedCookie, SIGN_UP_BROWSER_COOKIE } from "~/auth/cookies.server";
+import { isSignUpBrowserOf, setSignedCookie, SIGN_UP_BROWSER_COOKIE, SIGN_UP_BROWSER_PURPOSE } from "~/auth/cookies.server";
 import { absoluteUrl, PAGES } from "~/auth/links.server";
 import type { RequestContext } from "~/auth/request-context.server";
 import { mailToken } from "~/auth/verification.server";
@@ -31,8 +31,6 @@ function verificationTokenFor(user: Pick<User, "id" | "email">) {
 const verificationMail = (user: Pick<User, "email">, token: string, callbackURL?: string) =>
   emails.verifyEmail(user.email, verifyEmailLink(token, callbackURL), env.AUTH_EMAIL_VERIFICATION_TTL);
 
-const SIGN_UP_BROWSER_PURPOSE = "verification_browser";
-
 /**
  * Marks this browser as the one that signed up (or proved the password while unverified). A verification link
  * signs in only in that browser: opened anywhere else it verifies the address and leaves that browser signed
@@ -44,7 +42,7 @@ export function bindVerificationToBrowser(ctx: RequestContext, userId: string): 
 
 /** Whether this browser is the one `bindVerificationToBrowser` marked for this user. */
 export function isSignUpBrowser(ctx: RequestContext, userId: string): boolean {
-  return readSignedCookie(ctx.request, SIGN_UP_BROWSER_COOKIE, SIGN_UP_BROWSER_PURPOSE) === userId;
+  return isSignUpBrowserOf(ctx.request, userId);
 }
 
 /** Sends a verification link now; a failed send withdraws it and reports FAILED_TO_SEND_EMAIL. */

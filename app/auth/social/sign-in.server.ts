@@ -18,10 +18,10 @@ import { accountTokenData } from "~/auth/social/tokens.server";
 import { providerFor, type ProviderTokens, type SocialProfile, type SocialProvider } from "~/auth/social/providers.server";
 import { consumeState, createState, type OAuthState } from "~/auth/social/state.server";
 import { CallbackError, SocialCallbackStrategy, type CallbackOutcome } from "~/auth/social/strategy.server";
-import { db, isUniqueViolation, type User } from "~/db.server";
+import { db, isUniqueViolation, type Transaction, type User } from "~/db.server";
+import { proveInbox } from "~/auth/account/claim.server";
 import { env } from "~/env.server";
 
-const CREDENTIAL_PROVIDER = "credential";
 const ERROR_PAGE = "/api/auth/error";
 
 export interface StartInput {
@@ -110,7 +110,7 @@ async function finish(ctx: RequestContext, provider: SocialProvider, state: OAut
     await linkIdentity(ctx, provider, state.userId, profile, tokens);
     return { user: null, isNew: false, twoFactor: false };
   }
-  const { user, isNew } = await resolveIdentity(provider, profile, tokens);
+  const { user, isNew } = await resolveIdentity(ctx, provider, profile, tokens);
   // A provider is a first factor like a password: a user with two-factor on still owes the second step.
   const outcome = await finishFirstFactor(ctx, user, { method: "social" });
   return { user, isNew, twoFactor: Boolean(outcome.twoFactorRedirect) };
@@ -131,19 +131,26 @@ export async function signInWithIdToken(ctx: RequestContext, providerId: string,
     accessTokenExpiresAt: idToken.expiresAt ? new Date(idToken.expiresAt) : null,
     scopes: [],
   };
-  const { user } = await resolveIdentity(provider, profile, tokens);
+  const { user } = await resolveIdentity(ctx, provider, profile, tokens);
   const outcome = await finishFirstFactor(ctx, user, { method: "social" });
   if (outcome.twoFactorRedirect) return outcome;
   return { redirect: false, token: outcome.session.token, url: null, user: publicUser(user) };
 }
 
 /**
- * Who a provider identity is: the user it is linked to; else the user with the same address, when the provider
- * vouches for the address and the local account's own address is verified (or the provider is trusted);
- * else a new user. An unverified local account is never joined by an untrusted provider, and when a trusted one
- * joins it, whatever was set up before the proof (password, sessions) ends.
+ * Who a provider identity is: the user it is linked to; else, only when the provider vouches for the address
+ * (ADR 028: an address it does not vouch for is no address at all, `email_not_found`), the user with that
+ * address when its own address is verified (or the provider is trusted), or a new user. An unverified local
+ * account is never joined by an untrusted provider; a trusted one vouching for the address proves the inbox,
+ * so a never-proven account is claimed first (everything set up before ends) unless `ctx` is the browser that
+ * signed up.
  */
-export async function resolveIdentity(provider: SocialProvider, profile: SocialProfile, tokens: ProviderTokens): Promise<{ user: User; isNew: boolean }> {
+export async function resolveIdentity(
+  ctx: RequestContext,
+  provider: SocialProvider,
+  profile: SocialProfile,
+  tokens: ProviderTokens,
+): Promise<{ user: User; isNew: boolean }> {
   const linked = await db.account.findUnique({
     where: { providerId_accountId: { providerId: provider.id, accountId: profile.id } },
     include: { user: true },
@@ -152,25 +159,27 @@ export async function resolveIdentity(provider: SocialProvider, profile: SocialP
     await db.account.update({ where: { id: linked.id }, data: accountTokenData(tokens) });
     return { user: linked.user, isNew: false };
   }
-  if (!profile.email) throw new AuthError("USER_EMAIL_NOT_FOUND");
+  // The same answer whether or not an account has the address: an identity the provider does not vouch for
+  // must not learn that either.
+  if (!profile.email || !profile.emailVerified) throw new AuthError("USER_EMAIL_NOT_FOUND");
   const email = normalizeEmail(profile.email);
   const existing = await db.user.findUnique({ where: { email } });
   if (existing) {
     const trusted = env.social.trustedProviders.includes(provider.id);
-    if (!profile.emailVerified || !(existing.emailVerified || trusted)) throw new AuthError("ACCOUNT_NOT_LINKED");
-    const user = await db.$transaction(async (tx) => {
-      if (!existing.emailVerified) {
-        // The provider proved the inbox; whoever registered the address before that proof loses their way in.
-        await tx.account.deleteMany({ where: { userId: existing.id, providerId: CREDENTIAL_PROVIDER } });
-        await tx.session.deleteMany({ where: { userId: existing.id } });
-      }
+    if (!(existing.emailVerified || trusted)) throw new AuthError("ACCOUNT_NOT_LINKED");
+    const link = async (tx: Transaction) => {
       await tx.account.create({ data: { userId: existing.id, providerId: provider.id, accountId: profile.id, ...accountTokenData(tokens) } });
-      return existing.emailVerified ? existing : tx.user.update({ where: { id: existing.id }, data: { emailVerified: true } });
-    }).catch((error) => {
+    };
+    try {
+      // The provider proved the inbox: a never-proven account is claimed, then the identity joins it.
+      const user = existing.emailVerified
+        ? await db.$transaction(async (tx) => (await link(tx), existing))
+        : (await proveInbox(ctx, existing.id, email, link)).user;
+      return { user, isNew: false };
+    } catch (error) {
       if (isUniqueViolation(error)) throw new AuthError("SOCIAL_ACCOUNT_ALREADY_LINKED");
       throw error;
-    });
-    return { user, isNew: false };
+    }
   }
   try {
     const id = newId();
@@ -179,7 +188,8 @@ export async function resolveIdentity(provider: SocialProvider, profile: SocialP
         id,
         name: (profile.name || email.split("@")[0]).slice(0, MAX_NAME_LENGTH),
         email,
-        emailVerified: profile.emailVerified,
+        emailVerified: true,
+        inboxProvenAt: new Date(),
         image: profile.image && isSafeImageUrl(profile.image) ? profile.image : null,
         accounts: { create: { providerId: provider.id, accountId: profile.id, ...accountTokenData(tokens) } },
       },

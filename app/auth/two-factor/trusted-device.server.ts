@@ -14,11 +14,14 @@ const PURPOSE = "trust_device";
 
 async function fingerprint(userId: string): Promise<string | null> {
   const [twoFactor, account] = await Promise.all([
-    db.twoFactor.findUnique({ where: { userId }, select: { secret: true } }),
+    db.twoFactor.findUnique({ where: { userId }, select: { secret: true, user: { select: { inboxProvenAt: true } } } }),
     db.account.findFirst({ where: { userId, providerId: CREDENTIAL_PROVIDER }, select: { password: true } }),
   ]);
   if (!twoFactor) return null;
-  return hmacBase64Url(`${userId}\0${twoFactor.secret}\0${account?.password ?? ""}`, "trusted-device");
+  // A device trusted before the account's inbox was first proven never counts after it (ADR 028's claim), even
+  // should the same secret and password hash come back; for proven accounts the fingerprint is as it was.
+  const unproven = twoFactor.user.inboxProvenAt === null ? "\0unproven" : "";
+  return hmacBase64Url(`${userId}\0${twoFactor.secret}\0${account?.password ?? ""}${unproven}`, "trusted-device");
 }
 
 export async function trustThisDevice(ctx: RequestContext, userId: string): Promise<void> {

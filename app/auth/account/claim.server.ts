@@ -1,0 +1,113 @@
+// Claim on proof (docs/decisions/028-claim-on-proof.md): anyone can register an address they do not own, so
+// whatever an account gathered before its inbox was first proven may belong to somebody else. Every path that
+// proves the inbox of an account (the verification link, a verification or sign-in code, a reset link or code,
+// an invitation's link secret, a trusted provider vouching for the address) calls `proveInbox`; the first proof
+// of a never-proven account ends everything set up before it, in one transaction, and only then marks the
+// address verified. The exception: the proof comes from the browser that signed up (the sign-up browser
+// cookie), i.e. from the person who set those credentials; then nothing ends.
+import { isSignUpBrowserOf } from "~/auth/cookies.server";
+import { AuthError } from "~/auth/errors";
+import type { RequestContext } from "~/auth/request-context.server";
+import { db, type Transaction, type User } from "~/db.server";
+
+/** What a claim ended. Trusted devices end with the two-factor setup (their cookies stop matching). */
+export interface Ended {
+  password: boolean;
+  sessions: number;
+  passkeys: number;
+  twoFactor: boolean;
+  /** Provider ids of the linked sign-ins removed (one entry per linked account). */
+  linkedAccounts: string[];
+}
+
+export interface InboxProof {
+  /** The user as it stands after the proof. */
+  user: User;
+  /** Whether the proven address is (now) the account's verified address. */
+  verified: boolean;
+  /** What the claim ended, or null when this proof claimed nothing (already proven, same browser, lost a race). */
+  ended: Ended | null;
+}
+
+/** What the claims made while serving a request ended, for the page that answers it (API answers are unchanged). */
+const endedByRequest = new WeakMap<RequestContext, Ended>();
+
+/** What a claim ended during this request, if anything ended at all. */
+export function endedBy(ctx: RequestContext): Ended | null {
+  return endedByRequest.get(ctx) ?? null;
+}
+
+export function endedAnything(ended: Ended | null): ended is Ended {
+  return ended !== null && (ended.password || ended.sessions > 0 || ended.passkeys > 0 || ended.twoFactor || ended.linkedAccounts.length > 0);
+}
+
+const CREDENTIAL_PROVIDER = "credential";
+
+/** Token purposes that are not ways into this account: an invitation's secret was mailed to the invitee. */
+const KEPT_TOKEN_PURPOSES = ["invitation:"];
+
+async function endEverything(tx: Transaction, user: Pick<User, "id" | "twoFactorEnabled">): Promise<Ended> {
+  const accounts = await tx.account.findMany({ where: { userId: user.id }, select: { providerId: true, password: true } });
+  await tx.account.deleteMany({ where: { userId: user.id } });
+  // Pinned by userId, so the session cache of every instance hears it (ADR 024's hooks and triggers).
+  const sessions = await tx.session.deleteMany({ where: { userId: user.id } });
+  const passkeys = await tx.passkey.deleteMany({ where: { userId: user.id } });
+  // The TOTP secret goes, and with it every trusted-device cookie (their fingerprint needs it, and one minted
+  // before the proof no longer matches after it: see trusted-device.server.ts).
+  const twoFactor = await tx.twoFactor.deleteMany({ where: { userId: user.id } });
+  // Outstanding links, codes and attempts of this user (reset, change of address, deletion, a second-factor
+  // attempt in progress, an OAuth state for linking, a passkey registration's challenge).
+  await tx.verification.deleteMany({
+    where: {
+      value: { contains: `"userId":${JSON.stringify(user.id)}` },
+      NOT: KEPT_TOKEN_PURPOSES.map((prefix) => ({ identifier: { startsWith: prefix } })),
+    },
+  });
+  return {
+    password: accounts.some((a) => a.providerId === CREDENTIAL_PROVIDER && a.password !== null),
+    sessions: sessions.count,
+    passkeys: passkeys.count,
+    twoFactor: user.twoFactorEnabled || twoFactor.count > 0,
+    linkedAccounts: accounts.filter((a) => a.providerId !== CREDENTIAL_PROVIDER).map((a) => a.providerId),
+  };
+}
+
+/**
+ * The inbox of `email` was just proven for the account `userId`. A never-proven account (its address unverified
+ * and no address of it ever proven) is claimed: its password, sessions, passkeys, two-factor setup, linked
+ * sign-ins and outstanding tokens end, unless `ctx` comes from the browser that signed up. Then the address is
+ * verified (only if it is still the account's address) and the account counts as proven from now on.
+ * `within` runs in the same transaction afterwards (a reset's new password, a provider's new link), so the
+ * claim and what the proof sets up commit together. Of two proofs at once, exactly one claims: the claim is a
+ * conditional update of the user row.
+ */
+export async function proveInbox(
+  ctx: RequestContext | null,
+  userId: string,
+  email: string,
+  within?: (tx: Transaction) => Promise<void>,
+): Promise<InboxProof> {
+  const sameBrowser = ctx !== null && isSignUpBrowserOf(ctx.request, userId);
+  const proof = await db.$transaction(async (tx) => {
+    let ended: Ended | null = null;
+    const now = new Date();
+    const before = await tx.user.findUnique({ where: { id: userId }, select: { twoFactorEnabled: true } });
+    if (!before) throw new AuthError("USER_NOT_FOUND"); // deleted a moment ago
+    if (!sameBrowser) {
+      const claim = await tx.user.updateMany({
+        where: { id: userId, email, emailVerified: false, inboxProvenAt: null },
+        data: { emailVerified: true, inboxProvenAt: now, twoFactorEnabled: false },
+      });
+      if (claim.count === 1) ended = await endEverything(tx, { id: userId, twoFactorEnabled: before.twoFactorEnabled });
+    }
+    if (!ended) {
+      await tx.user.updateMany({ where: { id: userId, email, emailVerified: false }, data: { emailVerified: true } });
+      await tx.user.updateMany({ where: { id: userId, email, inboxProvenAt: null }, data: { inboxProvenAt: now } });
+    }
+    if (within) await within(tx);
+    const user = await tx.user.findUniqueOrThrow({ where: { id: userId } });
+    return { user, verified: user.email === email && user.emailVerified, ended };
+  });
+  if (ctx && endedAnything(proof.ended)) endedByRequest.set(ctx, proof.ended);
+  return proof;
+}
