@@ -31,6 +31,12 @@ export interface StartOptions {
  */
 export const TEST_HASHING = { AUTH_TEST_PASSWORD_HASHING: "fast" } as const;
 
+/** A server given a public BASE_URL (a test of https cookies, say) refuses the test-only cost: it hashes for real. */
+function hashingFor(env: Record<string, string> | undefined): Record<string, string> {
+  const host = env?.BASE_URL ? new URL(env.BASE_URL).hostname : "localhost";
+  return host === "localhost" || host === "[::1]" || host.startsWith("127.") ? TEST_HASHING : {};
+}
+
 /** The api-remix-dispatch project runs the API suite through express + Remix's handler too (ADR 023). */
 function apiDispatch(): Record<string, string> {
   return process.env.LATCHKEY_API_DISPATCH ? { LATCHKEY_API_DISPATCH: process.env.LATCHKEY_API_DISPATCH } : {};
@@ -39,7 +45,7 @@ function apiDispatch(): Record<string, string> {
 export async function startServer(options: StartOptions = {}): Promise<TestServer> {
   const database = options.database ?? (await createTestDatabase());
   const server = await spawnServer({
-    env: { ...TEST_HASHING, AUTH_SECRET: TEST_SECRET, DATABASE_URL: database.url, AUTH_RATE_LIMIT: "off", ...apiDispatch(), ...options.env },
+    env: { ...hashingFor(options.env), AUTH_SECRET: TEST_SECRET, DATABASE_URL: database.url, AUTH_RATE_LIMIT: "off", ...apiDispatch(), ...options.env },
     // A start-up takes ~1 s; on two cores shared with a browser and other test files it has taken over 20.
     timeoutMs: 45_000,
   });
