@@ -8,7 +8,7 @@ import { AuthError } from "~/auth/errors";
 import { passwordBounds } from "~/auth/password.server";
 import type { Ended } from "~/auth/account/claim.server";
 import { PROVIDER_NAMES, type SocialProviderId } from "~/auth/social/provider-ids";
-import { enabledProviders } from "~/auth/social/providers.server";
+import { enabledProviders } from "~/auth/social/providers/registry.server";
 import type { FlashLink } from "~/http/flash.server";
 
 export const PAGE_MESSAGES = {

@@ -10,7 +10,7 @@ import { confirmItsYouUrl, requireRecentSignIn, signedInRecently } from "~/auth/
 import { requireSession } from "~/auth/session.server";
 import { unlinkAccount } from "~/auth/social/accounts.server";
 import { linkedAccountsOf } from "~/auth/social/pages.server";
-import { enabledProviders } from "~/auth/social/providers.server";
+import { enabledProviders } from "~/auth/social/providers/registry.server";
 import { startSocialFlow } from "~/auth/social/sign-in.server";
 import { FlashMessage } from "~/components/account-sections";
 import { ConfirmItsYou } from "~/components/confirm-its-you";

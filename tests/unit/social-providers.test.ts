@@ -1,10 +1,30 @@
 // Each of the thirteen providers: the authorization URL the server builds (host, client id, redirect, scopes,
-// state, PKCE where the provider supports it), and a recorded user-info answer mapped to a profile.
+// state, PKCE where the provider supports it), and a recorded user-info answer mapped to a profile. And the
+// layout: one file per provider, none over 80 lines, each in the registry.
 import { createHash, generateKeyPairSync } from "node:crypto";
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { SOCIAL_PROVIDER_IDS } from "~/auth/social/provider-ids";
 
-let providers: typeof import("~/auth/social/providers.server");
+let providers: typeof import("~/auth/social/providers/registry.server");
+let shared: typeof import("~/auth/social/providers/shared.server");
+let mappers: Awaited<ReturnType<typeof loadMappers>>;
+
+async function loadMappers() {
+  return {
+    oidcClaims: (await import("~/auth/social/providers/shared.server")).profileFromClaims,
+    github: (await import("~/auth/social/providers/github.server")).githubProfile,
+    discord: (await import("~/auth/social/providers/discord.server")).discordProfile,
+    facebook: (await import("~/auth/social/providers/facebook.server")).facebookProfile,
+    spotify: (await import("~/auth/social/providers/spotify.server")).spotifyProfile,
+    twitch: (await import("~/auth/social/providers/twitch.server")).twitchProfile,
+    twitter: (await import("~/auth/social/providers/twitter.server")).twitterProfile,
+    dropbox: (await import("~/auth/social/providers/dropbox.server")).dropboxProfile,
+    gitlab: (await import("~/auth/social/providers/gitlab.server")).gitlabProfile,
+    reddit: (await import("~/auth/social/providers/reddit.server")).redditProfile,
+  };
+}
 
 beforeAll(async () => {
   for (const id of SOCIAL_PROVIDER_IDS) {
@@ -16,7 +36,31 @@ beforeAll(async () => {
   process.env.APPLE_KEY_ID = "KEY1234567";
   process.env.APPLE_PRIVATE_KEY = privateKey.export({ type: "pkcs8", format: "pem" }).toString();
   process.env.MICROSOFT_TENANT = "contoso.onmicrosoft.com";
-  providers = await import("~/auth/social/providers.server");
+  providers = await import("~/auth/social/providers/registry.server");
+  shared = await import("~/auth/social/providers/shared.server");
+  mappers = await loadMappers();
+});
+
+describe("one file per provider, and a registry", () => {
+  const folder = path.join(import.meta.dirname, "..", "..", "app", "auth", "social", "providers");
+  const PROVIDER_FILE_MAX_LINES = 80;
+
+  it("every provider the specification allows (§3) has a file and a registry entry", () => {
+    const files = readdirSync(folder);
+    for (const id of SOCIAL_PROVIDER_IDS) {
+      expect(files, id).toContain(`${id}.server.ts`);
+      expect(typeof providers.BUILT_IN[id], id).toBe("function");
+    }
+    expect(Object.keys(providers.BUILT_IN).sort()).toEqual([...SOCIAL_PROVIDER_IDS].sort());
+  });
+
+  it(`no provider file is over ${PROVIDER_FILE_MAX_LINES} lines`, () => {
+    const notProviders = new Set(["registry.server.ts", "shared.server.ts"]);
+    for (const file of readdirSync(folder).filter((name) => !notProviders.has(name))) {
+      const lines = readFileSync(path.join(folder, file), "utf8").trimEnd().split("\n").length;
+      expect(lines, file).toBeLessThanOrEqual(PROVIDER_FILE_MAX_LINES);
+    }
+  });
 });
 
 const EXPECTED: Record<string, { host: string; path: string; pkce: boolean; scope: string }> = {
@@ -60,7 +104,7 @@ describe.each(SOCIAL_PROVIDER_IDS)("%s", (id) => {
 });
 
 describe("recorded user-info answers become profiles", () => {
-  const m = () => providers.PROFILE_MAPPERS;
+  const m = () => mappers;
 
   it("github: the primary address from /user/emails, with its verified flag", () => {
     expect(
@@ -154,7 +198,7 @@ describe("ID-token nonces (issue 24, item 7)", () => {
   const sha256 = (value: string) => createHash("sha256").update(value).digest("hex");
 
   it("a token's nonce must be the request's; Apple's may also be its SHA-256 (hex), as native apps send it", () => {
-    const { nonceMatches } = providers;
+    const { nonceMatches } = shared;
     expect(nonceMatches(undefined, undefined)).toBe(true);
     expect(nonceMatches("raw", "raw")).toBe(true);
     expect(nonceMatches("raw", undefined)).toBe(false); // the token carries one, the request none

@@ -4,7 +4,7 @@
 // log or a stored account row would sign its user in again until it expired.
 import { decodeJwt } from "jose";
 import { claimOnce } from "~/auth/verification.server";
-import { ID_TOKEN_CLOCK_TOLERANCE_SECONDS } from "~/auth/social/providers.server";
+import { ID_TOKEN_CLOCK_TOLERANCE_SECONDS } from "~/auth/social/providers/shared.server";
 
 /** How long a token without a readable expiry is remembered (providers' ID tokens live an hour or less). */
 const DEFAULT_MEMORY_SECONDS = 60 * 60;

@@ -1,5 +1,5 @@
 // What the sign-in, sign-up and account pages need from social sign-in (its words are in the page-messages catalogue).
-import { enabledProviders } from "~/auth/social/providers.server";
+import { enabledProviders } from "~/auth/social/providers/registry.server";
 import { db } from "~/db.server";
 import { socialSignInProblem } from "~/http/page-messages.server";
 

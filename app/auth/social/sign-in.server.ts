@@ -15,7 +15,7 @@ import { finishFirstFactor } from "~/auth/sign-in/first-factor.server";
 import { twoFactorPage } from "~/auth/username/identifier.server";
 import { useIdTokenOnce } from "~/auth/social/id-tokens.server";
 import { accountTokenData } from "~/auth/social/tokens.server";
-import { providerFor, type ProviderTokens, type SocialProfile, type SocialProvider } from "~/auth/social/providers.server";
+import { providerFor, type ProviderTokens, type SocialProfile, type SocialProvider } from "~/auth/social/providers/registry.server";
 import { consumeState, createState, type OAuthState } from "~/auth/social/state.server";
 import { CallbackError, SocialCallbackStrategy, type CallbackOutcome } from "~/auth/social/strategy.server";
 import { db, isUniqueViolation, type Transaction, type User } from "~/db.server";

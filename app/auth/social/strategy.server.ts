@@ -1,7 +1,7 @@
 // The provider's return as a remix-auth strategy: read the code, exchange it (with the PKCE verifier kept in the
 // state), read the user, and hand both to the verify function, which decides who signs in.
 import { Strategy } from "remix-auth/strategy";
-import type { ProviderTokens, SocialProfile, SocialProvider } from "~/auth/social/providers.server";
+import type { ProviderTokens, SocialProfile, SocialProvider } from "~/auth/social/providers/registry.server";
 import type { OAuthState } from "~/auth/social/state.server";
 import { AuthError } from "~/auth/errors";
 import type { User } from "~/db.server";

@@ -3,7 +3,7 @@
 // as they are. ID tokens stored in clear before (docs/decisions/031-id-token-sign-in.md) were removed by the
 // migration 20261126130000_id_tokens_encrypted, and one that is not readable reads as none.
 import { decrypt, encrypt } from "~/auth/crypto.server";
-import type { ProviderTokens } from "~/auth/social/providers.server";
+import type { ProviderTokens } from "~/auth/social/providers/registry.server";
 import type { Account } from "~/generated/prisma-sqlite/client";
 
 export function accountTokenData(tokens: ProviderTokens) {
