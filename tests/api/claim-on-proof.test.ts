@@ -3,9 +3,9 @@
 // time the owner proves the inbox, by any path, all of it ends and the owner starts clean. The one exception is
 // the person who set them up proving the inbox in the browser they signed up in. A verified user's change of
 // address loses nothing, and a provider identity whose address the provider does not vouch for creates nothing.
-import { OAuth2Server } from "oauth2-mock-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiClient, PASSWORD, signUp, uniqueEmail } from "../support/client";
+import { startIdentityProvider, type TestIdentityProvider } from "../support/identity-provider";
 import { COOKIE, setCookie } from "../support/cookies";
 import { actionLink, Mailbox } from "../support/mailbox";
 import { mailCount, nextMail } from "../support/mail";
@@ -14,7 +14,7 @@ import { count, query } from "../support/sql";
 import { enableTwoFactor } from "../support/two-factor";
 import { SoftAuthenticator } from "../support/webauthn";
 
-let idp: OAuth2Server;
+let idp: TestIdentityProvider;
 let mailbox: Mailbox;
 let server: TestServer;
 /** A second instance on the same database: its session cache must hear the claim too (ADR 024). */
@@ -22,19 +22,11 @@ let second: TestServer;
 let claims: Record<string, unknown> = {};
 
 beforeAll(async () => {
-  idp = new OAuth2Server();
-  await idp.issuer.keys.generate("RS256");
-  await idp.start(0, "localhost");
-  idp.service.on("beforeTokenSigning", (token) => Object.assign(token.payload, claims));
-  idp.service.on("beforeUserinfo", (response) => {
-    response.body = { ...claims };
-  });
+  idp = await startIdentityProvider(() => claims);
   mailbox = await new Mailbox().start();
   const env = {
     SMTP_URL: mailbox.url,
-    OIDC_ISSUER: idp.issuer.url!,
-    OIDC_CLIENT_ID: "latchkey-claim-test",
-    OIDC_CLIENT_SECRET: "test-client-secret",
+    ...idp.env,
     AUTH_TRUSTED_PROVIDERS: "oidc",
   };
   server = await startServer({ env });
@@ -166,7 +158,7 @@ describe("the owner proving the inbox ends everything the squatter set up", () =
     await expectClaimed(squatted);
     const page = await owner.get("/email-verified");
     expect(page.text).toContain("had not been confirmed before");
-    expect(page.text).toContain("the password, 1 passkey, two-factor authentication, the Single sign-on sign-in and 2 signed-in sessions");
+    expect(page.text).toContain("the password, 1 passkey, two-factor authentication, the Test SSO sign-in and 2 signed-in sessions");
     expect(page.text).toContain('href="/forgot-password"');
   });
 

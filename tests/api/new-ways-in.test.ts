@@ -2,9 +2,9 @@
 // provider account and setting a password need a sign-in within the last ten minutes (403 "Session is not
 // fresh" otherwise), the pages offer "Sign in again" (coming back to the page) without JavaScript, and the
 // owner is mailed each time, past the per-recipient mail cap too (docs/decisions/030-…).
-import { OAuth2Server } from "oauth2-mock-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiClient, PASSWORD, signUp } from "../support/client";
+import { startIdentityProvider, TEST_SSO_CLIENT_ID, type TestIdentityProvider } from "../support/identity-provider";
 import { Mailbox } from "../support/mailbox";
 import { startServer, type TestServer } from "../support/server";
 import { count, query } from "../support/sql";
@@ -12,20 +12,16 @@ import { SoftAuthenticator } from "../support/webauthn";
 
 const P = "/api/auth/passkey";
 const FORM = { "content-type": "application/x-www-form-urlencoded" };
-const CLIENT_ID = "latchkey-test-client";
+const CLIENT_ID = TEST_SSO_CLIENT_ID;
 const MAIL_CAP = 3;
 
-let idp: OAuth2Server;
+let idp: TestIdentityProvider;
 let mailbox: Mailbox;
 let server: TestServer;
 let claims: Record<string, unknown> = {};
 
 beforeAll(async () => {
-  idp = new OAuth2Server();
-  await idp.issuer.keys.generate("RS256");
-  await idp.start(0, "localhost");
-  idp.service.on("beforeTokenSigning", (token) => Object.assign(token.payload, claims));
-  idp.service.on("beforeUserinfo", (response) => void (response.body = { ...claims }));
+  idp = await startIdentityProvider(() => claims);
   mailbox = await new Mailbox().start();
   server = await startServer({
     env: {
@@ -34,10 +30,7 @@ beforeAll(async () => {
       AUTH_MAIL_PER_RECIPIENT_PER_HOUR: String(MAIL_CAP),
       // Each test ages sessions by hand; the cache would see it a moment later on PostgreSQL.
       AUTH_SESSION_CACHE: "off",
-      OIDC_ISSUER: idp.issuer.url!,
-      OIDC_CLIENT_ID: CLIENT_ID,
-      OIDC_CLIENT_SECRET: "test-client-secret",
-      OIDC_PROVIDER_NAME: "Test SSO",
+      ...idp.env,
     },
   });
 });

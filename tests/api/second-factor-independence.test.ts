@@ -4,9 +4,9 @@
 // only to users who chose it, and never after a first factor that rests on the inbox (an e-mailed sign-in code,
 // a provider account, a password last set by an e-mailed reset). A passkey without user verification does not
 // sign in an account with two-factor on.
-import { OAuth2Server } from "oauth2-mock-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiClient, PASSWORD, uniqueEmail } from "../support/client";
+import { startIdentityProvider, TEST_SSO_CLIENT_ID, type TestIdentityProvider } from "../support/identity-provider";
 import { COOKIE, setCookie } from "../support/cookies";
 import { mailCount, nextMail } from "../support/mail";
 import { Mailbox } from "../support/mailbox";
@@ -15,34 +15,25 @@ import { query } from "../support/sql";
 import { chooseEmailedCode, enableTwoFactor, freshCode } from "../support/two-factor";
 import { SoftAuthenticator } from "../support/webauthn";
 
-const CLIENT_ID = "latchkey-test-client";
+const CLIENT_ID = TEST_SSO_CLIENT_ID;
 const TF = "/api/auth/two-factor";
 const TWO_FACTOR_COOKIE = "latchkey.two_factor";
 const APP_ONLY = ["totp"];
 const APP_OR_MAIL = ["totp", "otp"];
 
-let idp: OAuth2Server;
+let idp: TestIdentityProvider;
 let mailbox: Mailbox;
 let server: TestServer;
 let claims: Record<string, unknown> = {};
 
 beforeAll(async () => {
-  idp = new OAuth2Server();
-  await idp.issuer.keys.generate("RS256");
-  await idp.start(0, "localhost");
-  idp.service.on("beforeTokenSigning", (token) => Object.assign(token.payload, claims));
-  idp.service.on("beforeUserinfo", (response) => {
-    response.body = { ...claims };
-  });
+  idp = await startIdentityProvider(() => claims);
   mailbox = await new Mailbox().start();
   server = await startServer({
     env: {
       SMTP_URL: mailbox.url,
       AUTH_EMAIL_VERIFICATION: "off",
-      OIDC_ISSUER: idp.issuer.url!,
-      OIDC_CLIENT_ID: CLIENT_ID,
-      OIDC_CLIENT_SECRET: "test-client-secret",
-      OIDC_PROVIDER_NAME: "Test SSO",
+      ...idp.env,
     },
   });
 });
@@ -113,7 +104,7 @@ const FIRST_FACTORS = {
     return client.post("/api/auth/sign-in/email-otp", { email: user.email, otp });
   },
   "social (ID token)": async (user: ProtectedUser, client: ApiClient) => {
-    const token = await idp.issuer.buildToken({
+    const token = await idp.idp.issuer.buildToken({
       scopesOrTransform: (_header, payload) => Object.assign(payload, user.subject, { aud: CLIENT_ID, nonce: "matrix-nonce" }),
     });
     return client.post("/api/auth/sign-in/social", { provider: "oidc", idToken: { token, nonce: "matrix-nonce" } });
