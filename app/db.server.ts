@@ -7,9 +7,9 @@ import type { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient as SqliteClient } from "~/generated/prisma-sqlite/client";
 import { PrismaClient as PostgresClient } from "~/generated/prisma-postgres/client";
 import { env } from "~/env.server";
-import { bus } from "~/auth/session-cache/bus.server";
-import { withSessionInvalidation } from "~/auth/session-cache/hooks.server";
-import { postgresTransport, redisTransport, sqliteTransport, type SqliteConnection } from "~/auth/session-cache/transports.server";
+import { changeFeed } from "~/change-feed/feed.server";
+import { withChangeAnnouncements } from "~/change-feed/prisma-hooks.server";
+import { postgresTransport, redisTransport, sqliteTransport, type SqliteConnection } from "~/change-feed/transports.server";
 import { postgresListener } from "~/postgres-listener.server";
 
 export type { User, Session, Account, Verification, Organization, Member, Invitation, Passkey } from "~/generated/prisma-sqlite/client";
@@ -24,8 +24,9 @@ export const databaseKind: "sqlite" | "postgres" = /^postgres(ql)?:\/\//.test(en
   : "sqlite";
 
 /**
- * The client, with the hooks that announce every session and user write to the session cache of every process
- * (docs/decisions/024-session-cache-and-invalidation.md), and the transport those announcements travel by.
+ * The client, with the hooks that announce every session, user and organization write on the change feed of
+ * every process (app/change-feed/; the session cache listens: docs/decisions/024-session-cache-and-invalidation.md),
+ * and the transport those announcements travel by.
  */
 function createClient(): Db {
   if (databaseKind === "postgres") {
@@ -40,12 +41,12 @@ function createClient(): Db {
       },
     } as PrismaPg;
     const base = new PostgresClient({ adapter }) as unknown as Db;
-    bus.use(
+    changeFeed.use(
       env.REDIS_URL
         ? redisTransport(env.REDIS_URL)
         : postgresTransport(postgresListener(env.DATABASE_URL!), (channel, payload) => base.$executeRaw`SELECT pg_notify(${channel}, ${payload})`),
     );
-    return withSessionInvalidation(base);
+    return withChangeAnnouncements(base);
   }
   const file = env.DATABASE_URL
     ? path.resolve(process.cwd(), env.DATABASE_URL.slice("file:".length).split("?")[0])
@@ -55,7 +56,7 @@ function createClient(): Db {
     mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
     closeSync(openSync(file, "a", 0o600));
   }
-  // Prisma's own connection, kept so the session cache can ask it whether anyone else has committed.
+  // Prisma's own connection, kept so the change feed can ask it whether anyone else has committed.
   let connection: SqliteConnection | null = null;
   const factory = new PrismaBetterSQLite3({ url: `file:${file}`, timeout: 10_000 });
   const adapter = {
@@ -68,8 +69,8 @@ function createClient(): Db {
     },
     connectToShadowDb: () => factory.connectToShadowDb(),
   } as typeof factory;
-  bus.use(sqliteTransport(file, () => connection));
-  return withSessionInvalidation(new SqliteClient({ adapter }));
+  changeFeed.use(sqliteTransport(file, () => connection));
+  return withChangeAnnouncements(new SqliteClient({ adapter }));
 }
 
 const globalForDb = globalThis as unknown as { latchkeyDb?: Db };

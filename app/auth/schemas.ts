@@ -86,6 +86,9 @@ export const apiImageField = z
   .refine((value) => value === "" || isSafeImageUrl(value), INVALID_IMAGE_URL)
   .nullish();
 
+/** A callback or redirect URL in a JSON body: bounded here; where it may lead is the origin check's (origin.server.ts). */
+export const optionalUrl = z.string().max(2048).optional();
+
 /** Forms: Conform turns a ticked checkbox ("on") into true; an unticked one is absent. */
 export const checkboxField = z.boolean().optional();
 

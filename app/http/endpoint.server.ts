@@ -8,10 +8,10 @@ import { AuthError } from "~/auth/errors";
 import { withQuery } from "~/auth/links.server";
 import { assertSafeCallbacks } from "~/auth/origin.server";
 import { standingRefusal } from "~/auth/rate-limit.server";
+import { jsonText } from "~/auth/json-text.server";
 import { requestContext, type RequestContext } from "~/auth/request-context.server";
 import { readCappedText } from "~/http/body.server";
 import { knownError } from "~/http/known-error.server";
-import { jsonText } from "~/http/json-text.server";
 import { TextResponse } from "~/http/text-response.server";
 
 export const API_BASE_PATH = "/api/auth";
@@ -177,8 +177,8 @@ export function endpoint<Body extends z.ZodType = z.ZodUnknown, Query extends z.
   return { loader: handle, action: handle };
 }
 
-/** Shared body fields. */
-export const optionalUrl = z.string().max(2048).optional();
+/** Shared body fields (`optionalUrl` is defined with the domain's field rules, which social's bodies use too). */
+export { optionalUrl } from "~/auth/schemas";
 export const queryFlag = z
   .enum(["true", "false", "1", "0", ""])
   .optional()

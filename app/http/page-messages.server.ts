@@ -122,6 +122,12 @@ export function socialSignInProblem(code: string | null): string | null {
   return words ? words() : "Signing in with the provider did not work. Please try again.";
 }
 
+/** What the sign-in and sign-up pages show of social sign-in: the enabled providers, and a refusal in words. */
+export function socialSignInOptions(request: Request) {
+  const error = new URL(request.url).searchParams.get("error");
+  return { providers: enabledProviders(), error: socialSignInProblem(error) };
+}
+
 /** Where the person stands after a claim, which decides the way on the message offers. */
 export type ClaimLanding = "signed-in" | "signed-out" | "new-password";
 

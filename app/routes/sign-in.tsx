@@ -13,7 +13,7 @@ import { DevOutboxLink } from "~/components/dev-outbox-link";
 import { mayReadLocalOutbox } from "~/email/mailer.server";
 import { takeFlashContent } from "~/http/flash.server";
 import { handleForm } from "~/http/page.server";
-import { socialSignInOptions } from "~/auth/social/pages.server";
+import { socialSignInOptions } from "~/http/page-messages.server";
 import { SocialButtons } from "~/components/social-buttons";
 import { signInPageFor } from "~/http/signed-in.server";
 

@@ -12,9 +12,8 @@ import { PasskeySignUp } from "~/components/passkey-sign-up";
 import { pageTitle } from "~/components/page-title";
 import { passwordBounds } from "~/auth/password.server";
 import { setFlash } from "~/http/flash.server";
-import { PAGE_MESSAGES } from "~/http/page-messages.server";
+import { PAGE_MESSAGES, socialSignInOptions } from "~/http/page-messages.server";
 import { handleForm } from "~/http/page.server";
-import { socialSignInOptions } from "~/auth/social/pages.server";
 import { SocialButtons } from "~/components/social-buttons";
 import { redirectIfSignedIn } from "~/http/signed-in.server";
 

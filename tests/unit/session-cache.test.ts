@@ -1,11 +1,11 @@
 // The session cache's own rules: bounded, never serving an expired session, and each invalidation kind removing
 // exactly the entries it names; and what a Prisma write's where-clause is taken to have changed (ADR 024).
 import { describe, expect, it } from "vitest";
-import { decodeInvalidation, encodeInvalidation, InvalidationBus, type Transport, type TransportCallbacks } from "~/auth/session-cache/bus.server";
 import { SessionCache, type CachedSession } from "~/auth/session-cache/cache.server";
-import { invalidationFor } from "~/auth/session-cache/hooks.server";
 import { createSessionReader } from "~/auth/session-cache/reader.server";
-import { sqliteTransport } from "~/auth/session-cache/transports.server";
+import { ChangeFeed, decodeChange, encodeChange, type Transport, type TransportCallbacks } from "~/change-feed/feed.server";
+import { changeFor } from "~/change-feed/prisma-hooks.server";
+import { sqliteTransport } from "~/change-feed/transports.server";
 
 const HOUR = 3_600_000;
 
@@ -89,7 +89,7 @@ describe("SessionCache", () => {
   });
 });
 
-describe("invalidationFor (what a write may have changed)", () => {
+describe("changeFor (what a write may have changed)", () => {
   it.each([
     ["Session", { where: { token: "tok" } }, { kind: "token", keys: ["tok"] }],
     ["Session", { where: { token: "tok", userId: "u" } }, { kind: "token", keys: ["tok"] }],
@@ -103,47 +103,47 @@ describe("invalidationFor (what a write may have changed)", () => {
     ["Organization", { where: { slug: "x" } }, { kind: "all" }],
     ["Member", { where: { id: "m" } }, null],
   ])("%s %j", (model, args, expected) => {
-    expect(invalidationFor(model, args as never)).toEqual(expected);
+    expect(changeFor(model, args as never)).toEqual(expected);
   });
 });
 
-describe("the bus", () => {
-  it("counts every invalidation, so a read that overlapped one does not cache", async () => {
-    const bus = new InvalidationBus();
+describe("the change feed", () => {
+  it("counts every change, so a read that overlapped one does not cache", async () => {
+    const feed = new ChangeFeed();
     const seen: unknown[] = [];
-    bus.onInvalidation((invalidation) => seen.push(invalidation));
-    const before = bus.generation;
-    await bus.publish({ kind: "user", keys: ["u"] });
-    expect(bus.generation).toBe(before + 1);
+    feed.subscribe((change) => seen.push(change));
+    const before = feed.generation;
+    await feed.publish({ kind: "user", keys: ["u"] });
+    expect(feed.generation).toBe(before + 1);
     expect(seen).toEqual([{ kind: "user", keys: ["u"] }]);
-    expect(bus.connected).toBe(false); // no transport: nothing says other processes are heard
+    expect(feed.connected).toBe(false); // no transport: nothing says other processes are heard
   });
 
   it("skips its own messages, reads others', and takes anything unreadable as everything", () => {
-    const own = encodeInvalidation({ kind: "token", keys: ["t"] });
-    expect(decodeInvalidation(own)).toBeNull();
+    const own = encodeChange({ kind: "token", keys: ["t"] });
+    expect(decodeChange(own)).toBeNull();
     const other = JSON.stringify({ from: "elsewhere", kind: "token", keys: ["t", 3] });
-    expect(decodeInvalidation(other)).toEqual({ kind: "token", keys: ["t"] });
-    expect(decodeInvalidation("{not json")).toEqual({ kind: "all" });
-    expect(decodeInvalidation(JSON.stringify({ from: "elsewhere", kind: "drop tables" }))).toEqual({ kind: "all" });
+    expect(decodeChange(other)).toEqual({ kind: "token", keys: ["t"] });
+    expect(decodeChange("{not json")).toEqual({ kind: "all" });
+    expect(decodeChange(JSON.stringify({ from: "elsewhere", kind: "drop tables" }))).toEqual({ kind: "all" });
     // Too large for a NOTIFY payload: announced as everything.
-    const huge = encodeInvalidation({ kind: "token", keys: Array.from({ length: 1000 }, (_, i) => `token-${i}`) });
+    const huge = encodeChange({ kind: "token", keys: Array.from({ length: 1000 }, (_, i) => `token-${i}`) });
     expect(JSON.parse(huge).kind).toBe("all");
   });
 });
 
 describe("reading through the cache", () => {
-  /** A bus on a transport the test drives, a cache, and a "database" that counts its reads. */
+  /** A change feed on a transport the test drives, a cache, and a "database" that counts its reads. */
   function setup() {
     let callbacks: TransportCallbacks | undefined;
     const transport: Transport = { name: "test", start: (cb) => void (callbacks = cb), publish: async () => {} };
-    const bus = new InvalidationBus();
-    bus.use(transport);
+    const feed = new ChangeFeed();
+    feed.use(transport);
     const cache = new SessionCache(10, HOUR);
     const rows = new Map([["t1", entry("t1", "u1")]]);
     let loads = 0;
     let duringLoad: (() => void) | undefined;
-    const read = createSessionReader(cache, bus, async (token) => {
+    const read = createSessionReader(cache, feed, async (token) => {
       loads++;
       const row = rows.get(token) ?? null;
       const snapshot = row && { session: { ...row.session }, user: { ...row.user } };
@@ -151,19 +151,19 @@ describe("reading through the cache", () => {
       duringLoad = undefined;
       return snapshot;
     });
-    bus.start();
+    feed.start();
     return {
-      bus,
+      feed,
       rows,
       read,
       loads: () => loads,
       connect: (value: boolean) => callbacks!.connected(value),
-      deliver: (invalidation: Parameters<TransportCallbacks["deliver"]>[0]) => callbacks!.deliver(invalidation),
+      deliver: (change: Parameters<TransportCallbacks["deliver"]>[0]) => callbacks!.deliver(change),
       whileLoading: (action: () => void) => void (duringLoad = action),
     };
   }
 
-  it("serves a second read from memory once the bus is connected", async () => {
+  it("serves a second read from memory once the change feed is connected", async () => {
     const t = setup();
     await t.read("t1");
     expect(t.loads()).toBe(1); // not connected yet: nothing cached
@@ -241,7 +241,7 @@ describe("the SQLite transport (another connection's commits)", () => {
     let time = 0;
     const transport = sqliteTransport(":memory:", () => connection, { intervalMs: 1, now: () => time });
     const delivered: unknown[] = [];
-    transport.start({ deliver: (invalidation) => delivered.push(invalidation), connected: () => {} });
+    transport.start({ deliver: (change) => delivered.push(change), connected: () => {} });
     const checksAtStart = state.checks;
 
     transport.poll!();

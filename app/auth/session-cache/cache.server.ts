@@ -1,6 +1,8 @@
 // The bounded in-process copy of {session, user} by session token. It is only ever a copy: every entry came
 // from the database, and any write that changes what an entry holds removes it here and on every other
-// instance (see bus.server.ts and hooks.server.ts; docs/decisions/024-session-cache-and-invalidation.md).
+// instance, as the database layer's change feed announces it (app/change-feed/;
+// docs/decisions/024-session-cache-and-invalidation.md).
+import type { Change } from "~/change-feed/feed.server";
 import type { Session, User } from "~/db.server";
 
 /** How often a hit moves its entry to the recent end, at most: least-recently-used within a second. */
@@ -17,11 +19,6 @@ interface Entry extends CachedSession {
   /** When the entry last moved to the recent end. */
   touchedAt: number;
 }
-
-/** What an invalidation names: session tokens, session ids, user ids, organization ids, or everything. */
-export type Invalidation =
-  | { kind: "token" | "session" | "user" | "organization"; keys: string[] }
-  | { kind: "all" };
 
 /** A least-recently-used map with indexes by session id, user id and active organization. */
 export class SessionCache {
@@ -66,24 +63,25 @@ export class SessionCache {
     if (value.session.activeOrganizationId) addTo(this.#tokensByOrganizationId, value.session.activeOrganizationId, token);
   }
 
-  invalidate(invalidation: Invalidation): void {
-    switch (invalidation.kind) {
+  /** Removes exactly the entries a change names. */
+  invalidate(change: Change): void {
+    switch (change.kind) {
       case "all":
         return this.clear();
       case "token":
-        for (const token of invalidation.keys) this.#remove(token);
+        for (const token of change.keys) this.#remove(token);
         return;
       case "session":
-        for (const id of invalidation.keys) {
+        for (const id of change.keys) {
           const token = this.#tokenBySessionId.get(id);
           if (token) this.#remove(token);
         }
         return;
       case "user":
-        for (const id of invalidation.keys) for (const token of [...(this.#tokensByUserId.get(id) ?? [])]) this.#remove(token);
+        for (const id of change.keys) for (const token of [...(this.#tokensByUserId.get(id) ?? [])]) this.#remove(token);
         return;
       case "organization":
-        for (const id of invalidation.keys) {
+        for (const id of change.keys) {
           for (const token of [...(this.#tokensByOrganizationId.get(id) ?? [])]) this.#remove(token);
         }
         return;

@@ -1,16 +1,16 @@
 // The session read every signed-in request makes: through this process's cache unless AUTH_SESSION_CACHE=off.
 // See docs/decisions/024-session-cache-and-invalidation.md.
-import { bus } from "~/auth/session-cache/bus.server";
 import { SessionCache, type CachedSession } from "~/auth/session-cache/cache.server";
 import { createSessionReader } from "~/auth/session-cache/reader.server";
 import { findSessionWithUser } from "~/auth/session-store.server";
+import { changeFeed } from "~/change-feed/feed.server";
 import { env } from "~/env.server";
 
-/** A safety net only (every change is announced); far below any session's lifetime. */
+/** A safety net only (every change is announced on the feed); far below any session's lifetime. */
 const ENTRY_TTL_MS = 60_000;
 
 export const sessionCache = new SessionCache(env.AUTH_SESSION_CACHE_SIZE, ENTRY_TTL_MS);
-const readThroughCache = createSessionReader(sessionCache, bus, findSessionWithUser);
+const readThroughCache = createSessionReader(sessionCache, changeFeed, findSessionWithUser);
 
 export async function readSessionWithUser(token: string): Promise<CachedSession | null> {
   return env.AUTH_SESSION_CACHE === "off" ? findSessionWithUser(token) : readThroughCache(token);

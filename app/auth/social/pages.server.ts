@@ -1,12 +1,7 @@
-// What the sign-in, sign-up and account pages need from social sign-in (its words are in the page-messages catalogue).
+// What the account pages need from social sign-in. The sign-in and sign-up pages' options, with their words, are
+// the page layer's (socialSignInOptions in app/http/page-messages.server.ts): app/auth imports no app/http (ADR 033).
 import { enabledProviders } from "~/auth/social/providers/registry.server";
 import { db } from "~/db.server";
-import { socialSignInProblem } from "~/http/page-messages.server";
-
-export function socialSignInOptions(request: Request) {
-  const error = new URL(request.url).searchParams.get("error");
-  return { providers: enabledProviders(), error: socialSignInProblem(error) };
-}
 
 /** The account's "Linked accounts": every enabled provider, linked or not, and the password as "Password". */
 export async function linkedAccountsOf(userId: string) {

@@ -1,6 +1,6 @@
 // Request bodies of the social routes, shared by the JSON endpoints that take the same fields.
 import { z } from "zod";
-import { optionalUrl } from "~/http/endpoint.server";
+import { optionalUrl } from "~/auth/schemas";
 
 export const socialStartBody = z.object({
   provider: z.string().min(1).max(64),

@@ -1,7 +1,9 @@
 // JSON text for API answers, made once for a value that never changes. A value registered with `unchanging`
 // must be deeply frozen (its nested objects too): its text is made the first time it is answered with and
 // reused after. GET /get-session answers the same frozen object for as long as the session cache holds the
-// session (app/auth/presenters.server.ts), so a signed-in read skips serializing it again. ADR 023.
+// session (presenters.server.ts registers it), so a signed-in read skips serializing it again. ADR 023.
+// It lives beside the presenters, below the HTTP layer that answers with it (app/http/endpoint.server.ts):
+// app/auth imports nothing from app/http (ADR 033).
 
 /** Registered values, and their text once made. */
 const texts = new WeakMap<object, string | undefined>();

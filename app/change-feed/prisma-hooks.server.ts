@@ -1,15 +1,14 @@
 // Writes are caught where they happen, in the Prisma client itself, so a write added later cannot forget to
-// invalidate: every update/upsert/delete on session, user and organization announces what it touched once it
-// has run. Inside a transaction that is before the commit, so the announcement is made again after the
+// announce itself on the change feed: every update/upsert/delete on session, user and organization announces
+// what it touched once it has run. Inside a transaction that is before the commit, so the announcement is made again after the
 // transaction ends (a reader that refetched in between saw the old row). Raw SQL is not seen: code that writes
-// these tables with raw SQL must call `announceSessionChange` itself (none does today; ADR 024 lists the audit).
+// these tables with raw SQL must call `announceChange` itself (none does today; ADR 024 lists the audit).
 import { AsyncLocalStorage } from "node:async_hooks";
-import type { Invalidation } from "~/auth/session-cache/cache.server";
-import { bus } from "~/auth/session-cache/bus.server";
+import { changeFeed, type Change } from "~/change-feed/feed.server";
 
 const WRITES = new Set(["update", "updateMany", "updateManyAndReturn", "upsert", "delete", "deleteMany"]);
-/** Invalidations announced inside the current transaction, to be announced again after it ends. */
-const transactionScope = new AsyncLocalStorage<Invalidation[]>();
+/** Changes announced inside the current transaction, to be announced again after it ends. */
+const transactionScope = new AsyncLocalStorage<Change[]>();
 
 /** The values a where-clause field pins down (`"x"`, `{equals: "x"}`, `{in: [...]}`), or null if it does not. */
 function pinnedValues(condition: unknown): string[] | null {
@@ -22,8 +21,8 @@ function pinnedValues(condition: unknown): string[] | null {
   return null;
 }
 
-/** What a write on `model` with these arguments may have changed in cached {session, user} pairs. */
-export function invalidationFor(model: string, args: { where?: Record<string, unknown> } | undefined): Invalidation | null {
+/** Which session, user or organization rows a write on `model` with these arguments may have changed. */
+export function changeFor(model: string, args: { where?: Record<string, unknown> } | undefined): Change | null {
   const where = args?.where ?? {};
   const pinned = (field: string) => pinnedValues(where[field]);
   switch (model) {
@@ -37,7 +36,7 @@ export function invalidationFor(model: string, args: { where?: Record<string, un
       return { kind: "all" };
     }
     case "User": {
-      // Deleting a user deletes its sessions (ON DELETE CASCADE): the same invalidation covers both.
+      // Deleting a user deletes its sessions (ON DELETE CASCADE): the same change covers both.
       const ids = pinned("id");
       return ids ? { kind: "user", keys: ids } : { kind: "all" };
     }
@@ -52,9 +51,9 @@ export function invalidationFor(model: string, args: { where?: Record<string, un
 }
 
 /** Announces a change to sessions or users made where the Prisma hooks cannot see it (raw SQL). */
-export async function announceSessionChange(invalidation: Invalidation): Promise<void> {
-  transactionScope.getStore()?.push(invalidation);
-  await bus.publish(invalidation);
+export async function announceChange(change: Change): Promise<void> {
+  transactionScope.getStore()?.push(change);
+  await changeFeed.publish(change);
 }
 
 interface ExtensibleClient {
@@ -62,29 +61,29 @@ interface ExtensibleClient {
   $transaction(...args: unknown[]): Promise<unknown>;
 }
 
-/** The client with invalidation hooks; `$transaction` re-announces after the transaction ends. */
-export function withSessionInvalidation<Client extends ExtensibleClient>(base: Client): Client {
+/** The client with the hooks that feed the change feed; `$transaction` re-announces after the transaction ends. */
+export function withChangeAnnouncements<Client extends ExtensibleClient>(base: Client): Client {
   const announceAfterWrite = {
     async $allOperations({ model, operation, args, query }: { model: string; operation: string; args: unknown; query: (args: unknown) => Promise<unknown> }) {
       if (!WRITES.has(operation)) return query(args);
       const result = await query(args);
-      const invalidation = invalidationFor(model, args as { where?: Record<string, unknown> });
-      if (invalidation) await announceSessionChange(invalidation);
+      const change = changeFor(model, args as { where?: Record<string, unknown> });
+      if (change) await announceChange(change);
       return result;
     },
   };
   const extended = base.$extends({
-    name: "session-cache-invalidation",
+    name: "change-feed",
     query: { session: announceAfterWrite, user: announceAfterWrite, organization: announceAfterWrite },
   }) as Client;
 
   async function $transaction(...args: unknown[]) {
-    const announced: Invalidation[] = [];
+    const announced: Change[] = [];
     try {
       return await transactionScope.run(announced, () => extended.$transaction(...args));
     } finally {
       // Committed or rolled back: either way the rows now read as they will stay.
-      for (const invalidation of announced) await bus.publish(invalidation);
+      for (const change of announced) await changeFeed.publish(change);
     }
   }
   return new Proxy(extended, {

@@ -1,17 +1,18 @@
-// How invalidations reach the other processes on the same database (ADR 024):
+// How changes reach the other processes on the same database (ADR 024):
 // - REDIS_URL set: Redis pub/sub (works behind a transaction-pooling PgBouncer, where LISTEN does not);
 // - PostgreSQL: LISTEN/NOTIFY on the process's one listening connection. The database announces every committed change to
 //   session, user and organization rows itself (triggers, migration 20261123120000_announce_session_changes),
 //   hand edits included; only if those triggers are missing does the app send NOTIFY through Prisma's pool;
 // - SQLite: the file itself. `PRAGMA data_version` on Prisma's connection changes whenever another connection
 //   (another process, a cluster worker, a hand edit) commits, so reads check it (at most once a millisecond)
-//   and empty the cache when it moved. Coarse for other processes' writes, but it needs nothing running and
+//   and announce "all" when it moved. Coarse for other processes' writes, but it needs nothing running and
 //   misses nothing.
 import Database from "better-sqlite3";
 import type { Redis } from "ioredis";
-import { decodeInvalidation, encodeInvalidation, type Transport, type TransportCallbacks } from "~/auth/session-cache/bus.server";
+import { decodeChange, encodeChange, type Transport, type TransportCallbacks } from "~/change-feed/feed.server";
 import type { Listener } from "~/postgres-listener.server";
 
+/** The name stays: PostgreSQL's triggers (the migration above) and operators (the README) announce on it. */
 const CHANNEL = "latchkey_session_invalidation";
 const RECONNECT_MIN_MS = 200;
 const RECONNECT_MAX_MS = 5_000;
@@ -69,7 +70,7 @@ export function sqliteTransport(
     },
     poll() {
       const own = connection();
-      if (own && own !== watched) return watch(own); // (re)connected: starts from an empty cache
+      if (own && own !== watched) return watch(own); // (re)connected: subscribers start from nothing
       if (!check) return;
       const time = now();
       if (time - checkedAt < intervalMs) return;
@@ -96,8 +97,8 @@ export function postgresTransport(listener: Listener, notify: (channel: string, 
       listener.subscribe({
         channel: CHANNEL,
         notification(payload) {
-          const invalidation = decodeInvalidation(payload);
-          if (invalidation) callbacks.deliver(invalidation);
+          const change = decodeChange(payload);
+          if (change) callbacks.deliver(change);
         },
         async setUp(client) {
           const { rowCount } = await client.query("SELECT 1 FROM pg_trigger WHERE tgname = $1", [ANNOUNCING_TRIGGER]);
@@ -111,8 +112,8 @@ export function postgresTransport(listener: Listener, notify: (channel: string, 
         },
       });
     },
-    async publish(invalidation) {
-      if (!databaseAnnounces) await notify(CHANNEL, encodeInvalidation(invalidation));
+    async publish(change) {
+      if (!databaseAnnounces) await notify(CHANNEL, encodeChange(change));
     },
   };
 }
@@ -146,15 +147,15 @@ export function redisTransport(url: string): Transport {
           );
         });
         subscriber.on("message", (_channel: string, message: string) => {
-          const invalidation = decodeInvalidation(message);
-          if (invalidation) callbacks.deliver(invalidation);
+          const change = decodeChange(message);
+          if (change) callbacks.deliver(change);
         });
       });
     },
-    async publish(invalidation) {
+    async publish(change) {
       publisher ??= loadRedis().then((Redis) => {
         const client = new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: true });
-        client.on("error", () => {}); // failures surface as rejected publishes, logged by the bus
+        client.on("error", () => {}); // failures surface as rejected publishes, logged by the feed
         return client;
       });
       const client = await publisher;
@@ -163,7 +164,7 @@ export function redisTransport(url: string): Transport {
         timer = setTimeout(() => reject(new Error("Redis did not answer in time")), PUBLISH_TIMEOUT_MS);
       });
       try {
-        await Promise.race([client.publish(CHANNEL, encodeInvalidation(invalidation)), timeout]);
+        await Promise.race([client.publish(CHANNEL, encodeChange(change)), timeout]);
       } finally {
         clearTimeout(timer);
       }
