@@ -11,9 +11,14 @@ import { startHousekeeping } from "~/auth/housekeeping.server";
 import { startRateLimiting } from "~/auth/rate-limit.server";
 import { NonceContext } from "~/components/nonce";
 import { env } from "~/env.server";
+import { apiRouteTable } from "~/http/api-routes.generated";
+import { apiRoutesOf } from "~/http/api-routes.server";
+import { earlyRefusal } from "~/http/endpoint.server";
+import type { ApiDispatchHooks } from "~/http/server-contract";
+import { TextResponse } from "~/http/text-response.server";
 
-/** For the production dispatch (server/api-dispatch.mjs): a flood is refused before any request is built. */
-export { earlyRefusal } from "~/http/endpoint.server";
+/** What the production dispatch (server/api-dispatch.mjs) takes from the build (app/http/server-contract.ts). */
+export const apiDispatch: ApiDispatchHooks = { routes: apiRoutesOf(apiRouteTable), earlyRefusal, responseText: TextResponse.textOf };
 
 const ABORT_DELAY_MS = 5_000;
 startHousekeeping();

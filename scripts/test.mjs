@@ -4,6 +4,7 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
+import { writeApiRoutes } from "./api-routes.mjs";
 import { projectRoot } from "./lib/database-url.mjs";
 
 process.chdir(projectRoot);
@@ -66,6 +67,7 @@ if (!existsSync(path.join(passkeyCompat, "node_modules"))) {
 
 if (!existsSync("app/generated/prisma-sqlite")) execFileSync(process.execPath, ["scripts/generate-prisma.mjs"], { stdio: "inherit" });
 console.log("[test] building…");
+writeApiRoutes();
 execFileSync(process.execPath, ["node_modules/@remix-run/dev/dist/cli.js", "build"], { stdio: "inherit" });
 
 let passed = 0;

@@ -2,9 +2,9 @@
 // action, skipping express, the static-file middleware and Remix's request handler, and is answered exactly as
 // Remix answers a resource route (see docs/decisions/023-api-dispatch.md; the API suite runs through both).
 // Anything this path does not handle itself (a route without the export the method needs, `?_data`, `.data`,
-// a URL that does not parse, a page route) returns false and goes through express + Remix unchanged.
+// a URL that does not parse, a page route) returns false and goes through express + Remix unchanged. What it
+// takes from the build and hands the routes is named in app/http/server-contract.ts (ADR 035).
 import { createReadableStreamFromReadable } from "@remix-run/node";
-import { createRouteTable } from "./route-table.mjs";
 import { setCommonHeaders } from "./common-headers.mjs";
 
 export const API_PREFIX = "/api/auth";
@@ -12,11 +12,6 @@ export const API_PREFIX = "/api/auth";
 const MUTATIONS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 /** The methods the common layer lets through; anything else goes to express for its 405. */
 const DISPATCHED = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
-
-/** app/http/text-response.server.ts: a Response that holds its body as text and makes a stream only on demand. */
-const RESPONSE_TEXT = Symbol.for("latchkey.responseText");
-/** app/http/body.server.ts: how readCappedText reads a dispatched request's body without a web stream. */
-const READ_CAPPED = Symbol.for("latchkey.readCappedBody");
 
 /**
  * A Fetch Request made as cheaply as the route allows. Its signal is a plain AbortController's, made only if the
@@ -26,9 +21,10 @@ const READ_CAPPED = Symbol.for("latchkey.readCappedBody");
  * Node 20 costs about as much as a whole light request, and a request refused before its body is read (a 429,
  * a wrong method, a refused origin) never needs it. Every way of reading the body goes through `body`, except
  * the one every API route uses, app/http/body.server.ts's readCappedText: it takes the bytes straight from the
- * socket through READ_CAPPED (a web stream and a second Request cost a POST about a tenth of its throughput).
+ * socket through the load context's `readBody` (a web stream and a second Request cost a POST about a tenth of
+ * its throughput).
  */
-/** What a dispatched request's source becomes once READ_CAPPED has taken its body. */
+/** What a dispatched request's source becomes once `readCapped` has taken its body. */
 const READ = Symbol("read");
 
 class DispatchedRequest extends Request {
@@ -70,7 +66,7 @@ class DispatchedRequest extends Request {
    * once more than `maxBytes` arrived (the rest, up to `discardBytes`, is read and dropped so the connection
    * stays usable; beyond that reading stops, and `send` closes the connection). The body is used up after.
    */
-  async [READ_CAPPED](maxBytes, discardBytes) {
+  async readCapped(maxBytes, discardBytes) {
     const source = this.#source;
     if (!source || source === READ || this.#withBody) throw new TypeError("Body is unusable: Body has already been read");
     this.#source = READ;
@@ -141,19 +137,6 @@ function isRedirect(response) {
   return response.status >= 300 && response.status <= 399 && response.headers.get("Location") != null;
 }
 
-/** Whether a ranked branch could match /api/auth or a path below it (the rest never need to be tried). */
-function couldMatchApi(path) {
-  const segments = path.split("/").filter(Boolean);
-  const wanted = ["api", "auth"];
-  for (let i = 0; i < wanted.length; i++) {
-    const segment = segments[i];
-    if (segment === undefined) return false;
-    if (segment === "*") return true;
-    if (!segment.startsWith(":") && segment.toLowerCase() !== wanted[i]) return false;
-  }
-  return true;
-}
-
 function isApiPath(path) {
   if (path.length < API_PREFIX.length || path.slice(0, API_PREFIX.length).toLowerCase() !== API_PREFIX) return false;
   const next = path[API_PREFIX.length];
@@ -170,11 +153,15 @@ function isApiPath(path) {
  *   true when the request is being answered here, false when it is the caller's to answer
  */
 export function createApiDispatch({ build, clientAddress, strictTransport }) {
-  const table = createRouteTable(build.routes);
-  const candidates = table.branches.filter((branch) => couldMatchApi(branch.path));
+  /** @type {import("../app/http/server-contract").ApiDispatchHooks} */
+  const { routes, earlyRefusal, responseText } = build.entry.module.apiDispatch;
+  // A route file added since app/http/api-routes.generated.ts was made (a build by `remix build` alone) would
+  // be answered by the splat here and by its own module through Remix: refuse to start instead.
+  const missing = Object.keys(build.routes).filter((id) => id.startsWith("routes/api.auth.") && !routes.ids.has(id));
+  if (missing.length > 0) {
+    throw new Error(`the API route table lacks ${missing.join(", ")}: build with \`npm run build\`, which makes it (ADR 035)`);
+  }
   const singleFetch = build.future?.v3_singleFetch === true;
-  /** The app's answer to a client it already refused on a path (app/http/endpoint.server.ts), if it has one. */
-  const earlyRefusal = typeof build.entry.module.earlyRefusal === "function" ? build.entry.module.earlyRefusal : null;
   const handleError =
     build.entry.module.handleError ??
     ((error, { request }) => {
@@ -192,10 +179,9 @@ export function createApiDispatch({ build, clientAddress, strictTransport }) {
     const { pathname } = url;
     const hasQuery = req.url.includes("?");
     if (!isApiPath(pathname) || (singleFetch && pathname.endsWith(".data")) || (hasQuery && url.searchParams.has("_data"))) return false;
-    const match = table.match(pathname, candidates);
-    if (!match) return false;
-    const { route, params } = match;
-    if (route.module.default != null || route.module.ErrorBoundary != null) return false;
+    const match = routes.match(pathname);
+    const route = match && build.routes[match.id]; // absent only from the bench's handful of routes
+    if (!route || route.module.default != null || route.module.ErrorBoundary != null) return false;
     const kind = MUTATIONS.has(req.method) ? "action" : "loader";
     const handler = route.module[kind];
     if (typeof handler !== "function") return false; // Remix's own 405/400
@@ -209,21 +195,22 @@ export function createApiDispatch({ build, clientAddress, strictTransport }) {
       url.searchParams.delete(singleFetch ? "_routes" : "_data");
     }
     const context = clientAddress.loadContext(req);
-    const refusal = earlyRefusal?.(context.clientIp, pathname);
+    const refusal = earlyRefusal(context.clientIp, pathname);
     if (refusal) {
       setCommonHeaders(res, strictTransport);
-      afterBody(req, () => send(req, res, refusal).catch((error) => res.destroy(error)));
+      afterBody(req, () => send(req, res, refusal, responseText).catch((error) => res.destroy(error)));
       return true;
     }
     const hasBody = req.method !== "GET" && req.method !== "HEAD";
     const request = new DispatchedRequest(url.href, { method: req.method, headers: requestHeaders(req.headers) }, hasBody ? req : null);
+    if (hasBody) context.readBody = (maxBytes, discardBytes) => request.readCapped(maxBytes, discardBytes);
     res.on("close", () => {
       if (!res.writableFinished) DispatchedRequest.clientGone(request);
     });
 
     setCommonHeaders(res, strictTransport);
-    run(handler, { request, params, context }, kind, route.id)
-      .then((response) => send(req, res, response))
+    run(handler, { request, params: match.params, context }, kind, route.id)
+      .then((response) => send(req, res, response, responseText))
       .catch((error) => res.destroy(error)); // a body stream that failed midway, as the express path does
     return true;
   };
@@ -333,14 +320,14 @@ function appendHeader(res, name, value) {
  * Remix's answer written as @remix-run/express writes it, the body in one piece with its length (API answers
  * are small JSON documents); HEAD gets the status and headers only, as Remix's handler strips the body.
  */
-async function send(req, res, response) {
+async function send(req, res, response, responseText) {
   res.statusMessage = response.statusText;
   res.statusCode = response.status;
   for (const [name, value] of response.headers) appendHeader(res, name, value);
-  const text = response[RESPONSE_TEXT];
+  const text = responseText(response);
   const body =
     req.method === "HEAD" ? undefined
-    : typeof text === "string" && !response.bodyUsed ? text
+    : text !== undefined ? text
     : response.body ? await readBody(response.body)
     : undefined;
   // The body was not read to the end (a 413, a refused origin, a POST to a GET route…): close the connection,

@@ -13,15 +13,6 @@ export interface RequestContext {
   responseHeaders: Headers;
 }
 
-declare module "@remix-run/node" {
-  interface AppLoadContext {
-    /** Set by server.mjs from the socket, or from X-Forwarded-For when TRUST_PROXY=true. */
-    clientIp?: string;
-    /** The TCP peer itself, whatever any forwarding header claims. */
-    peerAddress?: string;
-  }
-}
-
 /**
  * @param rateLimitPath the API path whose rate-limit bucket this request counts against
  *   (a page action for sign-in shares "/sign-in/email" with the JSON endpoint).

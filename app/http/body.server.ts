@@ -1,5 +1,6 @@
 // Reading request bodies with a size cap. Content-Length can be absent (chunked uploads) or wrong, so the cap
 // is enforced on the bytes as they arrive. See docs/decisions/010-body-and-form-limits.md.
+import type { AppLoadContext } from "@remix-run/node";
 
 /** Auth bodies and page forms are small (the largest, a passkey attestation, is a few KB). */
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -21,23 +22,16 @@ export class BodyNotReceivedError extends Error {
 const DISCARD_LIMIT_BYTES = 16 * MAX_BODY_BYTES;
 
 /**
- * server/api-dispatch.mjs's requests read their body from the socket by this method, with the same cap and
- * discard rules as the stream reading below (a web stream costs a POST about a tenth of its throughput); the
- * API suite runs through both paths. Shared by name (Symbol.for), since the server is not part of the build.
+ * The body as text, at most `maxBytes` of it. The API dispatch's requests are read through the load context's
+ * `readBody` (from the socket, by the same rules; app/http/server-contract.ts); any other from its stream.
  */
-const READ_CAPPED = Symbol.for("latchkey.readCappedBody");
-interface SocketBodied {
-  [READ_CAPPED](maxBytes: number, discardBytes: number): Promise<{ bytes: Buffer } | { tooLarge: true }>;
-}
-
-export async function readCappedText(request: Request, maxBytes = MAX_BODY_BYTES): Promise<string> {
+export async function readCappedText(request: Request, loadContext?: AppLoadContext, maxBytes = MAX_BODY_BYTES): Promise<string> {
   const declaredLength = request.headers.get("content-length");
   // What fetch() and browsers send for a bodiless POST (sign-out): no stream needs to be made to read nothing.
   if (declaredLength === "0") return "";
   if (Number(declaredLength ?? 0) > DISCARD_LIMIT_BYTES) throw new BodyTooLargeError();
-  const fromSocket = (request as Partial<SocketBodied>)[READ_CAPPED];
-  if (fromSocket) {
-    const read = await fromSocket.call(request, maxBytes, DISCARD_LIMIT_BYTES).catch(notReceived);
+  if (loadContext?.readBody) {
+    const read = await loadContext.readBody(maxBytes, DISCARD_LIMIT_BYTES).catch(notReceived);
     if ("tooLarge" in read) throw new BodyTooLargeError();
     return read.bytes.toString("utf8");
   }

@@ -2,7 +2,7 @@
 // each endpoint needs: method, body/query validation with zod, origin and callback-URL checks, the rate limit,
 // and turning any failure into `{code, message}` with the right status — never a 500 for bad input, never a
 // stack trace. Route files stay a few lines long.
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import type { ActionFunctionArgs, AppLoadContext, LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { AuthError } from "~/auth/errors";
 import { withQuery } from "~/auth/links.server";
@@ -55,10 +55,10 @@ function describeIssues(where: "body" | "query", error: z.ZodError): string {
   return error.issues.map((issue) => `[${[where, ...issue.path].join(".")}] ${issue.message}`).join("; ");
 }
 
-async function readBody(request: Request): Promise<unknown> {
+async function readBody(request: Request, loadContext: AppLoadContext): Promise<unknown> {
   const type = request.headers.get("content-type")?.split(";")[0].trim().toLowerCase() ?? "";
   // A body over the cap or cut short throws its own error, which knownError() answers (413, 400).
-  const text = await readCappedText(request);
+  const text = await readCappedText(request, loadContext);
   if (text.trim() === "") return {};
   if (type === "application/json" || type === "") {
     try {
@@ -118,8 +118,8 @@ export function errorResponse(error: unknown, responseHeaders?: Headers): Respon
 
 /**
  * The answer to an API request from a client this process already refused on that path, or null: asked by the
- * production dispatch (server/api-dispatch.mjs, through the build's entry module) before a Fetch Request is
- * even built. The same 429 the endpoint would give; it comes before the method and origin checks, which a
+ * production dispatch (server/api-dispatch.mjs, through the entry module's `apiDispatch`) before a Fetch Request
+ * is even built. The same 429 the endpoint would give; it comes before the method and origin checks, which a
  * refused client does not need.
  */
 export function earlyRefusal(clientIp: string, pathname: string): Response | null {
@@ -160,7 +160,7 @@ export function endpoint<Body extends z.ZodType = z.ZodUnknown, Query extends z.
       ctx = await requestContext(request, context, rateLimitPath(url.pathname));
       const rawQuery = Object.fromEntries(url.searchParams);
       const query = parseQuery(url, rawQuery);
-      const rawBody = definition.method === "POST" ? await readBody(request) : undefined;
+      const rawBody = definition.method === "POST" ? await readBody(request, context) : undefined;
       const body = definition.body ? parseWith(definition.body, rawBody, "body") : rawBody;
       assertSafeCallbacks(body);
       assertSafeCallbacks(query);

@@ -29,9 +29,9 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   }
 }
 
-export async function action({ request, params }: ActionFunctionArgs) {
+export async function action({ request, params, context }: ActionFunctionArgs) {
   try {
-    const form = new URLSearchParams(await readCappedText(request));
+    const form = new URLSearchParams(await readCappedText(request, context));
     const url = new URL(request.url);
     for (const field of CALLBACK_FIELDS) {
       const value = form.get(field);

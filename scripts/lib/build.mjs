@@ -3,6 +3,7 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
+import { writeApiRoutes } from "../api-routes.mjs";
 import { projectRoot } from "./database-url.mjs";
 
 function newestMtime(dir) {
@@ -16,14 +17,15 @@ function newestMtime(dir) {
 }
 
 /**
- * Generates the Prisma clients if missing and, unless `build` is false, rebuilds when app/ is newer than
- * build/. Returns true if it built.
+ * Generates the Prisma clients if missing and the API's route table (ADR 035) and, unless `build` is false,
+ * rebuilds when app/ is newer than build/. Returns true if it built.
  */
 export function ensureBuilt({ build = true, log = console.log } = {}) {
   const at = (p) => path.join(projectRoot, p);
   if (!existsSync(at("app/generated/prisma-sqlite")) || !existsSync(at("app/generated/prisma-postgres"))) {
     execFileSync(process.execPath, [at("scripts/generate-prisma.mjs")], { stdio: "inherit", cwd: projectRoot });
   }
+  writeApiRoutes();
   if (!build) return false;
   const serverBuild = at("build/index.js");
   const stale = !existsSync(serverBuild) || newestMtime(at("app")) > statSync(serverBuild).mtimeMs;

@@ -9,6 +9,10 @@ import { createRequestHandler } from "@remix-run/express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiDispatch } from "../../server/api-dispatch.mjs";
 import { createClientAddress } from "../../server/client-address.mjs";
+import { apiRoutesOf } from "~/http/api-routes.server";
+import type { ApiDispatchHooks } from "~/http/server-contract";
+import { BodyTooLargeError, readCappedText } from "~/http/body.server";
+import { TextResponse } from "~/http/text-response.server";
 
 type Args = { request: Request; params: Record<string, string | undefined>; context: Record<string, unknown> };
 const seen: unknown[] = [];
@@ -80,6 +84,28 @@ const routes = {
         }),
     },
   },
+  // The load context's readBody (the dispatch) and the body stream (Remix) read the same bytes, by one cap.
+  "routes/api.auth.capped": {
+    id: "routes/api.auth.capped",
+    parentId: "root",
+    path: "api/auth/capped",
+    module: {
+      action: async ({ request, context }: Args) => {
+        try {
+          return new Response(`read: ${await readCappedText(request, context, 8)}`);
+        } catch (error) {
+          if (error instanceof BodyTooLargeError) return new Response("too large", { status: 413 });
+          throw error;
+        }
+      },
+    },
+  },
+  "routes/api.auth.text-response": {
+    id: "routes/api.auth.text-response",
+    parentId: "root",
+    path: "api/auth/text-response",
+    module: { loader: () => new TextResponse('{"held":"as text"}', { status: 201, headers: { "Content-Type": "application/json" } }) },
+  },
   "routes/api.auth.text": {
     id: "routes/api.auth.text",
     parentId: "root",
@@ -88,10 +114,26 @@ const routes = {
   },
 };
 
+/** The table scripts/api-routes.mjs would make from these routes' files. */
+const apiDispatch: ApiDispatchHooks = {
+  routes: apiRoutesOf({
+    static: Object.fromEntries(
+      Object.values(routes)
+        .filter((route) => route.id.startsWith("routes/api.auth.") && !/[:*]/.test(route.path))
+        .map((route) => [`/${route.path}`, route.id]),
+    ),
+    parameterised: [{ prefix: "/api/auth/items/", param: "id", id: "routes/api.auth.items.$id" }],
+    splat: "routes/api.auth.$",
+  }),
+  earlyRefusal: () => null,
+  responseText: TextResponse.textOf,
+};
+
 const build = {
   routes,
   entry: {
     module: {
+      apiDispatch,
       default: () => new Response("document"),
       handleError: (error: unknown, { request }: { request: Request }) => {
         if (!request.signal.aborted) errorsHandled.push(`${new URL(request.url).pathname}: ${(error as Error)?.message ?? error}`);
@@ -174,6 +216,9 @@ describe("the API dispatch answers as Remix's handler does", () => {
     ["OPTIONS runs the loader", "/api/auth/echo", { method: "OPTIONS" }],
     ["a POST body, streamed to the action", "/api/auth/echo", { method: "POST", body: "hello", headers: { "Content-Type": "text/plain" } }],
     ["DELETE runs the action", "/api/auth/echo", { method: "DELETE" }],
+    ["a body read within its cap", "/api/auth/capped", { method: "POST", body: "12345678" }],
+    ["a body over its cap", "/api/auth/capped", { method: "POST", body: "123456789" }],
+    ["a response held as text", "/api/auth/text-response"],
   ];
   for (const [what, path, init] of cases) {
     it(what, async () => {

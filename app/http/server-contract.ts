@@ -1,0 +1,32 @@
+// What the production server (server/*.mjs, plain JavaScript outside the build) and the app hand each other,
+// named once on this side (ADR 035): the load context every loader and action receives, and what the build's
+// entry module (app/entry.server.tsx) gives the API dispatch. `remix dev` and Remix's own handler fill in only
+// the load context's addresses; everything else here is optional or read by the dispatch alone.
+import type { ApiRoutes } from "~/http/api-routes.server";
+
+/** The request's body, at most `maxBytes` of it (past that, up to `discardBytes` read and dropped). */
+export type ReadBody = (maxBytes: number, discardBytes: number) => Promise<{ bytes: Buffer } | { tooLarge: true }>;
+
+declare module "@remix-run/node" {
+  interface AppLoadContext {
+    /** The client's address (server/client-address.mjs): the socket's, or X-Forwarded-For's as TRUST_PROXY says. */
+    clientIp?: string;
+    /** The TCP peer itself, whatever any forwarding header claims. */
+    peerAddress?: string;
+    /**
+     * The API dispatch only (server/api-dispatch.mjs): this request's body read straight from the socket, which
+     * costs a POST a tenth less than a web stream. Used up once read; app/http/body.server.ts reads through it.
+     */
+    readBody?: ReadBody;
+  }
+}
+
+/** The entry module's `apiDispatch` export, which server/api-dispatch.mjs requires. */
+export interface ApiDispatchHooks {
+  /** The API's route table, made from app/routes/api.auth.* at build time. */
+  routes: ApiRoutes;
+  /** The 429 for a client this process already refused on this path, answered before any Request is built. */
+  earlyRefusal(clientIp: string, pathname: string): Response | null;
+  /** A response's body as text, when the app holds it as text (a TextResponse), so no stream is made to send it. */
+  responseText(response: Response): string | undefined;
+}
