@@ -76,3 +76,17 @@ export async function signUp(client: ApiClient, overrides: Partial<{ name: strin
   if (response.status !== 200) throw new Error(`sign-up failed: ${response.status} ${response.text}`);
   return { ...body, response, user: response.body.user };
 }
+
+/**
+ * Resolves with `read()`'s first value that `done` accepts, asking again every 20 ms for at most `ms`: for what
+ * another process learns through the database's change feed (PostgreSQL NOTIFY reaches it a moment after the
+ * commit, and on a loaded machine that moment can outlast one HTTP round trip). Returns the last value read.
+ */
+export async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 2_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await read();
+    if (done(value) || Date.now() > deadline) return value;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

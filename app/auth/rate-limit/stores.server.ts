@@ -59,8 +59,31 @@ export function redisStore(url: string): Store {
     return { client, flexible };
   });
   const limiters = new Map<string, RateLimiterRedis>();
+  let redisWasDown = false;
+  // Requests that arrive while the first connection is being made wait for it (a second at most, once per
+  // process), so instances sharing Redis do not count their first requests in the database instead.
+  const firstConnection = redis.then(
+    ({ client }) =>
+      new Promise<void>((resolve) => {
+        if (client.status === "ready") return resolve();
+        const timer = setTimeout(resolve, 1000);
+        client.once("ready", () => {
+          clearTimeout(timer);
+          resolve();
+        });
+      }),
+  );
   return async (key, rule) => {
     const { client, flexible } = await redis;
+    await firstConnection;
+    if (client.status !== "ready") {
+      // Redis is down or still connecting: count in the database at once instead of waiting in ioredis's
+      // offline queue for reconnects (which back off to seconds per request). Said once per outage.
+      if (!redisWasDown) console.error(`[latchkey] rate limit: Redis is not connected (${client.status}); using the database`);
+      redisWasDown = true;
+      return databaseStore(key, rule);
+    }
+    redisWasDown = false;
     const id = `${rule.windowSeconds}:${rule.max}`;
     let limiter = limiters.get(id);
     if (!limiter) {
