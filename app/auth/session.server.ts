@@ -148,6 +148,12 @@ export async function getSession(
   ctx: RequestContext,
   options: { disableRefresh?: boolean } = {},
 ): Promise<SessionWithUser | null> {
+  const found = await lookUpSession(ctx);
+  return found && !options.disableRefresh ? extendSessionIfDue(ctx, found) : found;
+}
+
+/** The signed-in session as stored, never extended; deletes an expired one and clears cookies that name none. */
+export async function lookUpSession(ctx: RequestContext): Promise<SessionWithUser | null> {
   const token = sessionTokenFrom(ctx.request);
   if (!token) {
     if (requestCookies(ctx.request)[COOKIE_NAMES.sessionToken]) clearSessionCookies(ctx);
@@ -159,16 +165,22 @@ export async function getSession(
     return null;
   }
   const { user, session } = found;
-  const now = Date.now();
-  if (session.expiresAt.getTime() <= now) {
+  if (session.expiresAt.getTime() <= Date.now()) {
     await db.session.deleteMany({ where: { id: session.id } });
     clearSessionCookies(ctx);
     return null;
   }
+  return { session, user };
+}
+
+/** Extends a session read after the update age (and re-sends its cookies); null if it was removed meanwhile. */
+export async function extendSessionIfDue(ctx: RequestContext, found: SessionWithUser): Promise<SessionWithUser | null> {
+  const { user, session } = found;
+  const now = Date.now();
   const lastExtendedAt = session.expiresAt.getTime() - env.AUTH_SESSION_EXPIRES_IN * 1000;
   const due = lastExtendedAt + env.AUTH_SESSION_UPDATE_AGE * 1000 <= now;
   // A session the user chose not to remember is never extended, whatever cookies the browser sends.
-  if (due && !options.disableRefresh && session.rememberMe) {
+  if (due && session.rememberMe) {
     // deleteMany/updateMany: a concurrent sign-out may have removed the row; that is not an error.
     const expiresAt = new Date(now + env.AUTH_SESSION_EXPIRES_IN * 1000);
     const { count } = await db.session.updateMany({ where: { id: session.id }, data: { expiresAt } });

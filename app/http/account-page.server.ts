@@ -5,7 +5,7 @@ import { data } from "@remix-run/node";
 import type { SessionWithUser } from "~/auth/session.server";
 import type { RequestContext } from "~/auth/request-context.server";
 import { takeFlashNotice } from "~/http/flash.server";
-import { requirePageSession } from "~/http/page.server";
+import { requirePageSession } from "~/http/page-session.server";
 
 export async function loadAccountPage<T extends object>(
   request: Request,

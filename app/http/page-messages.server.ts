@@ -1,6 +1,6 @@
 // What the pages say when a domain error comes back: words for people, with the number or the way on that the
 // specification's terse message leaves out. The JSON API keeps the catalogue's messages unchanged; only page
-// actions (`handleForm`, the account actions) pass errors through `wordsFor`. A code not listed here is shown
+// actions (the page pipeline, page-action.server.ts) pass errors through `wordsFor`. A code not listed here is shown
 // with its catalogue message.
 import { EMAIL_OTP_SECONDS } from "~/auth/email-otp/constants";
 import { TWO_FACTOR_OTP_SECONDS } from "~/auth/two-factor/constants";

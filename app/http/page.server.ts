@@ -1,18 +1,12 @@
-// Helpers for page loaders and actions: the same request context as the JSON API, forms read with bounds, and
-// domain errors turned into form errors (or a 403 page) instead of exceptions. See
-// docs/decisions/010-body-and-form-limits.md for the order of the checks and the limits.
+// What page loaders and actions are made of: the same request context as the JSON API, the origin check as a
+// plain 403 page, and forms read with bounds (docs/decisions/010-body-and-form-limits.md). The order they are
+// used in is page-action.server.ts's (docs/decisions/034-one-page-layer.md).
 import type { AppLoadContext } from "@remix-run/node";
-import { redirect } from "@remix-run/node";
 import type { SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import type { z } from "zod";
-import type { AuthError } from "~/auth/errors";
-import { enforceRateLimit } from "~/auth/rate-limit.server";
 import { knownError } from "~/http/known-error.server";
 import { requestContext, type RequestContext } from "~/auth/request-context.server";
-import { getSession, type SessionWithUser } from "~/auth/session.server";
 import { BodyNotReceivedError, BodyTooLargeError, readCappedText } from "~/http/body.server";
-import { wordsFor } from "~/http/page-messages.server";
 
 declare module "@remix-run/node" {
   interface AppLoadContext {
@@ -103,96 +97,4 @@ export async function pageRequestContext(request: Request, loadContext: AppLoadC
  */
 export function formErrorResult(message: string, initialValue?: Record<string, string>): SubmissionResult<string[]> {
   return { status: "error", ...(initialValue ? { initialValue } : {}), error: { "": [message] } };
-}
-
-/** Longest value a rate-limited answer echoes back: enough for any address, never a whole body. */
-const MAX_KEPT_VALUE = 320;
-
-/**
- * The named fields of a form that was refused before it was parsed, as the user sent them. The read is the
- * same bounded one as always (a body that cannot be read keeps nothing); nothing else in the form is looked at.
- */
-async function keptFields(request: Request, names: readonly string[]): Promise<Record<string, string> | undefined> {
-  let form: SubmittedForm;
-  try {
-    form = await readForm(request);
-  } catch (thrown) {
-    if (thrown instanceof Response) return undefined;
-    throw thrown;
-  }
-  const kept: Record<string, string> = {};
-  for (const name of names) {
-    const value = form.get(name);
-    if (value !== null) kept[name] = value.slice(0, MAX_KEPT_VALUE);
-  }
-  return kept;
-}
-
-export type FormOutcome<T> =
-  | { ok: true; value: T; ctx: RequestContext; reply: (options?: { resetForm?: boolean }) => SubmissionResult<string[]> }
-  | { ok: false; result: SubmissionResult<string[]>; init: ResponseInit };
-
-/**
- * A page action, in the order that keeps hostile input cheap: origin check, rate limit (counted before the body
- * is read), the bounded read, the schema's own fields parsed, then the domain work. An AuthError from the work
- * becomes an error next to `fieldFor`'s field, or a form-level one, with the catalogue's status.
- */
-export async function handleForm<S extends z.ZodObject, T>(options: {
-  request: Request;
-  context: AppLoadContext;
-  /** The API path whose rate-limit bucket this action shares (a page and its JSON twin count together). */
-  rateLimitAs: string;
-  schema: S;
-  hideFields?: string[];
-  /**
-   * Fields a rate-limited answer still carries back (e.g. the address behind a hidden field), so the page can
-   * offer the next try instead of a dead end. Never secrets: they are echoed into the page.
-   */
-  keepWhenLimited?: readonly string[];
-  fieldFor?: (error: AuthError) => string | undefined;
-  run: (value: z.output<S>, ctx: RequestContext) => Promise<T>;
-}): Promise<FormOutcome<T>> {
-  const ctx = await pageRequestContext(options.request, options.context);
-  try {
-    await enforceRateLimit(ctx.clientIp, options.rateLimitAs);
-  } catch (thrown) {
-    const error = knownError(thrown);
-    if (!error) throw thrown;
-    markFormFailed(options.context);
-    const kept = options.keepWhenLimited?.length ? await keptFields(options.request, options.keepWhenLimited) : undefined;
-    return { ok: false, result: formErrorResult(wordsFor(error), kept), init: { status: error.status, headers: error.headers } };
-  }
-  const form = await readForm(options.request);
-  const submission = parseWithZod(form.pick(options.schema), { schema: options.schema });
-  if (submission.status !== "success") {
-    markFormFailed(options.context);
-    return { ok: false, result: submission.reply({ hideFields: options.hideFields }), init: { status: 400, headers: ctx.responseHeaders } };
-  }
-  try {
-    return { ok: true, value: await options.run(submission.value as z.output<S>, ctx), ctx, reply: (replyOptions) => submission.reply(replyOptions) };
-  } catch (thrown) {
-    const error = knownError(thrown);
-    if (!error) throw thrown;
-    markFormFailed(options.context);
-    const field = options.fieldFor?.(error);
-    const message = wordsFor(error);
-    const result = submission.reply({
-      hideFields: options.hideFields,
-      ...(field ? { fieldErrors: { [field]: [message] } } : { formErrors: [message] }),
-    });
-    const headers = new Headers(ctx.responseHeaders);
-    for (const [name, value] of Object.entries(error.headers)) headers.set(name, value);
-    return { ok: false, result, init: { status: error.status, headers } };
-  }
-}
-
-/** The signed-in user for a page, or a redirect to /sign-in that comes back here afterwards. */
-export async function requirePageSession(request: Request, loadContext: AppLoadContext): Promise<[SessionWithUser, RequestContext]> {
-  const ctx = await requestContext(request, loadContext, null);
-  const session = await getSession(ctx);
-  if (!session) {
-    const url = new URL(request.url);
-    throw redirect(`/sign-in?redirectTo=${encodeURIComponent(url.pathname + url.search)}`, { headers: ctx.responseHeaders });
-  }
-  return [session, ctx];
 }

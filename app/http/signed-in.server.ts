@@ -3,13 +3,13 @@
 import type { AppLoadContext } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { safeRedirectTarget } from "~/auth/origin.server";
-import { getSession } from "~/auth/session.server";
 import { requestContext } from "~/http/page.server";
+import { pageSession } from "~/http/page-session.server";
 
 /** Throws the redirect when signed in; otherwise the headers the page's answer must carry. */
 export async function redirectIfSignedIn(request: Request, context: AppLoadContext): Promise<Headers> {
   const ctx = await requestContext(request, context, null);
-  if (await getSession(ctx)) {
+  if (await pageSession(ctx, context)) {
     const target = new URL(request.url).searchParams.get("redirectTo") ?? "";
     throw redirect(safeRedirectTarget(target), { headers: ctx.responseHeaders });
   }
@@ -26,6 +26,6 @@ export async function signInPageFor(request: Request, context: AppLoadContext): 
     return { headers: await redirectIfSignedIn(request, context), reauthenticating: null };
   }
   const ctx = await requestContext(request, context, null);
-  const current = await getSession(ctx);
+  const current = await pageSession(ctx, context);
   return { headers: ctx.responseHeaders, reauthenticating: current?.user.email ?? null };
 }

@@ -2,17 +2,17 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
-import { getSession } from "~/auth/session.server";
 import { StatusMessage } from "~/components/forms";
 import { pageTitle } from "~/components/page-title";
 import { takeFlashContent } from "~/http/flash.server";
 import { requestContext } from "~/http/page.server";
+import { pageSession } from "~/http/page-session.server";
 
 export const meta = pageTitle("Sign-in for your apps");
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const ctx = await requestContext(request, context, null);
-  const session = await getSession(ctx);
+  const session = await pageSession(ctx, context);
   const flash = takeFlashContent(request, ctx.responseHeaders);
   return data({ user: session ? { name: session.user.name } : null, flash: flash?.text || null, flashLink: flash?.link ?? null }, { headers: ctx.responseHeaders });
 }

@@ -3,11 +3,10 @@
 // comes back by post/redirect/get with its confirmation focused at the top, and a refusal (or a provider's
 // `?error=` on the way back) in the focused error summary, with "Error:" in the title.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data, redirect } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { confirmItsYouUrl, requireRecentSignIn, signedInRecently } from "~/auth/recent-sign-in.server";
-import { requireSession } from "~/auth/session.server";
 import { unlinkAccount } from "~/auth/social/accounts.server";
 import { linkedAccountsOf } from "~/auth/social/pages.server";
 import { enabledProviders } from "~/auth/social/providers/registry.server";
@@ -17,9 +16,8 @@ import { ConfirmItsYou } from "~/components/confirm-its-you";
 import { ERROR_TITLE_PREFIX, ErrorSummary, StatusMessage } from "~/components/forms";
 import { withErrorTitle } from "~/components/page-title";
 import { loadAccountPage } from "~/http/account-page.server";
-import { setFlash } from "~/http/flash.server";
 import { socialSignInProblem } from "~/http/page-messages.server";
-import { handleForm } from "~/http/page.server";
+import { goTo, pageForm } from "~/http/page-action.server";
 
 const HERE = "/account/linked-accounts";
 
@@ -43,25 +41,21 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 const schema = z.object({ intent: z.enum(["link", "unlink"]), provider: z.string().min(1).max(64) });
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const outcome = await handleForm({
-    request,
-    context,
-    rateLimitAs: "/link-social",
+  const refused = await pageForm({ request, context }, {
     schema,
-    run: async (value, ctx) => {
-      const current = await requireSession(ctx);
+    rateLimitAs: "/link-social",
+    session: "required",
+    run: async (value, current, ctx) => {
       if (value.intent === "link") {
         // Linking adds a way in: it needs a recent sign-in (ADR 030); the page offers one when it is not.
         requireRecentSignIn(current);
-        return (await startSocialFlow(ctx, { provider: value.provider, callbackURL: `${HERE}?linked=1`, errorCallbackURL: HERE }, current.user.id)).url;
+        return goTo((await startSocialFlow(ctx, { provider: value.provider, callbackURL: `${HERE}?linked=1`, errorCallbackURL: HERE }, current.user.id)).url);
       }
       await unlinkAccount(current, { providerId: value.provider });
-      setFlash(ctx.responseHeaders, `${enabledProviders().find((p) => p.id === value.provider)?.name ?? "The account"} is unlinked.`);
-      return HERE;
+      return goTo(HERE, `${enabledProviders().find((p) => p.id === value.provider)?.name ?? "The account"} is unlinked.`);
     },
   });
-  if (!outcome.ok) return data({ result: outcome.result }, outcome.init);
-  throw redirect(outcome.value, { headers: outcome.ctx.responseHeaders });
+  return data({ result: refused.result }, refused.init);
 }
 
 export default function LinkedAccounts() {

@@ -5,13 +5,11 @@
 // a refusal in a focused error summary, with "Error:" in the title.
 import { getFormProps } from "@conform-to/react";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { data, redirect } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
-import { AuthError } from "~/auth/errors";
 import { deletePasskey, listPasskeys, publicPasskey, renamePasskey } from "~/auth/passkey/passkeys.server";
 import { deletePasskeyForm, renamePasskeyForm } from "~/auth/passkey/schemas";
 import { confirmItsYouUrl, signedInRecently } from "~/auth/recent-sign-in.server";
-import { getSession } from "~/auth/session.server";
 import { authClient } from "~/client/auth-client";
 import type { Passkey } from "~/client";
 import { FlashMessage } from "~/components/account-sections";
@@ -20,8 +18,7 @@ import { ErrorSummary, Field, SubmitButton, useZodForm } from "~/components/form
 import { pageTitle } from "~/components/page-title";
 import { AddPasskey } from "~/components/passkey-add";
 import { loadAccountPage } from "~/http/account-page.server";
-import { setFlash } from "~/http/flash.server";
-import { handleForm } from "~/http/page.server";
+import { goTo, intent, pageAction } from "~/http/page-action.server";
 
 const HERE = "/account/passkeys";
 
@@ -37,34 +34,34 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   }));
 }
 
-const INTENTS = {
-  rename: { schema: renamePasskeyForm, rateLimitAs: "/passkey/update-passkey" },
-  delete: { schema: deletePasskeyForm, rateLimitAs: "/passkey/delete-passkey" },
-} as const;
-
 export async function action({ request, context }: ActionFunctionArgs) {
-  // The intent is in the form's action URL, so the body is read once, by handleForm, with that intent's schema.
-  const intent = new URL(request.url).searchParams.get("intent") === "delete" ? "delete" : "rename";
-  const outcome = await handleForm({
-    request,
-    context,
-    rateLimitAs: INTENTS[intent].rateLimitAs,
-    schema: INTENTS[intent].schema,
-    fieldFor: (error) => (intent === "rename" && error.code !== "PASSKEY_NOT_FOUND" ? "name" : undefined),
-    run: async (value, ctx) => {
-      const current = await getSession(ctx);
-      if (!current) throw new AuthError("UNAUTHORIZED");
-      if (intent === "rename") await renamePasskey(current.user.id, { id: value.id, name: (value as { name: string }).name });
-      else await deletePasskey(current.user.id, { id: value.id });
-      setFlash(ctx.responseHeaders, intent === "rename" ? "Passkey renamed." : "Passkey deleted.");
-      return value.id;
+  // The intent is in the form's action URL (each row has two forms), and so is the passkey a refusal is about.
+  const refused = await pageAction(
+    { request, context },
+    {
+      rename: intent({
+        schema: renamePasskeyForm,
+        rateLimitAs: "/passkey/update-passkey",
+        session: "required",
+        fieldFor: (error) => (error.code !== "PASSKEY_NOT_FOUND" ? "name" : undefined),
+        run: async (value, current) => {
+          await renamePasskey(current.user.id, { id: value.id, name: value.name });
+          return goTo(HERE, "Passkey renamed.");
+        },
+      }),
+      delete: intent({
+        schema: deletePasskeyForm,
+        rateLimitAs: "/passkey/delete-passkey",
+        session: "required",
+        run: async (value, current) => {
+          await deletePasskey(current.user.id, { id: value.id });
+          return goTo(HERE, "Passkey deleted.");
+        },
+      }),
     },
-  });
-  if (!outcome.ok) {
-    const id = new URL(request.url).searchParams.get("id");
-    return data({ intent, id, result: outcome.result }, outcome.init);
-  }
-  throw redirect(HERE, { headers: outcome.ctx.responseHeaders });
+    { choose: (_form, url) => url.searchParams.get("intent"), otherwise: "rename" },
+  );
+  return data({ intent: refused.intent as "rename" | "delete", id: new URL(request.url).searchParams.get("id"), result: refused.result }, refused.init);
 }
 
 const formatDate = (iso: string) => new Date(iso).toISOString().slice(0, 10);

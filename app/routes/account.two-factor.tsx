@@ -6,11 +6,11 @@
 // are shown only in that answer, with the confirmation and the codes in one focused status.
 import { getFormProps } from "@conform-to/react";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { data, redirect } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
-import type { z } from "zod";
 import { AuthError } from "~/auth/errors";
-import { requireSession } from "~/auth/session.server";
+import type { RequestContext } from "~/auth/request-context.server";
+import type { SessionWithUser } from "~/auth/session.server";
 import { confirmTotpFormSchema, twoFactorPasswordFormSchema } from "~/auth/two-factor/schemas";
 import { currentBackupCodes, disableTwoFactor, enableTwoFactor, generateBackupCodes, setTwoFactorOtp, twoFactorStatus } from "~/auth/two-factor/settings.server";
 import { confirmWithTotp } from "~/auth/two-factor/verify.server";
@@ -20,8 +20,7 @@ import { pageTitle } from "~/components/page-title";
 import { BackupCodes, PasswordForm, useFollowTwoFactorSetting, type TwoFactorIntent as Intent } from "~/components/two-factor";
 import { hasPassword } from "~/auth/password-flows.server";
 import { loadAccountPage } from "~/http/account-page.server";
-import { setFlash } from "~/http/flash.server";
-import { handleForm } from "~/http/page.server";
+import { goTo, intent, pageAction, type GoTo } from "~/http/page-action.server";
 
 export const meta = pageTitle("Two-factor authentication");
 
@@ -32,69 +31,70 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   });
 }
 
+const HERE = "/account/two-factor";
 const PASSWORD_FIELD = (error: AuthError) => (error.code === "INVALID_PASSWORD" ? "password" : undefined);
 
-function intentSpec(intent: Intent) {
-  switch (intent) {
-    case "confirm":
-      return { schema: confirmTotpFormSchema, rateLimitAs: "/two-factor/verify-totp", fieldFor: (e: AuthError) => (e.code === "INVALID_TWO_FACTOR_AUTHENTICATION" ? "code" : undefined) };
-    case "enable":
-      return { schema: twoFactorPasswordFormSchema, rateLimitAs: "/two-factor/enable", fieldFor: PASSWORD_FIELD };
-    case "disable":
-      return { schema: twoFactorPasswordFormSchema, rateLimitAs: "/two-factor/disable", fieldFor: PASSWORD_FIELD };
-    case "generate":
-      return { schema: twoFactorPasswordFormSchema, rateLimitAs: "/two-factor/generate-backup-codes", fieldFor: PASSWORD_FIELD };
-    case "enable-otp":
-    case "disable-otp":
-      return { schema: twoFactorPasswordFormSchema, rateLimitAs: "/two-factor/set-otp", fieldFor: PASSWORD_FIELD };
-  }
-}
+/** The forms that take the password: each its own bucket, as its JSON twin. */
+const withPassword = (rateLimitAs: string, run: (password: string, current: SessionWithUser, ctx: RequestContext) => Promise<TwoFactorAnswer>) =>
+  intent({
+    schema: twoFactorPasswordFormSchema,
+    rateLimitAs,
+    session: "required",
+    hideFields: ["password"],
+    fieldFor: PASSWORD_FIELD,
+    run: (value, current, ctx) => run(value.password, current, ctx),
+  });
+
+type TwoFactorAnswer = GoTo | { backupCodes: string[] };
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const raw = new URL(request.url).searchParams.get("intent");
-  const intent: Intent = raw === "confirm" || raw === "disable" || raw === "generate" || raw === "enable-otp" || raw === "disable-otp" ? raw : "enable";
-  const spec = intentSpec(intent);
-  const outcome = await handleForm({
-    request,
-    context,
-    rateLimitAs: spec.rateLimitAs,
-    schema: spec.schema as z.ZodObject,
-    hideFields: ["password"],
-    fieldFor: spec.fieldFor,
-    run: async (value, ctx): Promise<{ backupCodes?: string[]; redirect?: string }> => {
-      const current = await requireSession(ctx);
-      if (intent === "confirm") {
-        // Backup codes are shown once, when two-factor is switched on: never again through this form.
-        if (current.user.twoFactorEnabled) return { redirect: "/account/two-factor" };
-        await confirmWithTotp(ctx, current, String(value.code)).catch((error) => {
-          if (error instanceof AuthError && error.code === "INVALID_TWO_FACTOR_AUTHENTICATION") {
-            throw new AuthError(error.code, { message: "That code is not right. Check the time on your phone and try again." });
-          }
-          throw error;
-        });
-        return { backupCodes: await currentBackupCodes(current.user.id) };
-      }
-      const password = String(value.password);
-      if (intent === "enable") {
+  const outcome = await pageAction(
+    { request, context },
+    {
+      confirm: intent({
+        schema: confirmTotpFormSchema,
+        rateLimitAs: "/two-factor/verify-totp",
+        session: "required",
+        hideFields: ["password"],
+        fieldFor: (error) => (error.code === "INVALID_TWO_FACTOR_AUTHENTICATION" ? "code" : undefined),
+        run: async (value, current, ctx): Promise<TwoFactorAnswer> => {
+          // Backup codes are shown once, when two-factor is switched on: never again through this form.
+          if (current.user.twoFactorEnabled) return goTo(HERE);
+          await confirmWithTotp(ctx, current, value.code).catch((error) => {
+            if (error instanceof AuthError && error.code === "INVALID_TWO_FACTOR_AUTHENTICATION") {
+              throw new AuthError(error.code, { message: "That code is not right. Check the time on your phone and try again." });
+            }
+            throw error;
+          });
+          return { backupCodes: await currentBackupCodes(current.user.id) };
+        },
+      }),
+      enable: withPassword("/two-factor/enable", async (password, current, ctx) => {
         await enableTwoFactor(ctx, current, { password });
-        return { redirect: "/account/two-factor" };
-      }
-      if (intent === "disable") {
+        return goTo(HERE);
+      }),
+      disable: withPassword("/two-factor/disable", async (password, current, ctx) => {
         await disableTwoFactor(ctx, current, { password });
-        setFlash(ctx.responseHeaders, "Two-factor authentication is off.");
-        return { redirect: "/account/two-factor" };
-      }
-      if (intent === "enable-otp" || intent === "disable-otp") {
-        await setTwoFactorOtp(current, { password, enabled: intent === "enable-otp" });
-        setFlash(ctx.responseHeaders, intent === "enable-otp" ? "Signing in can now finish with a code by email." : "Signing in no longer offers a code by email.");
-        return { redirect: "/account/two-factor" };
-      }
-      return { backupCodes: (await generateBackupCodes(current, { password })).backupCodes };
+        return goTo(HERE, "Two-factor authentication is off.");
+      }),
+      generate: withPassword("/two-factor/generate-backup-codes", async (password, current) => ({
+        backupCodes: (await generateBackupCodes(current, { password })).backupCodes,
+      })),
+      "enable-otp": withPassword("/two-factor/set-otp", async (password, current) => {
+        await setTwoFactorOtp(current, { password, enabled: true });
+        return goTo(HERE, "Signing in can now finish with a code by email.");
+      }),
+      "disable-otp": withPassword("/two-factor/set-otp", async (password, current) => {
+        await setTwoFactorOtp(current, { password, enabled: false });
+        return goTo(HERE, "Signing in no longer offers a code by email.");
+      }),
     },
-  });
-  if (!outcome.ok) return data({ intent, result: outcome.result, backupCodes: null }, outcome.init);
-  if (outcome.value.redirect) throw redirect(outcome.value.redirect, { headers: outcome.ctx.responseHeaders });
-  return data({ intent, result: outcome.reply({ resetForm: true }), backupCodes: outcome.value.backupCodes ?? null }, { headers: outcome.ctx.responseHeaders });
+    // Each form posts to `?intent=…`; anything else is the first step, switching it on.
+    { choose: (_form, url) => url.searchParams.get("intent"), otherwise: "enable" },
+  );
+  const intentPosted = outcome.intent as Intent;
+  if (!outcome.ok) return data({ intent: intentPosted, result: outcome.result, backupCodes: null }, outcome.init);
+  return data({ intent: intentPosted, result: outcome.reply({ resetForm: true }), backupCodes: outcome.value.backupCodes }, { headers: outcome.ctx.responseHeaders });
 }
 
 export default function AccountTwoFactor() {

@@ -8,7 +8,7 @@ import { DevOutboxLink } from "~/components/dev-outbox-link";
 import { ErrorSummary, Field, StatusMessage, SubmitButton, useZodForm } from "~/components/forms";
 import { pageTitle } from "~/components/page-title";
 import { mayReadLocalOutbox } from "~/email/mailer.server";
-import { handleForm } from "~/http/page.server";
+import { pageForm } from "~/http/page-action.server";
 
 export const meta = pageTitle("Forgot password");
 
@@ -17,11 +17,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const outcome = await handleForm({
-    request,
-    context,
-    rateLimitAs: "/request-password-reset",
+  const outcome = await pageForm({ request, context }, {
     schema: forgotPasswordSchema,
+    rateLimitAs: "/request-password-reset",
+    session: "none",
     run: async (value) => {
       await requestPasswordReset({ email: value.email });
       return value.email.toLowerCase();

@@ -5,22 +5,23 @@
 // else is told whose invitation it is and offered to sign out. Signed out: sign in or create an account with the
 // invited address filled in, coming back here afterwards. Expired, canceled or unknown: a clear page.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data, redirect } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { emailVerificationEnabled, requestVerificationEmail } from "~/auth/email-verification.server";
 import { acceptInvitation, describeInvitation, inviteeStanding, rejectInvitation } from "~/auth/organization/invitations.server";
-import { getSession, signOut } from "~/auth/session.server";
+import { signOut } from "~/auth/session.server";
 import { FlashMessage } from "~/components/account-sections";
 import { DevOutboxLink } from "~/components/dev-outbox-link";
 import { ERROR_TITLE_PREFIX, ErrorSummary, SubmitButton } from "~/components/forms";
 import { withErrorTitle } from "~/components/page-title";
 import { mayReadLocalOutbox } from "~/email/mailer.server";
 import { takeFlashNotice } from "~/http/flash.server";
-import { intent, runIntent, type IntentResult } from "~/http/organization-actions.server";
+import { goTo, intent, organizationAction, pageThatPosted, type IntentResult } from "~/http/organization-actions.server";
 import { claimNotice, verifyLinkProblem } from "~/http/page-messages.server";
 import { endedBy } from "~/auth/account/claim.server";
 import { requestContext } from "~/http/page.server";
+import { pageSession } from "~/http/page-session.server";
 import { describeRole } from "~/auth/organization/permissions";
 
 export const meta: MetaFunction<typeof loader> = withErrorTitle(({ data }) => [
@@ -33,7 +34,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const ctx = await requestContext(request, context, null);
   const url = new URL(request.url);
   const token = url.searchParams.get("token")?.slice(0, MAX_TOKEN) ?? null;
-  const [current, described] = await Promise.all([getSession(ctx), describeInvitation(params.id ?? "", token)]);
+  const [current, described] = await Promise.all([pageSession(ctx, context), describeInvitation(params.id ?? "", token)]);
   const { state, invitation, linkSecretValid } = described;
   const here = url.pathname + (linkSecretValid && token ? `?token=${encodeURIComponent(token)}` : "");
   const standing = current && invitation && state === "pending" ? (await inviteeStanding(current.user, invitation, token)).standing : null;
@@ -59,12 +60,14 @@ const tokenField = z.string().max(MAX_TOKEN).optional();
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const id = params.id ?? "";
-  const outcome = await runIntent(request, context, {
+  return organizationAction({ request, context }, {
     accept: intent({
       schema: z.object({ token: tokenField }),
       rateLimitAs: "/organization/accept-invitation",
+      session: "required",
+      refusalShown: "page",
       run: async (value, current, ctx) => {
-        await acceptInvitation(current!, id, value.token, ctx);
+        await acceptInvitation(current, id, value.token, ctx);
         // The organization may be gone by now (deleted in between): the list is then the place to land.
         const { invitation } = await describeInvitation(id, null);
         // The link's secret claimed a never-proven account (ADR 028): signed out now, told what ended and why.
@@ -72,44 +75,45 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
         const claim = ended ? claimNotice(ended, "signed-out") : null;
         if (claim) {
           const joined = invitation ? `You joined ${invitation.organizationName}.` : "You accepted the invitation.";
-          return { message: `${joined} ${claim.text}`, link: claim.link, redirect: "/sign-in" };
+          return goTo("/sign-in", `${joined} ${claim.text}`, claim.link ? { link: claim.link } : {});
         }
-        if (!invitation) return { redirect: "/organizations" };
-        return { message: `You joined ${invitation.organizationName}.`, redirect: `/organizations/${invitation.organizationSlug}` };
+        if (!invitation) return goTo("/organizations");
+        return goTo(`/organizations/${invitation.organizationSlug}`, `You joined ${invitation.organizationName}.`);
       },
     }),
     decline: intent({
       schema: z.object({ token: tokenField }),
       rateLimitAs: "/organization/reject-invitation",
+      session: "required",
+      refusalShown: "page",
       run: async (value, current) => {
-        await rejectInvitation(current!, id, value.token);
+        await rejectInvitation(current, id, value.token);
         const { invitation } = await describeInvitation(id, null);
-        return { message: `You declined the invitation${invitation ? ` to ${invitation.organizationName}` : ""}.`, redirect: "/organizations" };
+        return goTo("/organizations", `You declined the invitation${invitation ? ` to ${invitation.organizationName}` : ""}.`);
       },
     }),
     "resend-verification": intent({
       schema: z.object({}),
       rateLimitAs: "/send-verification-email",
+      session: "required",
+      refusalShown: "page",
       run: async (_value, current, ctx) => {
-        await requestVerificationEmail(ctx, { email: current!.user.email, callbackURL: `/invitations/${encodeURIComponent(id)}` });
-        return { message: `We sent a verification link to ${current!.user.email}. Follow it, then accept the invitation here.` };
+        await requestVerificationEmail(ctx, { email: current.user.email, callbackURL: `/invitations/${encodeURIComponent(id)}` });
+        return goTo(pageThatPosted(ctx.request), `We sent a verification link to ${current.user.email}. Follow it, then accept the invitation here.`);
       },
     }),
     "sign-out": intent({
       schema: z.object({ token: tokenField }),
       rateLimitAs: "/sign-out",
-      anonymous: true,
+      session: "none",
+      refusalShown: "page",
       run: async (value, _current, ctx) => {
         await signOut(ctx);
-        return {
-          message: "You are signed out.",
-          redirect: `/invitations/${encodeURIComponent(id)}${value.token ? `?token=${encodeURIComponent(value.token)}` : ""}`,
-        };
+        const query = value.token ? `?token=${encodeURIComponent(value.token)}` : "";
+        return goTo(`/invitations/${encodeURIComponent(id)}${query}`, "You are signed out.");
       },
     }),
   });
-  if (outcome.kind === "redirect") throw redirect(outcome.location, { headers: outcome.headers });
-  return data(outcome.body, { status: outcome.status, headers: outcome.headers });
 }
 
 const formatDate = (iso: string) => new Date(iso).toISOString().replace("T", " ").slice(0, 16) + " UTC";

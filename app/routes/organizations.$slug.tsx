@@ -4,23 +4,25 @@
 // success comes back to this page with its confirmation focused at the top.
 import { getFormProps } from "@conform-to/react";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data, redirect } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { z } from "zod";
-import { knownError } from "~/http/known-error.server";
-import { cancelInvitation, inviteMember, isLiveInvitation } from "~/auth/organization/invitations.server";
+import { cancelInvitation, inviteMember } from "~/auth/organization/invitations.server";
 import { leaveOrganization, removeMember, updateMemberRole } from "~/auth/organization/members.server";
 import { deleteOrganization, getFullOrganization, switcherData, updateOrganization } from "~/auth/organization/organizations.server";
-import { grantableRoles, mayCancelInvitations, mayChangeRoleOf, mayDeleteOrganization, mayInvite, mayRemoveMember, mayUpdateOrganization, describeRole, parseRoles } from "~/auth/organization/permissions";
+import { memberView } from "~/auth/organization/member-view.server";
+import { describeRole, parseRoles } from "~/auth/organization/permissions";
+import type { RequestContext } from "~/auth/request-context.server";
+import type { SessionWithUser } from "~/auth/session.server";
 import { idField, inviteForm, memberRoleForm, organizationSettingsForm } from "~/auth/organization/schemas";
 import { CheckboxField, ErrorList, ErrorSummary, Field, SubmitButton, useZodForm } from "~/components/forms";
 import { OrganizationSwitcher } from "~/components/organization-switcher";
 import { FlashMessage, Section } from "~/components/account-sections";
 import { withErrorTitle } from "~/components/page-title";
 import { takeFlashNotice } from "~/http/flash.server";
-import { intent, runIntent, type IntentResult } from "~/http/organization-actions.server";
-import { requirePageSession } from "~/http/page.server";
+import { goTo, intent, organizationAction, pageThatPosted, type IntentResult } from "~/http/organization-actions.server";
+import { requirePageSession } from "~/http/page-session.server";
 
 export const meta: MetaFunction<typeof loader> = withErrorTitle(({ data }) => [
   { title: `${(data as { organization?: { name: string } } | undefined)?.organization?.name ?? "Organization"} · Latchkey` },
@@ -30,43 +32,10 @@ const notFound = () => new Response("Not found", { status: 404, headers: { "Cont
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const [current, ctx] = await requirePageSession(request, context);
-  let organization;
-  try {
-    organization = await getFullOrganization(current, { organizationSlug: params.slug ?? "" });
-  } catch (thrown) {
-    // Not a member, or no such organization: the same 404, so the page does not reveal which slugs exist.
-    if (knownError(thrown)) throw notFound();
-    throw thrown;
-  }
-  if (!organization) throw notFound();
-  const me = organization.members.find((m) => m.userId === current.user.id)!;
+  const view = await memberView(current, params.slug ?? "");
+  if (!view) throw notFound();
   return data(
-    {
-      organization: { id: organization.id, name: organization.name, slug: organization.slug, logo: organization.logo },
-      me: { memberId: me.id, role: me.role },
-      flash: takeFlashNotice(request, ctx.responseHeaders),
-      can: {
-        update: mayUpdateOrganization(me.role),
-        delete: mayDeleteOrganization(me.role),
-        invite: mayInvite(me.role),
-        cancel: mayCancelInvitations(me.role),
-      },
-      /** The roles this member may give, inviting or changing someone's role. */
-      grantableRoles: grantableRoles(me.role),
-      members: organization.members.map((m) => ({
-        id: m.id,
-        role: m.role,
-        name: m.user.name,
-        email: m.user.email,
-        mayChangeRole: mayChangeRoleOf(me.role, m.role),
-        // Oneself leaves from the "Leave" section instead.
-        mayRemove: m.id !== me.id && mayRemoveMember(me, m),
-      })),
-      invitations: organization.invitations
-        .filter((i) => isLiveInvitation(i))
-        .map((i) => ({ id: i.id, email: i.email, role: i.role, expiresAt: i.expiresAt.toISOString() })),
-      switcher: await switcherData(current),
-    },
+    { ...view, flash: takeFlashNotice(request, ctx.responseHeaders), switcher: await switcherData(current) },
     { headers: ctx.responseHeaders },
   );
 }
@@ -75,78 +44,88 @@ const confirmField = z.boolean({ error: "Tick the box to confirm" }).refine((tic
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
   /** The organization this page is about, for the signed-in member (the domain checks their rights). */
-  const organizationOf = async (current: Parameters<typeof getFullOrganization>[0]) => {
+  const organizationOf = async (current: SessionWithUser) => {
     const full = await getFullOrganization(current, { organizationSlug: params.slug ?? "" });
     if (!full) throw notFound();
     return full;
   };
-  const orgId = async (current: Parameters<typeof getFullOrganization>[0]) => (await organizationOf(current)).id;
-  const outcome = await runIntent(request, context, {
+  const orgId = async (current: SessionWithUser) => (await organizationOf(current)).id;
+  const here = (ctx: RequestContext, message: string) => goTo(pageThatPosted(ctx.request), message);
+  return organizationAction({ request, context }, {
     "update-role": intent({
       schema: memberRoleForm,
       rateLimitAs: "/organization/update-member-role",
-      run: async (value, current) => {
-        const member = await updateMemberRole(current!, { memberId: value.memberId, role: value.role, organizationId: await orgId(current!) });
-        return { message: `${member.user.email} is now ${describeRole(member.role)}.` };
+      session: "required",
+      refusalShown: "page",
+      run: async (value, current, ctx) => {
+        const member = await updateMemberRole(current, { memberId: value.memberId, role: value.role, organizationId: await orgId(current) });
+        return here(ctx, `${member.user.email} is now ${describeRole(member.role)}.`);
       },
     }),
     "remove-member": intent({
       schema: z.object({ memberId: idField }),
       rateLimitAs: "/organization/remove-member",
-      run: async (value, current) => {
-        const { member } = await removeMember(current!, { memberIdOrEmail: value.memberId, organizationId: await orgId(current!) });
-        return { message: `${member.user.email} was removed.` };
+      session: "required",
+      refusalShown: "page",
+      run: async (value, current, ctx) => {
+        const { member } = await removeMember(current, { memberIdOrEmail: value.memberId, organizationId: await orgId(current) });
+        return here(ctx, `${member.user.email} was removed.`);
       },
     }),
     "cancel-invitation": intent({
       schema: z.object({ invitationId: idField }),
       rateLimitAs: "/organization/cancel-invitation",
-      run: async (value, current) => {
-        await orgId(current!);
-        const canceled = await cancelInvitation(current!, value.invitationId);
-        return { message: `The invitation of ${canceled.email} was canceled.` };
+      session: "required",
+      refusalShown: "page",
+      run: async (value, current, ctx) => {
+        await orgId(current);
+        const canceled = await cancelInvitation(current, value.invitationId);
+        return here(ctx, `The invitation of ${canceled.email} was canceled.`);
       },
     }),
     invite: intent({
       schema: inviteForm,
       rateLimitAs: "/organization/invite-member",
-      run: async (value, current) => {
-        const invitation = await inviteMember(current!, { email: value.email, role: value.role, organizationId: await orgId(current!) });
-        return { message: `Invitation sent to ${invitation.email}.` };
+      session: "required",
+      run: async (value, current, ctx) => {
+        const invitation = await inviteMember(current, { email: value.email, role: value.role, organizationId: await orgId(current) });
+        return here(ctx, `Invitation sent to ${invitation.email}.`);
       },
     }),
     settings: intent({
       schema: organizationSettingsForm,
       rateLimitAs: "/organization/update",
+      session: "required",
       run: async (value, current) => {
-        const updated = await updateOrganization(current!, {
-          organizationId: await orgId(current!),
+        const updated = await updateOrganization(current, {
+          organizationId: await orgId(current),
           data: { name: value.name, slug: value.slug, logo: value.logo ?? null },
         });
-        return { message: "Settings saved.", redirect: `/organizations/${updated.slug}` };
+        return goTo(`/organizations/${updated.slug}`, "Settings saved.");
       },
     }),
     leave: intent({
       schema: z.object({}),
       rateLimitAs: "/organization/leave",
+      session: "required",
+      refusalShown: "page",
       run: async (_value, current) => {
-        const organization = await organizationOf(current!);
-        await leaveOrganization(current!, organization.id);
-        return { message: `You left ${organization.name}.`, redirect: "/organizations" };
+        const organization = await organizationOf(current);
+        await leaveOrganization(current, organization.id);
+        return goTo("/organizations", `You left ${organization.name}.`);
       },
     }),
     delete: intent({
       schema: z.object({ confirm: confirmField }),
       rateLimitAs: "/organization/delete",
+      session: "required",
       run: async (_value, current) => {
-        const organization = await organizationOf(current!);
-        await deleteOrganization(current!, organization.id);
-        return { message: `${organization.name} was deleted.`, redirect: "/organizations" };
+        const organization = await organizationOf(current);
+        await deleteOrganization(current, organization.id);
+        return goTo("/organizations", `${organization.name} was deleted.`);
       },
     }),
   });
-  if (outcome.kind === "redirect") throw redirect(outcome.location, { headers: outcome.headers });
-  return data(outcome.body, { status: outcome.status, headers: outcome.headers });
 }
 
 const formatDate = (iso: string) => new Date(iso).toISOString().replace("T", " ").slice(0, 16) + " UTC";

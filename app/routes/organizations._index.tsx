@@ -3,7 +3,7 @@
 // suggested from the name.
 import { getFormProps } from "@conform-to/react";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { data, redirect } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { safeRedirectTarget } from "~/auth/origin.server";
@@ -15,8 +15,8 @@ import { OrganizationSwitcher } from "~/components/organization-switcher";
 import { FlashMessage } from "~/components/account-sections";
 import { pageTitle } from "~/components/page-title";
 import { takeFlashNotice } from "~/http/flash.server";
-import { intent, runIntent } from "~/http/organization-actions.server";
-import { requirePageSession } from "~/http/page.server";
+import { goTo, intent, organizationAction } from "~/http/organization-actions.server";
+import { requirePageSession } from "~/http/page-session.server";
 import { describeRole } from "~/auth/organization/permissions";
 
 export const meta = pageTitle("Organizations");
@@ -41,26 +41,27 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   // Built here, not at module level: the browser bundle drops server modules.
-  const outcome = await runIntent(request, context, {
+  return organizationAction({ request, context }, {
     create: intent({
       schema: createOrganizationForm,
       rateLimitAs: "/organization/create",
+      session: "required",
       run: async (value, current) => {
-        const created = await createForSession(current!, value);
-        return { message: `${created.name} was created. You can invite people now.`, redirect: `/organizations/${created.slug}` };
+        const created = await createForSession(current, value);
+        return goTo(`/organizations/${created.slug}`, `${created.name} was created. You can invite people now.`);
       },
     }),
     "set-active": intent({
       schema: z.object({ organizationId: idField.optional(), redirectTo: z.string().max(2048).optional() }),
       rateLimitAs: "/organization/set-active",
+      session: "required",
+      refusalShown: "page",
       run: async (value, current) => {
-        await setActiveOrganization(current!, { organizationId: value.organizationId ?? null });
-        return { redirect: safeRedirectTarget(value.redirectTo, "/organizations") };
+        await setActiveOrganization(current, { organizationId: value.organizationId ?? null });
+        return goTo(safeRedirectTarget(value.redirectTo, "/organizations"));
       },
     }),
   });
-  if (outcome.kind === "redirect") throw redirect(outcome.location, { headers: outcome.headers });
-  return data(outcome.body, { status: outcome.status, headers: outcome.headers });
 }
 
 /** "Acme Corp." → "acme-corp" */

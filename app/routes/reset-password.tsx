@@ -1,7 +1,7 @@
 // Reached from the e-mailed link (via GET /api/auth/reset-password/{token}, which adds ?token= or ?error=).
 import { getFormProps } from "@conform-to/react";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { data, redirect } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useMemo } from "react";
 import { isResetTokenUsable, resetPassword, resetTokenEmail } from "~/auth/password-flows.server";
@@ -9,8 +9,7 @@ import { passwordBounds } from "~/auth/password.server";
 import { passwordLengthHint, resetPasswordFormSchema } from "~/auth/schemas";
 import { ErrorSummary, Field, SubmitButton, useZodForm } from "~/components/forms";
 import { pageTitle } from "~/components/page-title";
-import { setFlash } from "~/http/flash.server";
-import { handleForm } from "~/http/page.server";
+import { goTo, pageForm } from "~/http/page-action.server";
 import { claimNotice } from "~/http/page-messages.server";
 import { endedBy } from "~/auth/account/claim.server";
 
@@ -22,27 +21,23 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const outcome = await handleForm({
-    request,
-    context,
-    rateLimitAs: "/reset-password",
+  const refused = await pageForm({ request, context }, {
     schema: resetPasswordFormSchema(passwordBounds()),
+    rateLimitAs: "/reset-password",
+    session: "none",
     hideFields: ["newPassword"],
     fieldFor: (error) => (error.code.startsWith("PASSWORD") ? "newPassword" : undefined),
-    run: async (value, ctx) => {
+    run: async (value, _current, ctx) => {
       const email = await resetTokenEmail(value.token);
       await resetPassword(ctx, value);
-      return email;
+      // A reset that proved the inbox of a never-proven account also ended what was set up before (ADR 028).
+      const ended = endedBy(ctx);
+      const claim = ended ? claimNotice(ended, "new-password") : null;
+      const text = claim ? `Your password was reset. ${claim.text} Sign in with the new password.` : "Your password was reset. Sign in with the new one.";
+      return goTo("/sign-in?reset=1", text, email ? { email } : {});
     },
   });
-  if (!outcome.ok) return data({ result: outcome.result }, outcome.init);
-  const headers = new Headers(outcome.ctx.responseHeaders);
-  // A reset that proved the inbox of a never-proven account also ended what was set up before (ADR 028).
-  const ended = endedBy(outcome.ctx);
-  const claim = ended ? claimNotice(ended, "new-password") : null;
-  const text = claim ? `Your password was reset. ${claim.text} Sign in with the new password.` : "Your password was reset. Sign in with the new one.";
-  setFlash(headers, text, outcome.value ? { email: outcome.value } : {});
-  throw redirect("/sign-in?reset=1", { headers });
+  return data({ result: refused.result }, refused.init);
 }
 
 export default function ResetPassword() {

@@ -1,6 +1,6 @@
 import { getFormProps } from "@conform-to/react";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { data, redirect } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { signInWithIdentifier, twoFactorPage } from "~/auth/username/identifier.server";
 import { SignInAlternatives } from "~/components/sign-in-alternatives";
@@ -12,7 +12,7 @@ import { pageTitle } from "~/components/page-title";
 import { DevOutboxLink } from "~/components/dev-outbox-link";
 import { mayReadLocalOutbox } from "~/email/mailer.server";
 import { takeFlashContent } from "~/http/flash.server";
-import { handleForm } from "~/http/page.server";
+import { goTo, pageForm } from "~/http/page-action.server";
 import { socialSignInOptions } from "~/http/page-messages.server";
 import { SocialButtons } from "~/components/social-buttons";
 import { signInPageFor } from "~/http/signed-in.server";
@@ -39,19 +39,17 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const outcome = await handleForm({
-    request,
-    context,
-    rateLimitAs: "/sign-in/email",
+  const refused = await pageForm({ request, context }, {
     schema: signInFormSchema,
+    rateLimitAs: "/sign-in/email",
+    session: "none",
     hideFields: ["password"],
-    run: async (value, ctx) => {
+    run: async (value, _current, ctx) => {
       const answer = await signInWithIdentifier(ctx, { ...value, identifier: value.email, rememberMe: value.rememberMe === true });
-      return "twoFactorRedirect" in answer ? twoFactorPage(value.redirectTo) : value.redirectTo;
+      return goTo(safeRedirectTarget("twoFactorRedirect" in answer ? twoFactorPage(value.redirectTo) : value.redirectTo));
     },
   });
-  if (!outcome.ok) return data({ result: outcome.result }, outcome.init);
-  throw redirect(safeRedirectTarget(outcome.value), { headers: outcome.ctx.responseHeaders });
+  return data({ result: refused.result }, refused.init);
 }
 
 export default function SignIn() {

@@ -3,7 +3,7 @@
 // next try, or "Send a new code", works without starting over.
 import { getFormProps, type SubmissionResult } from "@conform-to/react";
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { data, redirect } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useSearchParams } from "@remix-run/react";
 import { EMAIL_OTP_SECONDS } from "~/auth/email-otp/constants";
 import { sendVerificationOtp, signInWithEmailOtp } from "~/auth/email-otp/flows.server";
@@ -12,8 +12,7 @@ import { safeRedirectTarget } from "~/auth/origin.server";
 import { twoFactorPage } from "~/auth/username/identifier.server";
 import { ErrorSummary, Field, StatusMessage, SubmitButton, useZodForm } from "~/components/forms";
 import { pageTitle } from "~/components/page-title";
-import { handleForm } from "~/http/page.server";
-import { setFlash } from "~/http/flash.server";
+import { goTo, pageForm } from "~/http/page-action.server";
 import { claimNotice } from "~/http/page-messages.server";
 import { endedBy } from "~/auth/account/claim.server";
 
@@ -27,30 +26,27 @@ const submittedEmail = (result: SubmissionResult<string[]>): string | null => {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   if (new URL(request.url).searchParams.get("step") === "code") {
-    const outcome = await handleForm({
-      request,
-      context,
-      rateLimitAs: "/sign-in/email-otp",
+    const refused = await pageForm({ request, context }, {
       schema: otpCodeFormSchema,
+      rateLimitAs: "/sign-in/email-otp",
+      session: "none",
       keepWhenLimited: ["email"],
       fieldFor: (error) => (["INVALID_OTP", "OTP_EXPIRED", "TOO_MANY_ATTEMPTS"].includes(error.code) ? "otp" : undefined),
-      run: async (value, ctx) => {
+      run: async (value, _current, ctx) => {
         const answer = await signInWithEmailOtp(ctx, { email: value.email, otp: value.otp });
         // The code claimed a never-proven account (ADR 028): the next page says what ended and offers a password.
         const ended = endedBy(ctx);
         const claim = ended ? claimNotice(ended, "signed-in") : null;
-        if (claim) setFlash(ctx.responseHeaders, claim.text, claim.link ? { link: claim.link } : {});
-        return "twoFactorRedirect" in answer ? twoFactorPage(value.redirectTo) : value.redirectTo;
+        const next = safeRedirectTarget("twoFactorRedirect" in answer ? twoFactorPage(value.redirectTo) : value.redirectTo);
+        return goTo(next, claim?.text, claim?.link ? { link: claim.link } : {});
       },
     });
-    if (!outcome.ok) return data({ step: "code" as const, email: submittedEmail(outcome.result), sent: false, result: outcome.result }, outcome.init);
-    throw redirect(safeRedirectTarget(outcome.value), { headers: outcome.ctx.responseHeaders });
+    return data({ step: "code" as const, email: submittedEmail(refused.result), sent: false, result: refused.result }, refused.init);
   }
-  const outcome = await handleForm({
-    request,
-    context,
-    rateLimitAs: "/email-otp/send-verification-otp",
+  const outcome = await pageForm({ request, context }, {
     schema: otpEmailFormSchema,
+    rateLimitAs: "/email-otp/send-verification-otp",
+    session: "none",
     keepWhenLimited: ["email"],
     run: async (value) => {
       await sendVerificationOtp({ email: value.email, type: "sign-in" });

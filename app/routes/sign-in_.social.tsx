@@ -5,7 +5,7 @@ import { redirect } from "@remix-run/node";
 import { z } from "zod";
 import { resolveRedirectTarget, safeRedirectTarget } from "~/auth/origin.server";
 import { startSocialFlow } from "~/auth/social/sign-in.server";
-import { handleForm } from "~/http/page.server";
+import { goTo, pageForm } from "~/http/page-action.server";
 
 const schema = z.object({ provider: z.string().min(1).max(64), redirectTo: z.string().max(2048).optional() });
 
@@ -30,23 +30,21 @@ function signInPage(redirectTo: unknown, query: Record<string, string> = {}): st
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const outcome = await handleForm({
-    request,
-    context,
-    rateLimitAs: "/sign-in/social",
+  const refused = await pageForm({ request, context }, {
     schema,
+    rateLimitAs: "/sign-in/social",
+    session: "none",
     keepWhenLimited: ["redirectTo"],
-    run: (value, ctx) =>
-      startSocialFlow(ctx, {
+    run: async (value, _current, ctx) => {
+      const flow = await startSocialFlow(ctx, {
         provider: value.provider,
         callbackURL: safeRedirectTarget(value.redirectTo),
         errorCallbackURL: signInPage(value.redirectTo),
-      }),
+      });
+      return goTo(flow.url);
+    },
   });
   // A refusal for too many tries says so; anything else here means the provider cannot be used.
-  if (!outcome.ok) {
-    const error = outcome.init.status === 429 ? "too_many_requests" : "oauth_provider_not_found";
-    throw redirect(signInPage(outcome.result.initialValue?.redirectTo, { error }));
-  }
-  throw redirect(outcome.value.url, { headers: outcome.ctx.responseHeaders });
+  const error = refused.init.status === 429 ? "too_many_requests" : "oauth_provider_not_found";
+  throw redirect(signInPage(refused.result.initialValue?.redirectTo, { error }));
 }

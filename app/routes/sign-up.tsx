@@ -1,6 +1,6 @@
 import { getFormProps } from "@conform-to/react";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { data, redirect } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { useMemo } from "react";
 import { signUpFromInvitationLink } from "~/auth/organization/invitations.server";
@@ -11,9 +11,8 @@ import { ErrorSummary, Field, SubmitButton, useZodForm } from "~/components/form
 import { PasskeySignUp } from "~/components/passkey-sign-up";
 import { pageTitle } from "~/components/page-title";
 import { passwordBounds } from "~/auth/password.server";
-import { setFlash } from "~/http/flash.server";
 import { PAGE_MESSAGES, socialSignInOptions } from "~/http/page-messages.server";
-import { handleForm } from "~/http/page.server";
+import { goTo, pageForm } from "~/http/page-action.server";
 import { SocialButtons } from "~/components/social-buttons";
 import { redirectIfSignedIn } from "~/http/signed-in.server";
 
@@ -26,11 +25,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const outcome = await handleForm({
-    request,
-    context,
-    rateLimitAs: "/sign-up/email",
+  const refused = await pageForm({ request, context }, {
     schema: signUpFormSchema(passwordBounds()),
+    rateLimitAs: "/sign-up/email",
+    session: "none",
     hideFields: ["password"],
     fieldFor: (error) =>
       error.code === "USER_ALREADY_EXISTS" || error.code === "INVALID_EMAIL"
@@ -40,22 +38,18 @@ export async function action({ request, context }: ActionFunctionArgs) {
           : error.code.startsWith("USERNAME")
             ? "username"
             : undefined,
-    run: async (value, ctx) => {
+    run: async (value, _current, ctx) => {
       // The page a sign-up returns to may be an invitation's link, whose secret proves the inbox.
       const { token, user } = await signUpFromInvitationLink(ctx, value, value.redirectTo);
-      return { signedIn: token !== null, redirectTo: value.redirectTo, email: user.email, name: user.name };
+      // With required verification there is no session yet: say where the link went, and wait on the sign-in page.
+      if (token === null) {
+        return goTo("/sign-in?verify=1", `Account created. We sent a verification link to ${user.email}: follow it, then sign in.`, { email: user.email });
+      }
+      const welcome = emailVerificationEnabled() ? `Welcome, ${user.name}. We sent a verification link to ${user.email}.` : undefined;
+      return goTo(safeRedirectTarget(value.redirectTo), welcome);
     },
   });
-  if (!outcome.ok) return data({ result: outcome.result }, outcome.init);
-  const { ctx, value } = outcome;
-  const headers = new Headers(ctx.responseHeaders);
-  // With required verification there is no session yet: say where the link went, and wait on the sign-in page.
-  if (!value.signedIn) {
-    setFlash(headers, `Account created. We sent a verification link to ${value.email}: follow it, then sign in.`, { email: value.email });
-    throw redirect("/sign-in?verify=1", { headers });
-  }
-  if (emailVerificationEnabled()) setFlash(headers, `Welcome, ${value.name}. We sent a verification link to ${value.email}.`);
-  throw redirect(safeRedirectTarget(value.redirectTo), { headers });
+  return data({ result: refused.result }, refused.init);
 }
 
 export default function SignUp() {

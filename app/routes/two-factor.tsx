@@ -15,9 +15,8 @@ import { sendTwoFactorOtp, verifyBackupCode, verifyTotp, verifyTwoFactorOtp } fr
 import type { RequestContext } from "~/auth/request-context.server";
 import { CheckboxField, ErrorSummary, Field, StatusMessage, SubmitButton, useZodForm } from "~/components/forms";
 import { pageTitle } from "~/components/page-title";
-import { setFlash } from "~/http/flash.server";
 import { PAGE_MESSAGES, twoFactorCodeWords } from "~/http/page-messages.server";
-import { handleForm } from "~/http/page.server";
+import { goTo, pageForm } from "~/http/page-action.server";
 
 export const meta = pageTitle("Two-factor authentication");
 
@@ -57,10 +56,8 @@ async function whileOpen(ctx: RequestContext, step: () => Promise<unknown>): Pro
 }
 
 /** Back to the password step, with why (and the page it was going to). */
-function signInAgain(ctx: RequestContext, redirectTo: string | undefined): never {
-  const headers = new Headers(ctx.responseHeaders);
-  setFlash(headers, PAGE_MESSAGES.INVALID_TWO_FACTOR_COOKIE());
-  throw redirect(`/sign-in${redirectTo ? `?redirectTo=${encodeURIComponent(redirectTo)}` : ""}`, { headers });
+function signInAgain(redirectTo: string | undefined) {
+  return goTo(`/sign-in${redirectTo ? `?redirectTo=${encodeURIComponent(redirectTo)}` : ""}`, PAGE_MESSAGES.INVALID_TWO_FACTOR_COOKIE());
 }
 
 const VERIFY = { totp: verifyTotp, backup: verifyBackupCode, otp: verifyTwoFactorOtp } as const;
@@ -68,33 +65,31 @@ const VERIFY = { totp: verifyTotp, backup: verifyBackupCode, otp: verifyTwoFacto
 export async function action({ request, context }: ActionFunctionArgs) {
   const url = new URL(request.url);
   if (url.searchParams.get("send") === "1") {
-    const outcome = await handleForm({
-      request,
-      context,
-      rateLimitAs: "/two-factor/send-otp",
+    const refused = await pageForm({ request, context }, {
       schema: sendOtpFormSchema,
-      run: async (value, ctx) => ({ state: await whileOpen(ctx, () => sendTwoFactorOtp(ctx)), redirectTo: value.redirectTo ?? "" }),
+      rateLimitAs: "/two-factor/send-otp",
+      session: "none",
+      run: async (value, _current, ctx) => {
+        const redirectTo = value.redirectTo ?? "";
+        if ((await whileOpen(ctx, () => sendTwoFactorOtp(ctx))) === "over") return signInAgain(redirectTo);
+        return goTo(`/two-factor?${new URLSearchParams({ method: "otp", sent: "1", redirectTo })}`);
+      },
     });
-    if (!outcome.ok) return data({ result: outcome.result }, outcome.init);
-    if (outcome.value.state === "over") signInAgain(outcome.ctx, outcome.value.redirectTo);
-    const query = new URLSearchParams({ method: "otp", sent: "1", redirectTo: outcome.value.redirectTo });
-    throw redirect(`/two-factor?${query}`, { headers: outcome.ctx.responseHeaders });
+    return data({ result: refused.result }, refused.init);
   }
   const method = methodOf(url);
-  const outcome = await handleForm({
-    request,
-    context,
-    rateLimitAs: `/two-factor/verify-${method === "backup" ? "backup-code" : method}`,
+  const refused = await pageForm({ request, context }, {
     schema: secondFactorFormSchema,
+    rateLimitAs: `/two-factor/verify-${method === "backup" ? "backup-code" : method}`,
+    session: "none",
     fieldFor: (error) => (error.code === "INVALID_TWO_FACTOR_AUTHENTICATION" ? "code" : undefined),
-    run: async (value, ctx) => ({
-      state: await whileOpen(ctx, () => VERIFY[method](ctx, { code: value.code, trustDevice: value.trustDevice === true })),
-      redirectTo: value.redirectTo,
-    }),
+    run: async (value, _current, ctx) => {
+      const state = await whileOpen(ctx, () => VERIFY[method](ctx, { code: value.code, trustDevice: value.trustDevice === true }));
+      if (state === "over") return signInAgain(value.redirectTo);
+      return goTo(safeRedirectTarget(value.redirectTo));
+    },
   });
-  if (!outcome.ok) return data({ result: outcome.result }, outcome.init);
-  if (outcome.value.state === "over") signInAgain(outcome.ctx, outcome.value.redirectTo);
-  throw redirect(safeRedirectTarget(outcome.value.redirectTo), { headers: outcome.ctx.responseHeaders });
+  return data({ result: refused.result }, refused.init);
 }
 
 const TITLES: Record<Method, { intro: string; label: string }> = {
