@@ -8,7 +8,7 @@ import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { startHousekeeping } from "~/auth/housekeeping.server";
-import { startRateLimiting } from "~/auth/rate-limit.server";
+import { startRateLimiting } from "~/auth/rate-limit/limits.server";
 import { NonceContext } from "~/components/nonce";
 import { env } from "~/env.server";
 import { apiRouteTable } from "~/http/api-routes.generated";

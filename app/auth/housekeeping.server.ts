@@ -1,6 +1,6 @@
 // Deletes what has expired — sessions, verification tokens, finished rate-limit windows — so tables do not
 // grow without bound. Runs in every instance; the deletes are idempotent, so instances need no coordination.
-import { deleteStaleRateLimits } from "~/auth/rate-limit.server";
+import { deleteStaleRateLimits } from "~/auth/rate-limit/limits.server";
 import { deleteExpiredTokens } from "~/auth/verification.server";
 import { db } from "~/db.server";
 

@@ -3,7 +3,7 @@
 // rate limit are applied the same way whichever door a request comes through.
 import type { AppLoadContext } from "@remix-run/node";
 import { assertTrustedRequestOrigin } from "~/auth/origin.server";
-import { enforceRateLimit } from "~/auth/rate-limit.server";
+import { enforceRateLimit } from "~/auth/rate-limit/limits.server";
 
 export interface RequestContext {
   request: Request;

@@ -5,7 +5,7 @@
 // statement, so of two concurrent requests exactly one wins — and it expires.
 import { createHmac } from "node:crypto";
 import { errors as joseErrors, jwtVerify, SignJWT } from "jose";
-import { hmacBase64Url, randomToken, safeEqual, sha256Hex } from "~/auth/crypto.server";
+import { hmacBase64Url, randomToken, safeEqual, sha256Hex } from "~/auth/core/crypto.server";
 import { AuthError } from "~/auth/errors";
 import { db, isRecordNotFound, isUniqueViolation } from "~/db.server";
 import { sendMail, type MailMessage } from "~/email/mailer.server";

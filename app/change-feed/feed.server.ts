@@ -4,7 +4,7 @@
 // whose own writes arrive here the same way. The feed also says whether it may be trusted: while a transport is
 // not connected, changes made by other processes could be missed, so subscribers hear "all" and should not rely
 // on what they kept until it is connected again. Its subscriber today is the session cache
-// (app/auth/session-cache/); the database layer imports nothing from app/auth (ADR 033).
+// (app/auth/session/); the database layer imports nothing from app/auth (ADR 033).
 // See docs/decisions/024-session-cache-and-invalidation.md.
 
 /** What a change names: session tokens, session ids, user ids, organization ids, or everything. */

@@ -2,7 +2,7 @@
 // (with its link, so a fresh `npm start` can finish every flow) and, on a localhost BASE_URL, kept for the
 // /dev/outbox page. A failed send is always logged; callers choose whether the user may be told.
 import { AuthError } from "~/auth/errors";
-import { takeFromQuota, tooManyRequests } from "~/auth/rate-limit.server";
+import { takeFromQuota, tooManyRequests } from "~/auth/rate-limit/limits.server";
 import { env } from "~/env.server";
 
 export interface MailMessage {

@@ -5,17 +5,17 @@
 // (docs/decisions/013-account-area-and-feedback.md).
 import type { AppLoadContext } from "@remix-run/node";
 import { z } from "zod";
-import { changeEmail } from "~/auth/change-email.server";
-import { deleteUser, USER_DELETED } from "~/auth/delete-account.server";
-import { describeDevice } from "~/auth/device";
-import { requestVerificationEmail } from "~/auth/email-verification.server";
+import { changeEmail } from "~/auth/account/change-email.server";
+import { deleteUser, USER_DELETED } from "~/auth/account/delete-account.server";
+import { describeDevice } from "~/auth/core/device";
+import { requestVerificationEmail } from "~/auth/account/email-verification.server";
 import { AuthError } from "~/auth/errors";
-import { changePassword, setPassword } from "~/auth/password-flows.server";
-import { passwordBounds } from "~/auth/password.server";
+import { changePassword, setPassword } from "~/auth/account/password-flows.server";
+import { passwordBounds } from "~/auth/account/password.server";
 import type { RequestContext } from "~/auth/request-context.server";
 import { changeEmailSchema, changePasswordSchema, deleteAccountSchema, profileSchema, setPasswordSchema } from "~/auth/schemas";
-import { listSessions, revokeSessionById, signOut } from "~/auth/session.server";
-import { updateUser } from "~/auth/users.server";
+import { listSessions, revokeSessionById, signOut } from "~/auth/session/sessions.server";
+import { updateUser } from "~/auth/account/users.server";
 import { answerIntent, goTo, intent, pageAction } from "~/http/page-action.server";
 
 const PASSWORDS = ["password", "currentPassword", "newPassword"];

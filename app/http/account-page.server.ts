@@ -2,7 +2,7 @@
 // one-time message from the action that redirected here, and the session cookie's refresh headers.
 import type { AppLoadContext } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import type { SessionWithUser } from "~/auth/session.server";
+import type { SessionWithUser } from "~/auth/session/sessions.server";
 import type { RequestContext } from "~/auth/request-context.server";
 import { takeFlashNotice } from "~/http/flash.server";
 import { requirePageSession } from "~/http/page-session.server";

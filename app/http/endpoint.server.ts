@@ -5,10 +5,10 @@
 import type { ActionFunctionArgs, AppLoadContext, LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { AuthError } from "~/auth/errors";
-import { withQuery } from "~/auth/links.server";
+import { withQuery } from "~/auth/core/links.server";
 import { assertSafeCallbacks } from "~/auth/origin.server";
-import { standingRefusal } from "~/auth/rate-limit.server";
-import { jsonText } from "~/auth/json-text.server";
+import { standingRefusal } from "~/auth/rate-limit/limits.server";
+import { jsonText } from "~/auth/core/json-text.server";
 import { requestContext, type RequestContext } from "~/auth/request-context.server";
 import { readCappedText } from "~/http/body.server";
 import { knownError } from "~/http/known-error.server";

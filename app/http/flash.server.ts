@@ -3,7 +3,7 @@
 // signed, HttpOnly cookie: it works without JavaScript, a refresh does not repeat it, and nobody else can plant
 // a message on the page (see docs/decisions/013-account-area-and-feedback.md).
 import { parse, serialize } from "cookie";
-import { sign, unsign } from "~/auth/crypto.server";
+import { sign, unsign } from "~/auth/core/crypto.server";
 import { env } from "~/env.server";
 
 const FLASH_COOKIE = `${env.secureCookies ? "__Secure-" : ""}latchkey.flash`;

@@ -5,7 +5,7 @@
 import { EMAIL_OTP_SECONDS } from "~/auth/email-otp/constants";
 import { TWO_FACTOR_OTP_SECONDS } from "~/auth/two-factor/constants";
 import { AuthError } from "~/auth/errors";
-import { passwordBounds } from "~/auth/password.server";
+import { passwordBounds } from "~/auth/account/password.server";
 import type { Ended } from "~/auth/account/claim.server";
 import { PROVIDER_NAMES, type SocialProviderId } from "~/auth/social/provider-ids";
 import { enabledProviders } from "~/auth/social/providers/registry.server";

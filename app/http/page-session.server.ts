@@ -9,7 +9,7 @@
 import type { AppLoadContext } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { requestContext, type RequestContext } from "~/auth/request-context.server";
-import { extendSessionIfDue, lookUpSession, type SessionWithUser } from "~/auth/session.server";
+import { extendSessionIfDue, lookUpSession, type SessionWithUser } from "~/auth/session/sessions.server";
 
 interface SessionRead {
   /** The stored session, and the cookies the read clears (an expired or unknown one). */

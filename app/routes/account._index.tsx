@@ -2,7 +2,7 @@
 // other account page (taken from ACCOUNT_NAV, so a new page appears here by itself).
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { emailVerificationEnabled } from "~/auth/email-verification.server";
+import { emailVerificationEnabled } from "~/auth/account/email-verification.server";
 import { FlashMessage, VerifyEmailBanner } from "~/components/account-sections";
 import { ACCOUNT_NAV } from "~/components/account-nav";
 import { SubmitButton } from "~/components/forms";

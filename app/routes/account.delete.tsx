@@ -1,7 +1,7 @@
 // /account/delete: deleting the account, a page of its own with a confirmation step (typing the address).
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
-import { hasPassword } from "~/auth/password-flows.server";
+import { hasPassword } from "~/auth/account/password-flows.server";
 import { DeleteAccountSection, FlashMessage } from "~/components/account-sections";
 import { pageTitle } from "~/components/page-title";
 import { env } from "~/env.server";

@@ -6,7 +6,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
-import { confirmItsYouUrl, requireRecentSignIn, signedInRecently } from "~/auth/recent-sign-in.server";
+import { confirmItsYouUrl, requireRecentSignIn, signedInRecently } from "~/auth/session/recent-sign-in.server";
 import { unlinkAccount } from "~/auth/social/accounts.server";
 import { linkedAccountsOf } from "~/auth/social/pages.server";
 import { enabledProviders } from "~/auth/social/providers/registry.server";

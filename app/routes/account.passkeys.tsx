@@ -9,7 +9,7 @@ import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { deletePasskey, listPasskeys, publicPasskey, renamePasskey } from "~/auth/passkey/passkeys.server";
 import { deletePasskeyForm, renamePasskeyForm } from "~/auth/passkey/schemas";
-import { confirmItsYouUrl, signedInRecently } from "~/auth/recent-sign-in.server";
+import { confirmItsYouUrl, signedInRecently } from "~/auth/session/recent-sign-in.server";
 import { authClient } from "~/client/auth-client";
 import type { Passkey } from "~/client";
 import { FlashMessage } from "~/components/account-sections";

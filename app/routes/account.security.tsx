@@ -1,9 +1,9 @@
 // /account/security: how you sign in. Each sign-in method is its own section; only methods that exist are shown.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { hasPassword } from "~/auth/password-flows.server";
-import { confirmItsYouUrl, signedInRecently } from "~/auth/recent-sign-in.server";
-import { passwordBounds } from "~/auth/password.server";
+import { hasPassword } from "~/auth/account/password-flows.server";
+import { confirmItsYouUrl, signedInRecently } from "~/auth/session/recent-sign-in.server";
+import { passwordBounds } from "~/auth/account/password.server";
 import { ChangePasswordSection, FlashMessage, Section, SetPasswordSection } from "~/components/account-sections";
 import { ConfirmItsYou } from "~/components/confirm-its-you";
 import { pageTitle } from "~/components/page-title";

@@ -10,7 +10,7 @@ import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { AuthError } from "~/auth/errors";
 import type { RequestContext } from "~/auth/request-context.server";
-import type { SessionWithUser } from "~/auth/session.server";
+import type { SessionWithUser } from "~/auth/session/sessions.server";
 import { confirmTotpFormSchema, twoFactorPasswordFormSchema } from "~/auth/two-factor/schemas";
 import { currentBackupCodes, disableTwoFactor, enableTwoFactor, generateBackupCodes, setTwoFactorOtp, twoFactorStatus } from "~/auth/two-factor/settings.server";
 import { confirmWithTotp } from "~/auth/two-factor/verify.server";
@@ -18,7 +18,7 @@ import { FlashMessage } from "~/components/account-sections";
 import { ErrorSummary, Field, StatusMessage, SubmitButton, useZodForm } from "~/components/forms";
 import { pageTitle } from "~/components/page-title";
 import { BackupCodes, PasswordForm, useFollowTwoFactorSetting, type TwoFactorIntent as Intent } from "~/components/two-factor";
-import { hasPassword } from "~/auth/password-flows.server";
+import { hasPassword } from "~/auth/account/password-flows.server";
 import { loadAccountPage } from "~/http/account-page.server";
 import { goTo, intent, pageAction, type GoTo } from "~/http/page-action.server";
 

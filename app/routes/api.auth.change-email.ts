@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { changeEmail } from "~/auth/change-email.server";
-import { requireSession } from "~/auth/session.server";
+import { changeEmail } from "~/auth/account/change-email.server";
+import { requireSession } from "~/auth/session/sessions.server";
 import { endpoint, optionalUrl } from "~/http/endpoint.server";
 
 export const { loader, action } = endpoint({

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { changePassword } from "~/auth/password-flows.server";
-import { requireSession } from "~/auth/session.server";
+import { changePassword } from "~/auth/account/password-flows.server";
+import { requireSession } from "~/auth/session/sessions.server";
 import { endpoint } from "~/http/endpoint.server";
 
 export const { loader, action } = endpoint({

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { deleteUser } from "~/auth/delete-account.server";
-import { requireSession } from "~/auth/session.server";
+import { deleteUser } from "~/auth/account/delete-account.server";
+import { requireSession } from "~/auth/session/sessions.server";
 import { endpoint, optionalUrl } from "~/http/endpoint.server";
 
 export const { loader, action } = endpoint({

@@ -1,7 +1,7 @@
 // GET /delete-user/callback?token&callbackURL: the e-mailed confirmation, followed while signed in.
 import { z } from "zod";
-import { completeDeletion } from "~/auth/delete-account.server";
-import { requireSession } from "~/auth/session.server";
+import { completeDeletion } from "~/auth/account/delete-account.server";
+import { requireSession } from "~/auth/session/sessions.server";
 import { endpoint, found, optionalUrl } from "~/http/endpoint.server";
 
 export const { loader, action } = endpoint({

@@ -1,5 +1,5 @@
 import { accountSelector } from "~/auth/social/schemas";
-import { requireSession } from "~/auth/session.server";
+import { requireSession } from "~/auth/session/sessions.server";
 import { getAccessToken } from "~/auth/social/accounts.server";
 import { endpoint } from "~/http/endpoint.server";
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { getPublicSession } from "~/auth/session.server";
+import { getPublicSession } from "~/auth/session/sessions.server";
 import { endpoint, queryFlag } from "~/http/endpoint.server";
 
 export const { loader, action } = endpoint({

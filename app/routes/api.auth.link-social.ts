@@ -1,6 +1,6 @@
 // POST /link-social: {url, redirect}; the provider's return links the identity to the signed-in user.
-import { requireRecentSignIn } from "~/auth/recent-sign-in.server";
-import { requireSession } from "~/auth/session.server";
+import { requireRecentSignIn } from "~/auth/session/recent-sign-in.server";
+import { requireSession } from "~/auth/session/sessions.server";
 import { startSocialFlow } from "~/auth/social/sign-in.server";
 import { endpoint } from "~/http/endpoint.server";
 import { socialStartBody } from "~/auth/social/schemas";

@@ -1,4 +1,4 @@
-import { requireSession } from "~/auth/session.server";
+import { requireSession } from "~/auth/session/sessions.server";
 import { listAccounts } from "~/auth/social/accounts.server";
 import { endpoint } from "~/http/endpoint.server";
 

@@ -1,5 +1,5 @@
-import { publicSession } from "~/auth/presenters.server";
-import { listSessions, requireSession } from "~/auth/session.server";
+import { publicSession } from "~/auth/core/presenters.server";
+import { listSessions, requireSession } from "~/auth/session/sessions.server";
 import { endpoint } from "~/http/endpoint.server";
 
 export const { loader, action } = endpoint({

@@ -1,6 +1,6 @@
 import { createOrganizationBody } from "~/auth/organization/schemas";
 import { createForSession } from "~/auth/organization/organizations.server";
-import { requireSession } from "~/auth/session.server";
+import { requireSession } from "~/auth/session/sessions.server";
 import { endpoint } from "~/http/endpoint.server";
 
 export const { loader, action } = endpoint({

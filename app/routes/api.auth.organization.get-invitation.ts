@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { idField } from "~/auth/organization/schemas";
 import { getInvitation } from "~/auth/organization/invitations.server";
-import { requireSession } from "~/auth/session.server";
+import { requireSession } from "~/auth/session/sessions.server";
 import { endpoint } from "~/http/endpoint.server";
 
 export const { loader, action } = endpoint({

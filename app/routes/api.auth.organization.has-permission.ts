@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { idField, permissionsField } from "~/auth/organization/schemas";
 import { hasPermission } from "~/auth/organization/members.server";
-import { requireSession } from "~/auth/session.server";
+import { requireSession } from "~/auth/session/sessions.server";
 import { endpoint } from "~/http/endpoint.server";
 
 // `permission` is the older spelling Better Auth clients still send.

@@ -1,6 +1,6 @@
 import { inviteMemberBody } from "~/auth/organization/schemas";
 import { inviteMember } from "~/auth/organization/invitations.server";
-import { requireSession } from "~/auth/session.server";
+import { requireSession } from "~/auth/session/sessions.server";
 import { endpoint } from "~/http/endpoint.server";
 
 export const { loader, action } = endpoint({

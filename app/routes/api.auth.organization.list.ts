@@ -1,5 +1,5 @@
 import { listOrganizations } from "~/auth/organization/organizations.server";
-import { requireSession } from "~/auth/session.server";
+import { requireSession } from "~/auth/session/sessions.server";
 import { endpoint } from "~/http/endpoint.server";
 
 export const { loader, action } = endpoint({

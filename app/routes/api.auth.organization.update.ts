@@ -1,6 +1,6 @@
 import { updateOrganizationBody } from "~/auth/organization/schemas";
 import { updateOrganization } from "~/auth/organization/organizations.server";
-import { requireSession } from "~/auth/session.server";
+import { requireSession } from "~/auth/session/sessions.server";
 import { endpoint } from "~/http/endpoint.server";
 
 export const { loader, action } = endpoint({

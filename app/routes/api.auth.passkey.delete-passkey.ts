@@ -1,6 +1,6 @@
 import { deletePasskey } from "~/auth/passkey/passkeys.server";
 import { deletePasskeyBody } from "~/auth/passkey/schemas";
-import { requireSession } from "~/auth/session.server";
+import { requireSession } from "~/auth/session/sessions.server";
 import { endpoint } from "~/http/endpoint.server";
 
 export const { loader, action } = endpoint({

@@ -1,4 +1,4 @@
-import { requireSession } from "~/auth/session.server";
+import { requireSession } from "~/auth/session/sessions.server";
 import { refreshAccountToken } from "~/auth/social/accounts.server";
 import { endpoint } from "~/http/endpoint.server";
 import { accountSelector } from "~/auth/social/schemas";

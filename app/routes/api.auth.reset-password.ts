@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { resetPassword } from "~/auth/password-flows.server";
+import { resetPassword } from "~/auth/account/password-flows.server";
 import { endpoint } from "~/http/endpoint.server";
 
 export const { loader, action } = endpoint({

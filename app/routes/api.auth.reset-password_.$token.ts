@@ -1,8 +1,8 @@
 // GET /reset-password/{token}?callbackURL: the e-mailed link; hands the token to the page that asks for the
 // new password, or reports error=INVALID_TOKEN. The token is not used up here.
 import { z } from "zod";
-import { PAGES, withQuery } from "~/auth/links.server";
-import { isResetTokenUsable } from "~/auth/password-flows.server";
+import { PAGES, withQuery } from "~/auth/core/links.server";
+import { isResetTokenUsable } from "~/auth/account/password-flows.server";
 import { endpoint, found, optionalUrl } from "~/http/endpoint.server";
 
 export const { loader, action } = endpoint({

@@ -1,4 +1,4 @@
-import { requireSession, revokeOtherSessions } from "~/auth/session.server";
+import { requireSession, revokeOtherSessions } from "~/auth/session/sessions.server";
 import { endpoint } from "~/http/endpoint.server";
 
 export const { loader, action } = endpoint({

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { requireSession, revokeSession } from "~/auth/session.server";
+import { requireSession, revokeSession } from "~/auth/session/sessions.server";
 import { endpoint } from "~/http/endpoint.server";
 
 export const { loader, action } = endpoint({

@@ -1,4 +1,4 @@
-import { requireSession, revokeAllSessions } from "~/auth/session.server";
+import { requireSession, revokeAllSessions } from "~/auth/session/sessions.server";
 import { endpoint } from "~/http/endpoint.server";
 
 export const { loader, action } = endpoint({

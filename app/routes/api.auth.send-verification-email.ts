@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { requestVerificationEmail } from "~/auth/email-verification.server";
+import { requestVerificationEmail } from "~/auth/account/email-verification.server";
 import { endpoint, optionalUrl } from "~/http/endpoint.server";
 
 export const { loader, action } = endpoint({

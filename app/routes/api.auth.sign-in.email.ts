@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { signInWithEmail } from "~/auth/credentials.server";
+import { signInWithEmail } from "~/auth/sign-in/credentials.server";
 import { endpoint, optionalUrl } from "~/http/endpoint.server";
 
 export const { loader, action } = endpoint({

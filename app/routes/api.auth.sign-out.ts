@@ -1,4 +1,4 @@
-import { signOut } from "~/auth/session.server";
+import { signOut } from "~/auth/session/sessions.server";
 import { endpoint } from "~/http/endpoint.server";
 
 export const { loader, action } = endpoint({

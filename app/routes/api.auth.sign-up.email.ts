@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { apiImageField, apiNameField } from "~/auth/schemas";
-import { signUpWithEmail } from "~/auth/credentials.server";
+import { signUpWithEmail } from "~/auth/sign-in/credentials.server";
 import { endpoint, optionalUrl } from "~/http/endpoint.server";
 
 export const { loader, action } = endpoint({

@@ -1,4 +1,4 @@
-import { requireSession } from "~/auth/session.server";
+import { requireSession } from "~/auth/session/sessions.server";
 import { passwordBody } from "~/auth/two-factor/schemas";
 import { generateBackupCodes } from "~/auth/two-factor/settings.server";
 import { endpoint } from "~/http/endpoint.server";

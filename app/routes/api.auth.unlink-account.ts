@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { requireSession } from "~/auth/session.server";
+import { requireSession } from "~/auth/session/sessions.server";
 import { unlinkAccount } from "~/auth/social/accounts.server";
 import { endpoint } from "~/http/endpoint.server";
 

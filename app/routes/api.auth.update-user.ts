@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { apiImageField, apiNameField } from "~/auth/schemas";
-import { requireSession } from "~/auth/session.server";
-import { updateUser } from "~/auth/users.server";
+import { requireSession } from "~/auth/session/sessions.server";
+import { updateUser } from "~/auth/account/users.server";
 import { endpoint } from "~/http/endpoint.server";
 
 export const { loader, action } = endpoint({

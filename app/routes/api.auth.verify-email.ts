@@ -3,8 +3,8 @@
 // the two-factor page first (ADR 027).
 import { z } from "zod";
 import { AuthError } from "~/auth/errors";
-import { emailVerificationEnabled, verifyEmailErrorValue, verifyEmailToken } from "~/auth/email-verification.server";
-import { withQuery } from "~/auth/links.server";
+import { emailVerificationEnabled, verifyEmailErrorValue, verifyEmailToken } from "~/auth/account/email-verification.server";
+import { withQuery } from "~/auth/core/links.server";
 import { twoFactorPage } from "~/auth/username/identifier.server";
 import { endpoint, found, json, optionalUrl } from "~/http/endpoint.server";
 import { setFlash } from "~/http/flash.server";

@@ -2,7 +2,7 @@ import { getFormProps } from "@conform-to/react";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { requestPasswordReset } from "~/auth/password-flows.server";
+import { requestPasswordReset } from "~/auth/account/password-flows.server";
 import { forgotPasswordSchema } from "~/auth/schemas";
 import { DevOutboxLink } from "~/components/dev-outbox-link";
 import { ErrorSummary, Field, StatusMessage, SubmitButton, useZodForm } from "~/components/forms";

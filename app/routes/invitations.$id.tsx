@@ -8,9 +8,9 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
-import { emailVerificationEnabled, requestVerificationEmail } from "~/auth/email-verification.server";
+import { emailVerificationEnabled, requestVerificationEmail } from "~/auth/account/email-verification.server";
 import { acceptInvitation, describeInvitation, inviteeStanding, rejectInvitation } from "~/auth/organization/invitations.server";
-import { signOut } from "~/auth/session.server";
+import { signOut } from "~/auth/session/sessions.server";
 import { FlashMessage } from "~/components/account-sections";
 import { DevOutboxLink } from "~/components/dev-outbox-link";
 import { ERROR_TITLE_PREFIX, ErrorSummary, SubmitButton } from "~/components/forms";

@@ -14,7 +14,7 @@ import { deleteOrganization, getFullOrganization, switcherData, updateOrganizati
 import { memberView } from "~/auth/organization/member-view.server";
 import { describeRole, parseRoles } from "~/auth/organization/permissions";
 import type { RequestContext } from "~/auth/request-context.server";
-import type { SessionWithUser } from "~/auth/session.server";
+import type { SessionWithUser } from "~/auth/session/sessions.server";
 import { idField, inviteForm, memberRoleForm, organizationSettingsForm } from "~/auth/organization/schemas";
 import { CheckboxField, ErrorList, ErrorSummary, Field, SubmitButton, useZodForm } from "~/components/forms";
 import { OrganizationSwitcher } from "~/components/organization-switcher";

@@ -4,11 +4,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDomain, type DomainHandle } from "../support/domain";
 
 let domain: DomainHandle;
-let store: typeof import("~/auth/session-store.server");
+let store: typeof import("~/auth/session/store.server");
 
 beforeAll(async () => {
   domain = await openDomain();
-  store = await import("~/auth/session-store.server");
+  store = await import("~/auth/session/store.server");
 });
 afterAll(async () => {
   await domain?.close();

@@ -4,13 +4,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDomain, type DomainHandle } from "../support/domain";
 
 let domain: DomainHandle;
-let flows: typeof import("~/auth/password-flows.server");
-let passwords: typeof import("~/auth/password.server");
+let flows: typeof import("~/auth/account/password-flows.server");
+let passwords: typeof import("~/auth/account/password.server");
 
 beforeAll(async () => {
   domain = await openDomain();
-  flows = await import("~/auth/password-flows.server");
-  passwords = await import("~/auth/password.server");
+  flows = await import("~/auth/account/password-flows.server");
+  passwords = await import("~/auth/account/password.server");
 });
 afterAll(async () => {
   await domain?.close();

@@ -10,7 +10,7 @@ import path from "node:path";
 import ts from "typescript";
 
 export interface Edge {
-  /** Both ends relative to the root, with forward slashes (`auth/session.server.ts`). */
+  /** Both ends relative to the root, with forward slashes (`auth/session/sessions.server.ts`). */
   from: string;
   to: string;
   typeOnly: boolean;

@@ -1,6 +1,6 @@
 // Rate-limit buckets: IPv4 per address, IPv6 per /64 (one host usually holds a whole /64).
 import { describe, expect, it } from "vitest";
-import { clientBucket } from "~/auth/rate-limit.server";
+import { clientBucket } from "~/auth/rate-limit/limits.server";
 
 describe("clientBucket", () => {
   it.each([

@@ -7,12 +7,12 @@ import { openDomain, type DomainHandle } from "../support/domain";
 export function guessCountingSuite(kind: DatabaseKind) {
   let domain: DomainHandle;
   let verification: typeof import("~/auth/verification.server");
-  let budget: typeof import("~/auth/guess-budget.server");
+  let budget: typeof import("~/auth/rate-limit/guess-budget.server");
 
   beforeAll(async () => {
     domain = await openDomain(kind);
     verification = await import("~/auth/verification.server");
-    budget = await import("~/auth/guess-budget.server");
+    budget = await import("~/auth/rate-limit/guess-budget.server");
   });
   afterAll(async () => {
     await domain?.close();

@@ -1,7 +1,7 @@
 // The JSON text made once for an unchanging answer, and get-session's presentation made once per cached pair.
 import { describe, expect, it } from "vitest";
-import { sessionWithUserOnTheWire } from "~/auth/presenters.server";
-import { jsonText, unchanging } from "~/auth/json-text.server";
+import { sessionWithUserOnTheWire } from "~/auth/core/presenters.server";
+import { jsonText, unchanging } from "~/auth/core/json-text.server";
 
 function pair(name = "N") {
   const at = new Date("2026-11-25T10:00:00.123Z");

@@ -36,7 +36,7 @@ describe("knownError", () => {
   });
 
   it("answers the same failure from sign-in's raw session insert (P2010 underneath) as USER_NOT_FOUND", async () => {
-    const { insertSession } = await import("~/auth/session-store.server");
+    const { insertSession } = await import("~/auth/session/store.server");
     const thrown = await insertSession({
       userId: "deleted-a-moment-ago",
       token: "orphan-raw",

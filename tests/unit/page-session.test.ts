@@ -2,13 +2,13 @@
 // loaders side by side with one load context, and they share one read (app/http/page-session.server.ts). The
 // read itself is counted where every session read goes, the session cache's `readSessionWithUser`.
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { sign } from "~/auth/crypto.server";
-import { COOKIE_NAMES } from "~/auth/session.server";
+import { sign } from "~/auth/core/crypto.server";
+import { COOKIE_NAMES } from "~/auth/session/sessions.server";
 import { env } from "~/env.server";
 
 const reads = vi.hoisted(() => ({ count: 0 }));
 
-vi.mock("~/auth/session-cache/read.server", () => ({
+vi.mock("~/auth/session/cached-read.server", () => ({
   readSessionWithUser: vi.fn(async (token: string) => {
     reads.count += 1;
     const now = new Date();

@@ -18,16 +18,16 @@ vi.mock("node:crypto", async (importOriginal) => {
 });
 
 let domain: DomainHandle;
-let credentials: typeof import("~/auth/credentials.server");
+let credentials: typeof import("~/auth/sign-in/credentials.server");
 let usernames: typeof import("~/auth/username/username.server");
-let password: typeof import("~/auth/password.server");
+let password: typeof import("~/auth/account/password.server");
 
 beforeAll(async () => {
   process.env.AUTH_TEST_PASSWORD_HASHING = "production";
   domain = await openDomain("sqlite");
-  credentials = await import("~/auth/credentials.server");
+  credentials = await import("~/auth/sign-in/credentials.server");
   usernames = await import("~/auth/username/username.server");
-  password = await import("~/auth/password.server");
+  password = await import("~/auth/account/password.server");
   const hash = await password.hashPassword("the right password");
   await domain.db.user.create({
     data: { name: "W", email: "work@example.com", username: "worker", accounts: { create: { providerId: "credential", accountId: "work", password: hash } } },

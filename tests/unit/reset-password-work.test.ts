@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { openDomain, type DomainHandle } from "../support/domain";
 
 const hashCalls = vi.hoisted(() => ({ count: 0 }));
-vi.mock("~/auth/password.server", async (importOriginal) => {
-  const original = await importOriginal<typeof import("~/auth/password.server")>();
+vi.mock("~/auth/account/password.server", async (importOriginal) => {
+  const original = await importOriginal<typeof import("~/auth/account/password.server")>();
   return {
     ...original,
     hashPassword: async (password: string) => {
@@ -16,11 +16,11 @@ vi.mock("~/auth/password.server", async (importOriginal) => {
 });
 
 let domain: DomainHandle;
-let flows: typeof import("~/auth/password-flows.server");
+let flows: typeof import("~/auth/account/password-flows.server");
 
 beforeAll(async () => {
   domain = await openDomain("sqlite");
-  flows = await import("~/auth/password-flows.server");
+  flows = await import("~/auth/account/password-flows.server");
 });
 afterAll(async () => {
   await domain?.close();

@@ -1,8 +1,8 @@
 // The session cache's own rules: bounded, never serving an expired session, and each invalidation kind removing
 // exactly the entries it names; and what a Prisma write's where-clause is taken to have changed (ADR 024).
 import { describe, expect, it } from "vitest";
-import { SessionCache, type CachedSession } from "~/auth/session-cache/cache.server";
-import { createSessionReader } from "~/auth/session-cache/reader.server";
+import { SessionCache, type CachedSession } from "~/auth/session/cache.server";
+import { createSessionReader } from "~/auth/session/cache-reader.server";
 import { ChangeFeed, decodeChange, encodeChange, type Transport, type TransportCallbacks } from "~/change-feed/feed.server";
 import { changeFor } from "~/change-feed/prisma-hooks.server";
 import { sqliteTransport } from "~/change-feed/transports.server";

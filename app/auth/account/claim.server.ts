@@ -5,7 +5,7 @@
 // of a never-proven account ends everything set up before it, in one transaction, and only then marks the
 // address verified. The exception: the proof comes from the browser that signed up (the sign-up browser
 // cookie), i.e. from the person who set those credentials; then nothing ends.
-import { isSignUpBrowserOf } from "~/auth/cookies.server";
+import { isSignUpBrowserOf } from "~/auth/core/cookies.server";
 import { AuthError } from "~/auth/errors";
 import type { RequestContext } from "~/auth/request-context.server";
 import { db, type Transaction, type User } from "~/db.server";

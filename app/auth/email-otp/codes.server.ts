@@ -1,11 +1,11 @@
 // Issuing and checking e-mailed one-time codes, through the one verification mechanism: one open code per
 // address and purpose (a new one replaces the last), stored as an HMAC, single use, 3 wrong guesses, each
 // counted before it is compared, and all of an address's wrong guesses capped together (ADR 029).
-import { normalizeEmail } from "~/auth/email-address";
+import { normalizeEmail } from "~/auth/core/email-address";
 import { AuthError } from "~/auth/errors";
 import { EMAIL_OTP_DIGITS, EMAIL_OTP_MAX_FAILURES, EMAIL_OTP_SECONDS } from "~/auth/email-otp/constants";
 import type { OtpType } from "~/auth/email-otp/schemas";
-import { guessWithinBudget } from "~/auth/guess-budget.server";
+import { guessWithinBudget } from "~/auth/rate-limit/guess-budget.server";
 import { checkCode, openEntry, randomDigits, type EntryPurpose } from "~/auth/verification.server";
 import { sendMail } from "~/email/mailer.server";
 import { emails } from "~/email/templates.server";

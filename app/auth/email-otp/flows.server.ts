@@ -1,14 +1,14 @@
 // The e-mail one-time code flows: sending a code, signing in with it (creating the account unless
 // AUTH_EMAIL_OTP_SIGN_UP=off), verifying the address, and resetting the password. See
 // docs/decisions/020-email-otp-and-usernames.md.
-import { normalizeEmail } from "~/auth/email-address";
-import { newId } from "~/auth/crypto.server";
+import { normalizeEmail } from "~/auth/core/email-address";
+import { newId } from "~/auth/core/crypto.server";
 import { mailCode, verifyCode } from "~/auth/email-otp/codes.server";
 import type { OtpType } from "~/auth/email-otp/schemas";
 import { AuthError } from "~/auth/errors";
-import { assertPasswordLength, hashPassword } from "~/auth/password.server";
-import { publicUser } from "~/auth/presenters.server";
-import { replacePassword } from "~/auth/password-flows.server";
+import { assertPasswordLength, hashPassword } from "~/auth/account/password.server";
+import { publicUser } from "~/auth/core/presenters.server";
+import { replacePassword } from "~/auth/account/password-flows.server";
 import type { RequestContext } from "~/auth/request-context.server";
 import { finishFirstFactor } from "~/auth/sign-in/first-factor.server";
 import { proveInbox } from "~/auth/account/claim.server";

@@ -1,6 +1,6 @@
 // Who is asking, about which organization, and the lock that makes membership changes take turns.
 import { AuthError } from "~/auth/errors";
-import type { SessionWithUser } from "~/auth/session.server";
+import type { SessionWithUser } from "~/auth/session/sessions.server";
 import { databaseKind, db, type Db, type Member, type Transaction } from "~/db.server";
 import { isOwner } from "~/auth/organization/permissions";
 

@@ -1,12 +1,12 @@
 // Invitations (spec §4, §6, §8): invite (and resend), accept, reject, cancel, read and list. The e-mailed link
 // carries a secret of its own, kept by the one verification mechanism (docs/decisions/015-organizations.md):
 // invitation ids are readable by inviters and admins, so an id alone proves nothing; the secret proves the inbox.
-import { newId } from "~/auth/crypto.server";
+import { newId } from "~/auth/core/crypto.server";
 import { AuthError } from "~/auth/errors";
-import { absoluteUrl } from "~/auth/links.server";
-import { signUpWithEmail, type SignUpInput } from "~/auth/credentials.server";
+import { absoluteUrl } from "~/auth/core/links.server";
+import { signUpWithEmail, type SignUpInput } from "~/auth/sign-in/credentials.server";
 import type { RequestContext } from "~/auth/request-context.server";
-import { clearSessionCookies, type SessionWithUser } from "~/auth/session.server";
+import { clearSessionCookies, type SessionWithUser } from "~/auth/session/sessions.server";
 import { proveInbox } from "~/auth/account/claim.server";
 import { issueToken, peekToken, revokeTokensWhere } from "~/auth/verification.server";
 import { db, isUniqueViolation, type Invitation, type User } from "~/db.server";

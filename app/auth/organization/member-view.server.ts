@@ -13,7 +13,7 @@ import {
   mayRemoveMember,
   mayUpdateOrganization,
 } from "~/auth/organization/permissions";
-import type { SessionWithUser } from "~/auth/session.server";
+import type { SessionWithUser } from "~/auth/session/sessions.server";
 
 /** The organization `slug` as `current` may see and handle it; null when there is none or they are no member. */
 export async function memberView(current: SessionWithUser, slug: string) {

@@ -1,7 +1,7 @@
 // Members: the caller's own membership, the list, leaving, removing, changing roles and permission checks.
 // Every change that depends on who else is an owner runs under the organization's lock (access.server.ts).
 import { AuthError } from "~/auth/errors";
-import type { SessionWithUser } from "~/auth/session.server";
+import type { SessionWithUser } from "~/auth/session/sessions.server";
 import { db, type Member, type Transaction } from "~/db.server";
 import {
   countOtherOwners,

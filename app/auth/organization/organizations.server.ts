@@ -1,6 +1,6 @@
 // Organizations themselves: create, check a slug, update, delete, read in full, list, and the session's active one.
 import { AuthError } from "~/auth/errors";
-import type { SessionWithUser } from "~/auth/session.server";
+import type { SessionWithUser } from "~/auth/session/sessions.server";
 import { db, isUniqueViolation } from "~/db.server";
 import { env } from "~/env.server";
 import { revokeTokensWhere } from "~/auth/verification.server";

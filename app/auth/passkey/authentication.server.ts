@@ -4,7 +4,7 @@ import type { AuthenticationResponseJSON, AuthenticatorTransport } from "@simple
 import { AuthError } from "~/auth/errors";
 import { rememberChallenge, takeChallenge } from "~/auth/passkey/challenge.server";
 import { CEREMONY_TIMEOUT_SECONDS, relyingParty } from "~/auth/passkey/relying-party.server";
-import { publicSession, publicUser } from "~/auth/presenters.server";
+import { publicSession, publicUser } from "~/auth/core/presenters.server";
 import type { RequestContext } from "~/auth/request-context.server";
 import { finishFirstFactor } from "~/auth/sign-in/first-factor.server";
 import { publicKeyFromText, webauthn } from "~/auth/passkey/webauthn.server";

@@ -2,7 +2,7 @@
 // challenge the browser signs is random; the row that remembers it is found only through a second random secret
 // kept in this browser's signed, HttpOnly cookie. So a challenge is single-use (consuming deletes its row),
 // expires after five minutes, and cannot be answered from another browser or replayed.
-import { clearCookie, cookieName, readSignedCookie, setSignedCookie } from "~/auth/cookies.server";
+import { clearCookie, cookieName, readSignedCookie, setSignedCookie } from "~/auth/core/cookies.server";
 import { AuthError } from "~/auth/errors";
 import { CEREMONY_TIMEOUT_SECONDS } from "~/auth/passkey/relying-party.server";
 import type { RequestContext } from "~/auth/request-context.server";

@@ -1,6 +1,6 @@
 // The two messages of passkey sign-up. A code, not a link: the page that asked is the one that must go on to
 // create the passkey (JavaScript is on there anyway), and the code is valid only with that browser's cookie.
-import { absoluteUrl } from "~/auth/links.server";
+import { absoluteUrl } from "~/auth/core/links.server";
 import type { MailMessage } from "~/email/mailer.server";
 import { describeLifetime, PRODUCT_NAME } from "~/email/templates.server";
 

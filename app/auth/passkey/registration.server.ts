@@ -7,9 +7,9 @@ import { rememberChallenge, takeChallenge, type ChallengePayload } from "~/auth/
 import { cleanPasskeyName, publicPasskey } from "~/auth/passkey/passkeys.server";
 import { CEREMONY_TIMEOUT_SECONDS, relyingParty, WEBAUTHN_USER_ID_BYTES } from "~/auth/passkey/relying-party.server";
 import { publicKeyToText, webauthn } from "~/auth/passkey/webauthn.server";
-import { mailNewWayIn, requireRecentSignIn } from "~/auth/recent-sign-in.server";
+import { mailNewWayIn, requireRecentSignIn } from "~/auth/session/recent-sign-in.server";
 import type { RequestContext } from "~/auth/request-context.server";
-import type { SessionWithUser } from "~/auth/session.server";
+import type { SessionWithUser } from "~/auth/session/sessions.server";
 import { db, isUniqueViolation, type Prisma } from "~/db.server";
 
 interface OptionsFor {

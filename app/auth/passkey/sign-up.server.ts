@@ -5,15 +5,15 @@
 // cookie's secret, holding the code's HMAC, and each guess is counted before it is compared, five at most
 // (docs/decisions/029-atomic-guess-counting.md), so eight characters suffice.
 import type { RegistrationResponseJSON } from "@simplewebauthn/server";
-import { clearCookie, cookieName, readSignedCookie, setSignedCookie } from "~/auth/cookies.server";
-import { hmacBase64Url, newId, randomToken, safeEqual } from "~/auth/crypto.server";
-import { normalizeEmail } from "~/auth/email-address";
+import { clearCookie, cookieName, readSignedCookie, setSignedCookie } from "~/auth/core/cookies.server";
+import { hmacBase64Url, newId, randomToken, safeEqual } from "~/auth/core/crypto.server";
+import { normalizeEmail } from "~/auth/core/email-address";
 import { AuthError } from "~/auth/errors";
 import { takeChallenge } from "~/auth/passkey/challenge.server";
 import { passkeySignUpMails } from "~/auth/passkey/mail.server";
 import { registrationOptions, verifyNewCredential } from "~/auth/passkey/registration.server";
 import { SIGN_UP_CODE_LENGTH } from "~/auth/passkey/schemas";
-import { publicSession, publicUser } from "~/auth/presenters.server";
+import { publicSession, publicUser } from "~/auth/core/presenters.server";
 import type { RequestContext } from "~/auth/request-context.server";
 import { MAX_NAME_LENGTH } from "~/auth/schemas";
 import { startSessionForNewAccount } from "~/auth/sign-in/first-factor.server";

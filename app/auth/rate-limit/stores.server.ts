@@ -3,7 +3,7 @@
 // is the only one on the database and the table as soon as it is not. Fixed windows everywhere.
 // docs/decisions/006-rate-limiting.md, 024 and 025.
 import type { RateLimiterRedis } from "rate-limiter-flexible";
-import { randomToken } from "~/auth/crypto.server";
+import { randomToken } from "~/auth/core/crypto.server";
 import { watchPostgresPeers } from "~/auth/rate-limit/peers.server";
 import { postgresListener } from "~/postgres-listener.server";
 import { db } from "~/db.server";

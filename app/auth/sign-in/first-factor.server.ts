@@ -15,10 +15,10 @@ import {
   sendVerificationInBackground,
 } from "~/auth/sign-in/verification-link.server";
 import { AuthError } from "~/auth/errors";
-import { CREDENTIAL_PROVIDER } from "~/auth/password.server";
-import { publicUser } from "~/auth/presenters.server";
+import { CREDENTIAL_PROVIDER } from "~/auth/account/password.server";
+import { publicUser } from "~/auth/core/presenters.server";
 import type { RequestContext } from "~/auth/request-context.server";
-import { startSession, type SessionWithUser } from "~/auth/session.server";
+import { startSession, type SessionWithUser } from "~/auth/session/sessions.server";
 import { startAttempt } from "~/auth/two-factor/attempt.server";
 import type { SecondFactorMethod } from "~/auth/two-factor/constants";
 import { isTrustedDevice } from "~/auth/two-factor/trusted-device.server";

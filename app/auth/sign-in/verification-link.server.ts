@@ -1,8 +1,8 @@
 // The e-mail verification link: the setting, making and mailing the link, and binding it to the browser that
 // asked for it. A leaf both the first-factor door (which mails it to an unverified address) and following the link
-// (app/auth/email-verification.server.ts, which signs in through the door) import.
-import { isSignUpBrowserOf, setSignedCookie, SIGN_UP_BROWSER_COOKIE, SIGN_UP_BROWSER_PURPOSE } from "~/auth/cookies.server";
-import { absoluteUrl, PAGES } from "~/auth/links.server";
+// (app/auth/account/email-verification.server.ts, which signs in through the door) import.
+import { isSignUpBrowserOf, setSignedCookie, SIGN_UP_BROWSER_COOKIE, SIGN_UP_BROWSER_PURPOSE } from "~/auth/core/cookies.server";
+import { absoluteUrl, PAGES } from "~/auth/core/links.server";
 import type { RequestContext } from "~/auth/request-context.server";
 import { mailToken } from "~/auth/verification.server";
 import type { User } from "~/db.server";

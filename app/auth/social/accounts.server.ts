@@ -1,6 +1,6 @@
 // A user's linked accounts: list, unlink (never the last way in), and the provider tokens kept on them.
 import { AuthError } from "~/auth/errors";
-import { isFresh, type SessionWithUser } from "~/auth/session.server";
+import { isFresh, type SessionWithUser } from "~/auth/session/sessions.server";
 import { providerFor } from "~/auth/social/providers/registry.server";
 import { accountTokenData, readAccessToken, readIdToken, readRefreshToken } from "~/auth/social/tokens.server";
 import { db } from "~/db.server";

@@ -2,15 +2,15 @@
 // through remix-auth), and the id-token path. Who the returning identity becomes is decided in one place,
 // `resolveIdentity`, with the linking rules of spec §5 and docs/decisions/021-social-sign-in.md.
 import { Authenticator } from "remix-auth";
-import { newId } from "~/auth/crypto.server";
+import { newId } from "~/auth/core/crypto.server";
 import { AuthError } from "~/auth/errors";
-import { normalizeEmail } from "~/auth/email-address";
-import { withQuery } from "~/auth/links.server";
-import { publicUser } from "~/auth/presenters.server";
-import { mailNewWayIn } from "~/auth/recent-sign-in.server";
+import { normalizeEmail } from "~/auth/core/email-address";
+import { withQuery } from "~/auth/core/links.server";
+import { publicUser } from "~/auth/core/presenters.server";
+import { mailNewWayIn } from "~/auth/session/recent-sign-in.server";
 import type { RequestContext } from "~/auth/request-context.server";
 import { isSafeImageUrl, MAX_NAME_LENGTH } from "~/auth/schemas";
-import { getSession } from "~/auth/session.server";
+import { getSession } from "~/auth/session/sessions.server";
 import { finishFirstFactor } from "~/auth/sign-in/first-factor.server";
 import { twoFactorPage } from "~/auth/username/identifier.server";
 import { useIdTokenOnce } from "~/auth/social/id-tokens.server";

@@ -1,8 +1,8 @@
 // The OAuth state of one sign-in or link attempt (spec §4, §9): 32 random characters, kept server-side for ten
 // minutes in the one verification table (hashed), deleted when used, and bound to the browser that started the
 // attempt by a signed cookie, so a state lifted from one browser's URL is worthless in another.
-import { clearCookie, cookieName, readSignedCookie, setSignedCookie } from "~/auth/cookies.server";
-import { randomToken, safeEqual } from "~/auth/crypto.server";
+import { clearCookie, cookieName, readSignedCookie, setSignedCookie } from "~/auth/core/cookies.server";
+import { randomToken, safeEqual } from "~/auth/core/crypto.server";
 import { AuthError } from "~/auth/errors";
 import type { RequestContext } from "~/auth/request-context.server";
 import { consumeToken, issueToken } from "~/auth/verification.server";

@@ -2,7 +2,7 @@
 // database alone does not let anyone act at the provider as the user, nor present a recent ID token); expiries
 // as they are. ID tokens stored in clear before (docs/decisions/031-id-token-sign-in.md) were removed by the
 // migration 20261126130000_id_tokens_encrypted, and one that is not readable reads as none.
-import { decrypt, encrypt } from "~/auth/crypto.server";
+import { decrypt, encrypt } from "~/auth/core/crypto.server";
 import type { ProviderTokens } from "~/auth/social/providers/registry.server";
 import type { Account } from "~/generated/prisma-sqlite/client";
 

@@ -2,15 +2,15 @@
 // cookie carries. It counts guesses before they are compared (the fifth wrong one ends it) and is used up by the
 // first right one (docs/decisions/029-atomic-guess-counting.md). It records which second factors the first factor
 // left open (app/auth/sign-in/first-factor.server.ts, ADR 027).
-import { randomToken, sign, unsign } from "~/auth/crypto.server";
+import { randomToken, sign, unsign } from "~/auth/core/crypto.server";
 import { AuthError } from "~/auth/errors";
-import { publicUser } from "~/auth/presenters.server";
+import { publicUser } from "~/auth/core/presenters.server";
 import type { RequestContext } from "~/auth/request-context.server";
-import { cookieName, requestCookies, setCookie } from "~/auth/cookies.server";
-import { startSession } from "~/auth/session.server";
+import { cookieName, requestCookies, setCookie } from "~/auth/core/cookies.server";
+import { startSession } from "~/auth/session/sessions.server";
 import { MAX_TWO_FACTOR_FAILURES, TWO_FACTOR_ATTEMPT_SECONDS, type SecondFactorMethod } from "~/auth/two-factor/constants";
 import { trustThisDevice } from "~/auth/two-factor/trusted-device.server";
-import { giveBackAccountGuess, takeAccountGuess, type AccountGuess } from "~/auth/guess-budget.server";
+import { giveBackAccountGuess, takeAccountGuess, type AccountGuess } from "~/auth/rate-limit/guess-budget.server";
 import { openEntry, readEntry, reserveGuess, settleWrongGuess, takeEntry, type ReservedGuess } from "~/auth/verification.server";
 import { db, type User } from "~/db.server";
 

@@ -1,5 +1,5 @@
 // Backup codes: 10 of "xxxxx-xxxxx", kept encrypted as one JSON list in the twoFactor row; each works once.
-import { decrypt, encrypt, randomToken, safeEqual } from "~/auth/crypto.server";
+import { decrypt, encrypt, randomToken, safeEqual } from "~/auth/core/crypto.server";
 import { BACKUP_CODE_COUNT, BACKUP_CODE_HALF } from "~/auth/two-factor/constants";
 import { db } from "~/db.server";
 

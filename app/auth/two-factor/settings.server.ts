@@ -3,9 +3,9 @@
 // app is verified (`confirmEnable`), so nobody locks themselves out with a secret their app never received. The
 // e-mailed second factor is a choice of its own (`setTwoFactorOtp`), off until the user turns it on (ADR 027).
 import { AuthError } from "~/auth/errors";
-import { CREDENTIAL_PROVIDER, verifyAgainstDecoy, verifyPassword } from "~/auth/password.server";
+import { CREDENTIAL_PROVIDER, verifyAgainstDecoy, verifyPassword } from "~/auth/account/password.server";
 import type { RequestContext } from "~/auth/request-context.server";
-import { refreshCookieCache, type SessionWithUser } from "~/auth/session.server";
+import { refreshCookieCache, type SessionWithUser } from "~/auth/session/sessions.server";
 import { newBackupCodes, openBackupCodes, sealBackupCodes } from "~/auth/two-factor/backup-codes.server";
 import { newEncryptedSecret, plainSecret, totpUri } from "~/auth/two-factor/totp.server";
 import { forgetThisDevice } from "~/auth/two-factor/trusted-device.server";

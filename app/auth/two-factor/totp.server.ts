@@ -1,7 +1,7 @@
 // RFC 6238 time-based codes with otpauth: the secret, the otpauth:// URI an app scans, and the check that
 // accepts a code once, with one 30-second step of clock drift either way.
 import { Secret, TOTP as Totp } from "otpauth";
-import { decrypt, encrypt } from "~/auth/crypto.server";
+import { decrypt, encrypt } from "~/auth/core/crypto.server";
 import { claimOnce } from "~/auth/verification.server";
 import { TOTP } from "~/auth/two-factor/constants";
 

@@ -2,10 +2,10 @@
 // second factor for this user. It is signed and carries a fingerprint of the user's TOTP secret and password
 // hash, so it stops working by itself when two-factor is disabled (or set up again) or the password changes,
 // with nothing to look up or revoke. Each use renews it for another 30 days.
-import { hmacBase64Url, safeEqual, sign, unsign } from "~/auth/crypto.server";
-import { CREDENTIAL_PROVIDER } from "~/auth/password.server";
+import { hmacBase64Url, safeEqual, sign, unsign } from "~/auth/core/crypto.server";
+import { CREDENTIAL_PROVIDER } from "~/auth/account/password.server";
 import type { RequestContext } from "~/auth/request-context.server";
-import { cookieName, requestCookies, setCookie } from "~/auth/cookies.server";
+import { cookieName, requestCookies, setCookie } from "~/auth/core/cookies.server";
 import { TRUST_DEVICE_SECONDS } from "~/auth/two-factor/constants";
 import { db } from "~/db.server";
 

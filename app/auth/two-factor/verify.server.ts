@@ -2,10 +2,10 @@
 // two-factor cookie, a signed-in user's first TOTP code confirms the setup instead. Every guess is counted before
 // its code is compared (guessingAttempt; docs/decisions/029-atomic-guess-counting.md).
 import { AuthError } from "~/auth/errors";
-import { publicUser } from "~/auth/presenters.server";
+import { publicUser } from "~/auth/core/presenters.server";
 import type { RequestContext } from "~/auth/request-context.server";
-import { getSession, type SessionWithUser } from "~/auth/session.server";
-import { guessWithinBudget } from "~/auth/guess-budget.server";
+import { getSession, type SessionWithUser } from "~/auth/session/sessions.server";
+import { guessWithinBudget } from "~/auth/rate-limit/guess-budget.server";
 import { assertOtpOpen, currentAttempt, failAttempt, finishAttempt, guessingAttempt, hasAttemptCookie } from "~/auth/two-factor/attempt.server";
 import { consumeBackupCode } from "~/auth/two-factor/backup-codes.server";
 import { MAX_TWO_FACTOR_FAILURES, TWO_FACTOR_OTP_DIGITS, TWO_FACTOR_OTP_SECONDS } from "~/auth/two-factor/constants";

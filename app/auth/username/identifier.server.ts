@@ -1,5 +1,5 @@
 // The sign-in page's one "Email or username" field: an "@" makes it an e-mail address, anything else a username.
-import { signInWithEmail } from "~/auth/credentials.server";
+import { signInWithEmail } from "~/auth/sign-in/credentials.server";
 import type { RequestContext } from "~/auth/request-context.server";
 import { signInWithUsername } from "~/auth/username/username.server";
 

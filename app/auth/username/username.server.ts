@@ -1,7 +1,7 @@
 // Usernames: the rules, availability and sign-in by username (changing it is POST /update-user). Stored lowercased and unique (the
 // database's unique index decides races); displayUsername keeps the form the person typed.
 import { AuthError } from "~/auth/errors";
-import { CREDENTIAL_PROVIDER, verifyAgainstDecoy, verifyPassword } from "~/auth/password.server";
+import { CREDENTIAL_PROVIDER, verifyAgainstDecoy, verifyPassword } from "~/auth/account/password.server";
 import type { RequestContext } from "~/auth/request-context.server";
 import { finishFirstFactor, signInAnswer } from "~/auth/sign-in/first-factor.server";
 import { usernameProblem } from "~/auth/username/schemas";

@@ -1,7 +1,7 @@
 // One endpoint served at two paths: /forget-password (the specification's name) and /request-password-reset
 // (Better Auth's newer name).
 import { z } from "zod";
-import { requestPasswordReset } from "~/auth/password-flows.server";
+import { requestPasswordReset } from "~/auth/account/password-flows.server";
 import { endpoint, optionalUrl } from "~/http/endpoint.server";
 
 export const requestPasswordResetEndpoint = endpoint({

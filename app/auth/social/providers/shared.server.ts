@@ -4,7 +4,7 @@
 import type * as arctic from "arctic";
 import { createRemoteJWKSet, jwtVerify, type JWTPayload } from "jose";
 import type { OAuthProviderConfig } from "~/auth/social/env";
-import { safeEqual, sha256Hex } from "~/auth/crypto.server";
+import { safeEqual, sha256Hex } from "~/auth/core/crypto.server";
 import { AuthError } from "~/auth/errors";
 import { env } from "~/env.server";
 

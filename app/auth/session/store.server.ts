@@ -5,7 +5,7 @@
 // Raw rows come back in each database's own types (SQLite: ISO text and 0/1), so they are mapped to exactly
 // the objects Prisma would return — tests/api/session-store.test.ts compares the two on both databases, and
 // fails if a column is added to either table without being added here.
-import { newId } from "~/auth/crypto.server";
+import { newId } from "~/auth/core/crypto.server";
 import { db, Prisma, type Session, type User } from "~/db.server";
 
 interface Row {

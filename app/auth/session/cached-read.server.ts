@@ -1,8 +1,8 @@
 // The session read every signed-in request makes: through this process's cache unless AUTH_SESSION_CACHE=off.
 // See docs/decisions/024-session-cache-and-invalidation.md.
-import { SessionCache, type CachedSession } from "~/auth/session-cache/cache.server";
-import { createSessionReader } from "~/auth/session-cache/reader.server";
-import { findSessionWithUser } from "~/auth/session-store.server";
+import { SessionCache, type CachedSession } from "~/auth/session/cache.server";
+import { createSessionReader } from "~/auth/session/cache-reader.server";
+import { findSessionWithUser } from "~/auth/session/store.server";
 import { changeFeed } from "~/change-feed/feed.server";
 import { env } from "~/env.server";
 

@@ -1,16 +1,16 @@
 // POST /change-email. An unverified address is simply replaced; a verified one must confirm the change from
 // the current inbox first, then the new address is set unverified and asked to verify itself (spec §4).
-import { normalizeEmail } from "~/auth/email-address";
+import { normalizeEmail } from "~/auth/core/email-address";
 import {
   emailVerificationEnabled,
   replaceEmail,
   sendVerificationInBackground,
   verifyEmailLink,
   type ChangeEmailPayload,
-} from "~/auth/email-verification.server";
+} from "~/auth/account/email-verification.server";
 import { AuthError } from "~/auth/errors";
 import type { RequestContext } from "~/auth/request-context.server";
-import { refreshCookieCache, type SessionWithUser } from "~/auth/session.server";
+import { refreshCookieCache, type SessionWithUser } from "~/auth/session/sessions.server";
 import { mailToken } from "~/auth/verification.server";
 import { db } from "~/db.server";
 import { emails } from "~/email/templates.server";

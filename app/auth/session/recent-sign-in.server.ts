@@ -2,8 +2,8 @@
 // owner is told by mail when one is added (docs/decisions/030-new-ways-in-need-a-recent-sign-in.md). A stolen
 // session cookie alone must not become a lasting way in.
 import { AuthError } from "~/auth/errors";
-import { absoluteUrl } from "~/auth/links.server";
-import type { SessionWithUser } from "~/auth/session.server";
+import { absoluteUrl } from "~/auth/core/links.server";
+import type { SessionWithUser } from "~/auth/session/sessions.server";
 import { afterResponse } from "~/auth/verification.server";
 import type { Session } from "~/db.server";
 import { emails, type NewWayIn } from "~/email/templates.server";

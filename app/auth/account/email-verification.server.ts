@@ -1,11 +1,11 @@
 // E-mail verification: the link sent on sign-up (and on request), and GET /verify-email, which also completes
 // the confirmation step of an e-mail change (both are HS256-signed tokens, spec §9). Making and mailing the link
 // is app/auth/sign-in/verification-link.server.ts (re-exported here).
-import { clearCookie, SIGN_UP_BROWSER_COOKIE } from "~/auth/cookies.server";
+import { clearCookie, SIGN_UP_BROWSER_COOKIE } from "~/auth/core/cookies.server";
 import { AuthError } from "~/auth/errors";
-import { publicUser } from "~/auth/presenters.server";
+import { publicUser } from "~/auth/core/presenters.server";
 import type { RequestContext } from "~/auth/request-context.server";
-import { clearSessionCookies, getSession, refreshCookieCache, type SessionWithUser } from "~/auth/session.server";
+import { clearSessionCookies, getSession, refreshCookieCache, type SessionWithUser } from "~/auth/session/sessions.server";
 import { proveInbox } from "~/auth/account/claim.server";
 import { finishFirstFactor } from "~/auth/sign-in/first-factor.server";
 import {
@@ -19,7 +19,7 @@ import {
 import { afterResponse, consumeToken, readSignedToken, revokeAllTokensOf, type SignedPayload } from "~/auth/verification.server";
 import { db, isUniqueViolation, type User } from "~/db.server";
 import { env } from "~/env.server";
-import { normalizeEmail } from "~/auth/email-address";
+import { normalizeEmail } from "~/auth/core/email-address";
 
 export interface ChangeEmailPayload {
   userId: string;

@@ -1,12 +1,12 @@
 // Password reset (by e-mailed link), change (knowing the current one) and set (for accounts without one).
-import { normalizeEmail } from "~/auth/email-address";
+import { normalizeEmail } from "~/auth/core/email-address";
 import { AuthError } from "~/auth/errors";
-import { absoluteUrl, PAGES } from "~/auth/links.server";
-import { assertPasswordLength, CREDENTIAL_PROVIDER, hashPassword, verifyPassword } from "~/auth/password.server";
-import { publicUser } from "~/auth/presenters.server";
-import { mailNewWayIn, requireRecentSignIn } from "~/auth/recent-sign-in.server";
+import { absoluteUrl, PAGES } from "~/auth/core/links.server";
+import { assertPasswordLength, CREDENTIAL_PROVIDER, hashPassword, verifyPassword } from "~/auth/account/password.server";
+import { publicUser } from "~/auth/core/presenters.server";
+import { mailNewWayIn, requireRecentSignIn } from "~/auth/session/recent-sign-in.server";
 import type { RequestContext } from "~/auth/request-context.server";
-import type { SessionWithUser } from "~/auth/session.server";
+import type { SessionWithUser } from "~/auth/session/sessions.server";
 import { replaceSessionAfterPasswordChange } from "~/auth/sign-in/first-factor.server";
 import { afterResponse, consumeToken, mailToken, peekToken, revokeTokens } from "~/auth/verification.server";
 import { db, isUniqueViolation } from "~/db.server";

@@ -9,13 +9,13 @@ import {
   setCookie,
   setSignedCookie,
   SIGN_UP_BROWSER_COOKIE,
-} from "~/auth/cookies.server";
-import { randomToken, sign, unsign } from "~/auth/crypto.server";
+} from "~/auth/core/cookies.server";
+import { randomToken, sign, unsign } from "~/auth/core/crypto.server";
 import { AuthError } from "~/auth/errors";
 import type { RequestContext } from "~/auth/request-context.server";
-import { sessionWithUserOnTheWire, type SessionWithUserOnTheWire } from "~/auth/presenters.server";
-import { readSessionWithUser } from "~/auth/session-cache/read.server";
-import { insertSession } from "~/auth/session-store.server";
+import { sessionWithUserOnTheWire, type SessionWithUserOnTheWire } from "~/auth/core/presenters.server";
+import { readSessionWithUser } from "~/auth/session/cached-read.server";
+import { insertSession } from "~/auth/session/store.server";
 import { db, type Session, type User } from "~/db.server";
 import { env } from "~/env.server";
 

@@ -1,6 +1,6 @@
 // The wire shapes of users and sessions (Better Auth's field names). One place decides what leaves the server.
 import type { Session, User } from "~/db.server";
-import { unchanging } from "~/auth/json-text.server";
+import { unchanging } from "~/auth/core/json-text.server";
 
 export function publicUser(user: User) {
   return {

@@ -3,7 +3,7 @@
 // binding of verification links, and the capabilities' short-lived cookies (two-factor attempts, passkey
 // challenges, OAuth state) all go through here.
 import { parse, serialize, type CookieSerializeOptions } from "cookie";
-import { sign, unsign } from "~/auth/crypto.server";
+import { sign, unsign } from "~/auth/core/crypto.server";
 import type { RequestContext } from "~/auth/request-context.server";
 import { env } from "~/env.server";
 

@@ -2,7 +2,7 @@
 import { AuthError } from "~/auth/errors";
 import type { RequestContext } from "~/auth/request-context.server";
 import { MAX_NAME_LENGTH } from "~/auth/schemas";
-import { refreshCookieCache, type SessionWithUser } from "~/auth/session.server";
+import { refreshCookieCache, type SessionWithUser } from "~/auth/session/sessions.server";
 import { parseUsername, usernameTaken } from "~/auth/username/username.server";
 import { db, isUniqueViolation } from "~/db.server";
 

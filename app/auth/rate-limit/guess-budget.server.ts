@@ -3,8 +3,8 @@
 // can open another two-factor attempt; this budget is what those caps cannot multiply past. It is counted per
 // account, never per client address, in the database's rateLimit table that every instance shares, and holds
 // whatever AUTH_RATE_LIMIT says (like the per-recipient mail quota).
-import { randomToken, sha256Hex } from "~/auth/crypto.server";
-import { tooManyRequests } from "~/auth/rate-limit.server";
+import { randomToken, sha256Hex } from "~/auth/core/crypto.server";
+import { tooManyRequests } from "~/auth/rate-limit/limits.server";
 import { db } from "~/db.server";
 
 /**

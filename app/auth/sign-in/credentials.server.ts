@@ -1,20 +1,20 @@
 // E-mail and password: sign-up and sign-in. Called by the JSON endpoints and the page actions alike.
-import { newId } from "~/auth/crypto.server";
+import { newId } from "~/auth/core/crypto.server";
 import { AuthError } from "~/auth/errors";
-import { assertPasswordLength, CREDENTIAL_PROVIDER, hashPassword, verifyAgainstDecoy, verifyPassword } from "~/auth/password.server";
-import { publicUser } from "~/auth/presenters.server";
+import { assertPasswordLength, CREDENTIAL_PROVIDER, hashPassword, verifyAgainstDecoy, verifyPassword } from "~/auth/account/password.server";
+import { publicUser } from "~/auth/core/presenters.server";
 import type { RequestContext } from "~/auth/request-context.server";
-import { normalizeEmail } from "~/auth/email-address";
+import { normalizeEmail } from "~/auth/core/email-address";
 import {
   bindVerificationToBrowser,
   emailVerificationEnabled,
   emailVerificationRequired,
   sendVerificationInBackground,
   sendVerificationNow,
-} from "~/auth/email-verification.server";
+} from "~/auth/account/email-verification.server";
 import { MAX_NAME_LENGTH } from "~/auth/schemas";
-import { findUserWithPasswordHash } from "~/auth/session-store.server";
-import { absoluteUrl } from "~/auth/links.server";
+import { findUserWithPasswordHash } from "~/auth/session/store.server";
+import { absoluteUrl } from "~/auth/core/links.server";
 import { finishFirstFactor, signInAnswer, startSessionForNewAccount } from "~/auth/sign-in/first-factor.server";
 import { parseUsername, usernameTaken } from "~/auth/username/username.server";
 import { db, isUniqueViolation, type User } from "~/db.server";

@@ -1,7 +1,7 @@
 // Reading through the cache, apart from what it reads from (so the rules can be tested without a database).
 // A hit costs a Map lookup; a miss is kept only if no change arrived while it ran (it might then be older than
 // the write that was announced) and only while the change feed is connected. ADR 024.
-import type { CachedSession, SessionCache } from "~/auth/session-cache/cache.server";
+import type { CachedSession, SessionCache } from "~/auth/session/cache.server";
 import type { ChangeFeed } from "~/change-feed/feed.server";
 
 /**

@@ -3,10 +3,10 @@
 // opening the link cannot delete anything).
 import { AuthError } from "~/auth/errors";
 import { assertNoOrganizationLeftWithoutOwner, settleOrganizationsOfDeletedUser } from "~/auth/organization/access.server";
-import { absoluteUrl } from "~/auth/links.server";
-import { CREDENTIAL_PROVIDER, verifyPassword } from "~/auth/password.server";
+import { absoluteUrl } from "~/auth/core/links.server";
+import { CREDENTIAL_PROVIDER, verifyPassword } from "~/auth/account/password.server";
 import type { RequestContext } from "~/auth/request-context.server";
-import { clearSessionCookies, isFresh, type SessionWithUser } from "~/auth/session.server";
+import { clearSessionCookies, isFresh, type SessionWithUser } from "~/auth/session/sessions.server";
 import { consumeToken, mailToken, peekToken } from "~/auth/verification.server";
 import { db } from "~/db.server";
 import { emails } from "~/email/templates.server";
