@@ -1,8 +1,8 @@
 // `npm test`: everything, on a fresh machine. Installs Chromium from Debian when missing, builds once, type-checks,
 // runs the unit and API suites (API on SQLite and PostgreSQL) with Vitest and the browser flows with Playwright, and
 // ends with one plain "N passed, N failed" line.
-import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { writeApiRoutes } from "./api-routes.mjs";
 import { projectRoot } from "./lib/database-url.mjs";
@@ -75,12 +75,39 @@ let failed = 0;
 let skipped = 0;
 let exitCode = 0;
 
-// The type check is a test: the typed client's compile-time checks (tests/unit/client-types.test.ts) and every
-// @ts-expect-error mean something only if tsc runs. Counted as one test.
-if (only("typecheck")) {
-  console.log("[test] type check (tsc)…");
-  const tsc = spawnSync(process.execPath, ["node_modules/typescript/bin/tsc", "--noEmit", "-p", "."], { stdio: "inherit" });
-  if (tsc.status === 0) passed += 1;
+/** Runs a child to completion; `log`: its output goes to that file (printed afterwards) instead of the terminal. */
+function run(args, { log } = {}) {
+  return new Promise((resolve) => {
+    const out = log ? openSync(log, "w") : "inherit";
+    const child = spawn(process.execPath, args, { stdio: ["ignore", out, out], env });
+    child.on("close", (status) => {
+      if (log) closeSync(out);
+      resolve(status);
+    });
+  });
+}
+
+// The three parts run side by side (ADR 038): the browser tests spend most of their time waiting on pages and
+// mail, not on the CPU, so they overlap the API suite almost for free. The API suite prints as it goes; the type
+// check and the browser tests print when they are done.
+const typecheckLog = path.join(results, "typecheck.log");
+const playwrightLog = path.join(results, "playwright.log");
+if (only("e2e")) ensureChromium();
+const [tscStatus, vitestStatus, playwrightStatus] = await Promise.all([
+  // The type check is a test: the typed client's compile-time checks (tests/unit/client-types.test.ts) and every
+  // @ts-expect-error mean something only if tsc runs. Counted as one test.
+  only("typecheck") ? run(["node_modules/typescript/bin/tsc", "--noEmit", "-p", "."], { log: typecheckLog }) : null,
+  only("vitest")
+    ? run(["node_modules/vitest/vitest.mjs", "run", "--reporter=default", "--reporter=json", `--outputFile.json=${path.join(results, "vitest.json")}`])
+    : null,
+  // playwright.config.ts writes its JSON report to tests/.tmp/results/playwright.json.
+  only("e2e") ? run(["node_modules/@playwright/test/cli.js", "test"], { log: playwrightLog }) : null,
+]);
+
+if (tscStatus !== null) {
+  console.log("\n[test] type check (tsc):");
+  process.stdout.write(readFileSync(typecheckLog, "utf8"));
+  if (tscStatus === 0) passed += 1;
   else {
     failed += 1;
     exitCode = 1;
@@ -88,13 +115,8 @@ if (only("typecheck")) {
   }
 }
 
-if (only("vitest")) {
-  const vitest = spawnSync(
-    process.execPath,
-    ["node_modules/vitest/vitest.mjs", "run", "--reporter=default", "--reporter=json", `--outputFile.json=${path.join(results, "vitest.json")}`],
-    { stdio: "inherit", env },
-  );
-  if (vitest.status !== 0) exitCode = 1;
+if (vitestStatus !== null) {
+  if (vitestStatus !== 0) exitCode = 1;
   try {
     const report = JSON.parse(readFileSync(path.join(results, "vitest.json"), "utf8"));
     passed += report.numPassedTests;
@@ -111,11 +133,10 @@ if (only("vitest")) {
   }
 }
 
-if (only("e2e")) {
-  ensureChromium();
-  // playwright.config.ts writes its JSON report to tests/.tmp/results/playwright.json.
-  const playwright = spawnSync(process.execPath, ["node_modules/@playwright/test/cli.js", "test"], { stdio: "inherit", env });
-  if (playwright.status !== 0) exitCode = 1;
+if (playwrightStatus !== null) {
+  console.log("\n[test] browser tests (Playwright):");
+  process.stdout.write(readFileSync(playwrightLog, "utf8"));
+  if (playwrightStatus !== 0) exitCode = 1;
   try {
     const report = JSON.parse(readFileSync(path.join(results, "playwright.json"), "utf8"));
     passed += report.stats.expected;
