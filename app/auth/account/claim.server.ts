@@ -55,6 +55,8 @@ async function endEverything(tx: Transaction, user: Pick<User, "id" | "twoFactor
   // The TOTP secret goes, and with it every trusted-device cookie (their fingerprint needs it, and one minted
   // before the proof no longer matches after it: see trusted-device.server.ts).
   const twoFactor = await tx.twoFactor.deleteMany({ where: { userId: user.id } });
+  // The browsers that signed in before the proof are nobody's known devices any more (ADR 039).
+  await tx.knownDevice.deleteMany({ where: { userId: user.id } });
   // Outstanding links, codes and attempts of this user (reset, change of address, deletion, a second-factor
   // attempt in progress, an OAuth state for linking, a passkey registration's challenge).
   await tx.verification.deleteMany({

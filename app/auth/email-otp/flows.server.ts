@@ -32,15 +32,15 @@ export async function sendVerificationOtp(input: { email: string; type: OtpType 
  * (a password, sessions, a second factor, linked sign-ins): the claim ends all of it, once, so that
  * pre-registering someone else's address leaves no way in (docs/decisions/028-claim-on-proof.md).
  */
-async function findOrCreateUser(ctx: RequestContext, email: string): Promise<User> {
+async function findOrCreateUser(ctx: RequestContext, email: string): Promise<{ user: User; created: boolean }> {
   const existing = await db.user.findUnique({ where: { email } });
-  if (existing) return existing.emailVerified ? existing : (await proveInbox(ctx, existing.id, email)).user;
+  if (existing) return { user: existing.emailVerified ? existing : (await proveInbox(ctx, existing.id, email)).user, created: false };
   if (env.AUTH_EMAIL_OTP_SIGN_UP !== "on") throw new AuthError("INVALID_OTP");
   try {
-    return await db.user.create({ data: { id: newId(), name: "", email, emailVerified: true, inboxProvenAt: new Date() } });
+    return { user: await db.user.create({ data: { id: newId(), name: "", email, emailVerified: true, inboxProvenAt: new Date() } }), created: true };
   } catch (error) {
     // Two code sign-ins for a new address at once: one creates the account, the other uses it.
-    if (isUniqueViolation(error)) return db.user.findUniqueOrThrow({ where: { email } });
+    if (isUniqueViolation(error)) return { user: await db.user.findUniqueOrThrow({ where: { email } }), created: false };
     throw error;
   }
 }
@@ -48,8 +48,8 @@ async function findOrCreateUser(ctx: RequestContext, email: string): Promise<Use
 /** POST /sign-in/email-otp: `{token, user}` and the session, or `{twoFactorRedirect: true}`. */
 export async function signInWithEmailOtp(ctx: RequestContext, input: { email: string; otp: string; rememberMe?: boolean }) {
   const email = await verifyCode(input.email, "sign-in", input.otp);
-  const user = await findOrCreateUser(ctx, email);
-  const outcome = await finishFirstFactor(ctx, user, { method: "email-otp", rememberMe: input.rememberMe });
+  const { user, created } = await findOrCreateUser(ctx, email);
+  const outcome = await finishFirstFactor(ctx, user, { method: "email-otp", rememberMe: input.rememberMe, newAccount: created });
   if (outcome.twoFactorRedirect) return outcome;
   return { token: outcome.session.token, user: publicUser(outcome.user) };
 }

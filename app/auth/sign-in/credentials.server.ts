@@ -16,6 +16,7 @@ import { MAX_NAME_LENGTH } from "~/auth/schemas";
 import { findUserWithPasswordHash } from "~/auth/session/store.server";
 import { absoluteUrl } from "~/auth/core/links.server";
 import { finishFirstFactor, signInAnswer, startSessionForNewAccount } from "~/auth/sign-in/first-factor.server";
+import { rememberCreatingDevice } from "~/auth/sign-in/known-device.server";
 import { parseUsername, usernameTaken } from "~/auth/username/username.server";
 import { db, isUniqueViolation, type User } from "~/db.server";
 import { sendMail } from "~/email/mailer.server";
@@ -81,6 +82,7 @@ export async function signUpWithEmail(ctx: RequestContext, input: SignUpInput) {
       throw error;
     }
     bindVerificationToBrowser(ctx, user.id);
+    await rememberCreatingDevice(ctx, user.id); // its first sign-in here, once verified, is not from a new device
     return { token: null, user: publicUser(user) };
   }
   if (!user.emailVerified) {

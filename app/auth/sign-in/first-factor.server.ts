@@ -22,10 +22,16 @@ import { startSession, type SessionWithUser } from "~/auth/session/sessions.serv
 import { startAttempt } from "~/auth/two-factor/attempt.server";
 import type { SecondFactorMethod } from "~/auth/two-factor/constants";
 import { isTrustedDevice } from "~/auth/two-factor/trusted-device.server";
+import { rememberCreatingDevice, signInIsFromNewDevice } from "~/auth/sign-in/known-device.server";
 import { db, type User } from "~/db.server";
 
 /** What was proven, and the choices the person made with it. */
-export type FirstFactor = { rememberMe?: boolean; callbackURL?: string } & (
+export type FirstFactor = {
+  rememberMe?: boolean;
+  callbackURL?: string;
+  /** This sign-in created the account (a first e-mailed code, a first provider sign-in): this browser is its first device. */
+  newAccount?: boolean;
+} & (
   | { method: "password" }
   | { method: "username" }
   | { method: "email-otp" }
@@ -40,7 +46,10 @@ export interface TwoFactorRedirect {
   twoFactorMethods: SecondFactorMethod[];
 }
 
-export type FirstFactorOutcome = TwoFactorRedirect | (SessionWithUser & { twoFactorRedirect?: undefined });
+/** A session, marked with whether this browser had signed in to the account before (known-device.server.ts). */
+export type SignedIn = SessionWithUser & { twoFactorRedirect?: undefined; newDevice: boolean };
+
+export type FirstFactorOutcome = TwoFactorRedirect | SignedIn;
 
 /** Finishes a proven first factor: EMAIL_NOT_VERIFIED, the second step, or the session. */
 export async function finishFirstFactor(ctx: RequestContext, user: User, factor: FirstFactor): Promise<FirstFactorOutcome> {
@@ -65,7 +74,17 @@ export async function finishFirstFactor(ctx: RequestContext, user: User, factor:
       return { twoFactorRedirect: true, twoFactorMethods };
     }
   }
-  return startSession(ctx, user, { rememberMe: factor.rememberMe });
+  const started = await startSession(ctx, user, { rememberMe: factor.rememberMe });
+  if (factor.newAccount) {
+    await rememberCreatingDevice(ctx, user.id);
+    return { ...started, newDevice: false };
+  }
+  return signedIn(ctx, started);
+}
+
+/** The session, marked new-device or not (with two-factor on, marked when the second step succeeds instead). */
+export async function signedIn(ctx: RequestContext, started: SessionWithUser): Promise<SignedIn> {
+  return { ...started, newDevice: await signInIsFromNewDevice(ctx, started.user.id) };
 }
 
 /**
@@ -112,8 +131,10 @@ export function signInAnswer(outcome: FirstFactorOutcome, callbackURL: string | 
  * can be set up on it yet — no second factor, no unverified address to refuse (the sign-up decided that) — so
  * there is no door to go through.
  */
-export function startSessionForNewAccount(ctx: RequestContext, user: User, options: { rememberMe?: boolean } = {}) {
-  return startSession(ctx, user, options);
+export async function startSessionForNewAccount(ctx: RequestContext, user: User, options: { rememberMe?: boolean } = {}) {
+  const started = await startSession(ctx, user, options);
+  await rememberCreatingDevice(ctx, user.id); // its first sign-in from this browser will not be "new"
+  return started;
 }
 
 /**

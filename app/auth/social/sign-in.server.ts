@@ -112,7 +112,7 @@ async function finish(ctx: RequestContext, provider: SocialProvider, state: OAut
   }
   const { user, isNew } = await resolveIdentity(ctx, provider, profile, tokens);
   // A provider is a first factor like a password: a user with two-factor on still owes the second step.
-  const outcome = await finishFirstFactor(ctx, user, { method: "social" });
+  const outcome = await finishFirstFactor(ctx, user, { method: "social", newAccount: isNew });
   return { user, isNew, twoFactor: Boolean(outcome.twoFactorRedirect) };
 }
 
@@ -131,8 +131,8 @@ export async function signInWithIdToken(ctx: RequestContext, providerId: string,
     accessTokenExpiresAt: idToken.expiresAt ? new Date(idToken.expiresAt) : null,
     scopes: [],
   };
-  const { user } = await resolveIdentity(ctx, provider, profile, tokens);
-  const outcome = await finishFirstFactor(ctx, user, { method: "social" });
+  const { user, isNew } = await resolveIdentity(ctx, provider, profile, tokens);
+  const outcome = await finishFirstFactor(ctx, user, { method: "social", newAccount: isNew });
   if (outcome.twoFactorRedirect) return outcome;
   return { redirect: false, token: outcome.session.token, url: null, user: publicUser(user) };
 }

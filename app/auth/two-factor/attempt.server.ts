@@ -7,6 +7,7 @@ import { AuthError } from "~/auth/errors";
 import { publicUser } from "~/auth/core/presenters.server";
 import type { RequestContext } from "~/auth/request-context.server";
 import { cookieName, requestCookies, setCookie } from "~/auth/core/cookies.server";
+import { signInIsFromNewDevice } from "~/auth/sign-in/known-device.server";
 import { startSession } from "~/auth/session/sessions.server";
 import { MAX_TWO_FACTOR_FAILURES, TWO_FACTOR_ATTEMPT_SECONDS, type SecondFactorMethod } from "~/auth/two-factor/constants";
 import { trustThisDevice } from "~/auth/two-factor/trusted-device.server";
@@ -134,6 +135,8 @@ export async function finishAttempt(ctx: RequestContext, attempt: Attempt, trust
   // Not the first-factor door: this is its second half. The door opened this attempt after the first factor
   // (and its verified-address check), and the second factor was just given.
   const { session, user } = await startSession(ctx, attempt.user, { rememberMe: attempt.rememberMe });
+  // The sign-in counts (and its device is marked new or known) once the second step succeeds.
+  await signInIsFromNewDevice(ctx, user.id);
   if (trustDevice) await trustThisDevice(ctx, user.id);
   return { token: session.token, user: publicUser(user) };
 }

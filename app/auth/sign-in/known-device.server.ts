@@ -1,0 +1,54 @@
+// New devices (docs/decisions/039-known-devices.md). A device is a browser, known by a random id in a signed,
+// HttpOnly cookie that lives a year and survives sign-out; the accounts it has signed in to are rows of the
+// knownDevice table (the id stored hashed). Not the client address, which changes. The first-factor door marks
+// every sign-in with whether it came from a new device; the security-event log and its new-device mail read it.
+import { cookieName, readSignedCookie, setSignedCookie } from "~/auth/core/cookies.server";
+import { randomToken, sha256Hex } from "~/auth/core/crypto.server";
+import type { RequestContext } from "~/auth/request-context.server";
+import { db, isUniqueViolation } from "~/db.server";
+
+export const DEVICE_COOKIE = cookieName("device");
+const DEVICE_PURPOSE = "device";
+/** A year: long enough to know a browser that signs in now and then, within the browsers' 400-day cap. */
+export const DEVICE_COOKIE_SECONDS = 365 * 24 * 60 * 60;
+
+/** This browser's device id, making one (and its cookie) if it has none or its cookie is not ours. */
+function deviceIdOf(ctx: RequestContext): string {
+  const known = readSignedCookie(ctx.request, DEVICE_COOKIE, DEVICE_PURPOSE);
+  const id = known && /^[A-Za-z0-9]{32}$/.test(known) ? known : randomToken(32);
+  // Sent again on every sign-in, so the year counts from the last one.
+  setSignedCookie(ctx, DEVICE_COOKIE, id, DEVICE_PURPOSE, DEVICE_COOKIE_SECONDS);
+  return id;
+}
+
+/**
+ * Marks a sign-in of `userId` from this browser: true when the browser had not signed in to (or created) this
+ * account before, or its cookie was cleared. One conditional insert, so two sign-ins at once from one new
+ * browser call it new once.
+ */
+export async function signInIsFromNewDevice(ctx: RequestContext, userId: string): Promise<boolean> {
+  const deviceHash = sha256Hex(deviceIdOf(ctx));
+  try {
+    await db.knownDevice.create({ data: { userId, deviceHash } });
+    return true;
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+    await db.knownDevice.updateMany({ where: { userId, deviceHash }, data: { lastSeenAt: new Date() } });
+    return false;
+  }
+}
+
+/** The browser that creates an account is its first known device: its first sign-in there is not new. */
+export async function rememberCreatingDevice(ctx: RequestContext, userId: string): Promise<void> {
+  await signInIsFromNewDevice(ctx, userId);
+}
+
+/** Devices whose cookie has run out since they were last seen (housekeeping). */
+export async function forgetDevicesUnseenSince(before: Date): Promise<void> {
+  await db.knownDevice.deleteMany({ where: { lastSeenAt: { lt: before } } });
+}
+
+/** Forgets every device of the account ("This wasn't me"): the next sign-in from any of them is new. */
+export async function forgetDevices(userId: string): Promise<void> {
+  await db.knownDevice.deleteMany({ where: { userId } });
+}
