@@ -68,7 +68,7 @@ export function PasskeySignUp({ redirectTo }: { redirectTo: string | null }) {
               autoComplete="one-time-code"
               autoCapitalize="characters"
               spellCheck={false}
-              maxLength={8}
+              maxLength={20}
               value={code}
               onChange={(event) => setCode(event.target.value)}
               onKeyDown={onKeyDown}

@@ -8,6 +8,7 @@ import type { RegistrationResponseJSON } from "@simplewebauthn/server";
 import { clearCookie, cookieName, readSignedCookie, setSignedCookie } from "~/auth/core/cookies.server";
 import { hmacBase64Url, newId, randomToken, safeEqual } from "~/auth/core/crypto.server";
 import { normalizeEmail } from "~/auth/core/email-address";
+import { CODE_ALPHABET, normalizeTypedCode } from "~/auth/core/typed-code";
 import { AuthError } from "~/auth/errors";
 import { takeChallenge } from "~/auth/passkey/challenge.server";
 import { passkeySignUpMails } from "~/auth/passkey/mail.server";
@@ -21,8 +22,8 @@ import { afterResponse, checkCode, closeEntry, openEntry } from "~/auth/verifica
 import { db, isUniqueViolation } from "~/db.server";
 import { sendMail } from "~/email/mailer.server";
 
-/** Letters and digits people cannot confuse (no I, O, 0, 1): 8 of 32 symbols are 40 bits. */
-export const SIGN_UP_CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
+/** Letters and digits people cannot confuse (no I, O, 0, 1; ADR 037): 8 of 32 symbols are 40 bits. */
+export const SIGN_UP_CODE_ALPHABET = CODE_ALPHABET;
 export const SIGN_UP_CODE_TTL_SECONDS = 10 * 60;
 /** Wrong guesses a sign-up code survives: the fifth ends it (each counted before it is compared). */
 export const SIGN_UP_CODE_MAX_WRONG_GUESSES = 5;
@@ -78,7 +79,7 @@ async function checkSignUpCode(ctx: RequestContext, code: string, keep: boolean)
 }
 
 /** What a ceremony's challenge remembers of the code it goes with: an HMAC, not the 40-bit code's bare hash. */
-const challengeCodeHash = (code: string) => hmacBase64Url(code, "passkey sign-up challenge code");
+const challengeCodeHash = (code: string) => hmacBase64Url(normalizeTypedCode(code), "passkey sign-up challenge code");
 
 /** POST /passkey/sign-up/generate-register-options {code}: creation options for the address the code proved. */
 export async function signUpRegisterOptions(ctx: RequestContext, input: { code: string }) {
