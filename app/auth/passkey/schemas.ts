@@ -50,8 +50,9 @@ export const updatePasskeyBody = z.object({ id: z.string().min(1).max(64), name:
 export const deletePasskeyBody = z.object({ id: z.string().min(1).max(64) });
 
 /** Passkey sign-up (docs/decisions/017-passkey-sign-up.md). */
-export const SIGN_UP_CODE_LENGTH = 8;
-export const signUpCodeField = z.string().max(64).transform(normalizeTypedCode).pipe(z.string().length(SIGN_UP_CODE_LENGTH, "Enter the 8-character code"));
+/** Six digits, like every other code people are sent (ADR 037). */
+export const SIGN_UP_CODE_LENGTH = 6;
+export const signUpCodeField = z.string().max(64).transform(normalizeTypedCode).pipe(z.string().length(SIGN_UP_CODE_LENGTH, "Enter the 6-digit code"));
 export const sendSignUpCodeBody = z.object({ name: nameField, email: emailField });
 export const signUpOptionsBody = z.object({ code: signUpCodeField });
 export const verifySignUpBody = z.object({ code: signUpCodeField, response: registrationResponseSchema, name: passkeyNameField.optional() });
