@@ -41,10 +41,31 @@ const STATES = [
     name: "sign-up-error",
     go: async (page, user) => {
       await page.goto("/sign-up");
-      await page.getByLabel("Name").fill("Ada");
+      await page.getByLabel("Name", { exact: true }).fill("Ada");
       await page.getByLabel("Email").fill(user.email);
       await page.getByLabel("Password").fill("short");
       await page.getByRole("button", { name: "Sign up" }).click();
+    },
+  },
+  {
+    // Issue 27: a username refused with the rule in words.
+    name: "sign-up-username-error",
+    go: async (page) => {
+      await page.goto("/sign-up");
+      await page.getByLabel("Name", { exact: true }).fill("Grace");
+      await page.getByLabel("Email").fill("grace@example.com");
+      await page.getByLabel("Username (optional)").fill("grace hopper");
+      await page.getByLabel("Password").fill(PASSWORD);
+      await page.getByRole("button", { name: "Sign up", exact: true }).click();
+    },
+  },
+  {
+    name: "sign-in-username-error",
+    go: async (page) => {
+      await page.goto("/sign-in");
+      await page.getByLabel("Email or username").fill("ada_lovelace");
+      await page.getByLabel("Password").fill("not the password");
+      await page.getByRole("button", { name: "Sign in", exact: true }).click();
     },
   },
   { name: "forgot-password", go: (page) => page.goto("/forgot-password") },

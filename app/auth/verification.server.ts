@@ -6,6 +6,7 @@
 import { createHmac } from "node:crypto";
 import { errors as joseErrors, jwtVerify, SignJWT } from "jose";
 import { hmacBase64Url, randomToken, safeEqual, sha256Hex } from "~/auth/core/crypto.server";
+import { normalizeTypedCode } from "~/auth/core/typed-code";
 import { AuthError } from "~/auth/errors";
 import { db, isRecordNotFound, isUniqueViolation } from "~/db.server";
 import { sendMail, type MailMessage } from "~/email/mailer.server";
@@ -219,7 +220,9 @@ export interface Entry<P> {
 }
 
 const entryIdentifier = (purpose: EntryPurpose, key: string) => identifierFor(purpose, key);
-const codeHash = (purpose: EntryPurpose, key: string, code: string) => hmacBase64Url(`${key}\0${code}`, `code:${purpose}`);
+/** The stored code and the typed one are both read by normalizeTypedCode: case, spaces and dashes mean nothing (ADR 037). */
+const codeHash = (purpose: EntryPurpose, key: string, code: string) =>
+  hmacBase64Url(`${key}\0${normalizeTypedCode(code)}`, `code:${purpose}`);
 
 function splitRow<P>(value: string): { row: EntryRow; payload: P } {
   const row = JSON.parse(value) as EntryRow;
@@ -368,7 +371,7 @@ export async function checkCode<P>(
   if (!reservation.ok) return reservation;
   const { guess } = reservation;
   const { row, payload } = splitRow<P>(guess.value);
-  if (!row.codeHash || !safeEqual(row.codeHash, codeHash(purpose, key, code.trim()))) {
+  if (!row.codeHash || !safeEqual(row.codeHash, codeHash(purpose, key, code))) {
     return { ok: false, reason: (await settleWrongGuess(guess)) ? "invalid" : "exhausted" };
   }
   if (options.keep) {

@@ -12,6 +12,7 @@ import {
   setPasswordSchema,
 } from "~/auth/schemas";
 import { passwordLengthHint } from "~/auth/schemas";
+import { USERNAME_HINT } from "~/auth/username/schemas";
 import { DevOutboxLink } from "~/components/dev-outbox-link";
 import { CheckboxField, ErrorSummary, Field, StatusMessage, SubmitButton, useZodForm } from "~/components/forms";
 
@@ -119,7 +120,7 @@ export function ProfileSection({ name, image, username, last }: { name: string; 
       <IntentForm intent="update-profile" form={form} last={last} submit="Save profile">
         <Field label="Name" meta={fields.name} type="text" autoComplete="name" />
         <Field label="Image URL" meta={fields.image} type="url" autoComplete="photo" />
-        <Field label="Username" meta={fields.username} type="text" autoComplete="username" />
+        <Field label="Username" meta={fields.username} type="text" autoComplete="username" hint={USERNAME_HINT} />
       </IntentForm>
     </Section>
   );

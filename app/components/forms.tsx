@@ -55,6 +55,7 @@ export function Field({
   hint,
   labelAside,
   autoFocus,
+  inputMode,
 }: {
   label: string;
   meta: FieldMetadata<string | undefined | null>;
@@ -65,6 +66,8 @@ export function Field({
   /** Something on the label's line, such as a "Forgot password?" link. */
   labelAside?: ReactNode;
   autoFocus?: boolean;
+  /** "numeric" for codes of digits: phones then open the number pad (the server still reads "123 456"). */
+  inputMode?: "numeric";
 }) {
   const describedBy = [hint ? hintId(meta.id) : null, meta.errors?.length ? meta.errorId : null].filter(Boolean).join(" ");
   return (
@@ -87,6 +90,7 @@ export function Field({
         aria-describedby={describedBy || undefined}
         autoComplete={autoComplete}
         autoFocus={autoFocus}
+        inputMode={inputMode}
       />
       {type === "password" ? <PasswordToggle inputId={meta.id} /> : null}
       <ErrorList id={meta.errorId} errors={meta.errors} />

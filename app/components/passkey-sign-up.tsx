@@ -34,7 +34,7 @@ export function PasskeySignUp({ redirectTo }: { redirectTo: string | null }) {
     const { data, error } = await authClient.passkey.signUp.complete({ code });
     if (data) return window.location.assign(continueTo(redirectTo));
     setBusy(false);
-    setError(error.code === "VALIDATION_ERROR" ? "Enter the 8-character code from the email." : describePasskeyError(error));
+    setError(error.code === "VALIDATION_ERROR" ? "Enter the 6-digit code from the email." : describePasskeyError(error));
   }
 
   const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
@@ -66,9 +66,9 @@ export function PasskeySignUp({ redirectTo }: { redirectTo: string | null }) {
               id="passkey-sign-up-code"
               type="text"
               autoComplete="one-time-code"
-              autoCapitalize="characters"
+              inputMode="numeric"
               spellCheck={false}
-              maxLength={8}
+              maxLength={20}
               value={code}
               onChange={(event) => setCode(event.target.value)}
               onKeyDown={onKeyDown}

@@ -10,9 +10,14 @@ import type { Ended } from "~/auth/account/claim.server";
 import { PROVIDER_NAMES, type SocialProviderId } from "~/auth/social/provider-ids";
 import { enabledProviders } from "~/auth/social/providers/registry.server";
 import type { FlashLink } from "~/http/flash.server";
+import { USERNAME_WORDS } from "~/auth/username/schemas";
+
+const wordsOf = <K extends string>(words: Record<K, string>) =>
+  Object.fromEntries(Object.entries(words).map(([code, text]) => [code, () => text])) as Record<K, () => string>;
 
 export const PAGE_MESSAGES = {
   INVALID_EMAIL_OR_PASSWORD: () => "That email and password don't match. Check both and try again.",
+  ...wordsOf(USERNAME_WORDS),
   USER_ALREADY_EXISTS: () => "An account with this email already exists. Sign in or reset your password.",
   INVALID_PASSWORD: () => "That isn't your current password.",
   PASSWORD_TOO_SHORT: () => `Use at least ${passwordBounds().min} characters.`,

@@ -155,7 +155,7 @@ export default function AccountTwoFactor() {
           </p>
           <Form method="post" action="/account/two-factor?intent=confirm" {...getFormProps(confirmForm)}>
             <ErrorSummary form={confirmForm} />
-            <Field label="Code" meta={confirmFields.code} type="text" autoComplete="one-time-code" />
+            <Field label="Code" meta={confirmFields.code} type="text" autoComplete="one-time-code" inputMode="numeric" />
             <SubmitButton>Turn on two-factor authentication</SubmitButton>
           </Form>
           <h2>Start over</h2>

@@ -81,7 +81,7 @@ export default function SignInWithCode() {
           <ErrorSummary form={codeForm} />
           <input type="hidden" name="redirectTo" value={redirectTo} />
           <input type="hidden" name={codeFields.email.name} value={email} />
-          <Field label="Code" meta={codeFields.otp} type="text" autoComplete="one-time-code" />
+          <Field label="Code" meta={codeFields.otp} type="text" autoComplete="one-time-code" inputMode="numeric" />
           <SubmitButton>Sign in</SubmitButton>
         </Form>
         {email ? (

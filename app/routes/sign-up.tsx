@@ -7,6 +7,7 @@ import { signUpFromInvitationLink } from "~/auth/organization/invitations.server
 import { emailVerificationEnabled } from "~/auth/account/email-verification.server";
 import { safeRedirectTarget } from "~/auth/origin.server";
 import { passwordLengthHint, signUpFormSchema } from "~/auth/schemas";
+import { USERNAME_HINT } from "~/auth/username/schemas";
 import { ErrorSummary, Field, SubmitButton, useZodForm } from "~/components/forms";
 import { PasskeySignUp } from "~/components/passkey-sign-up";
 import { pageTitle } from "~/components/page-title";
@@ -74,7 +75,7 @@ export default function SignUp() {
           <Link to={withRedirect("/sign-in")}>Sign in</Link> or <Link to="/forgot-password">reset your password</Link>.
         </p>
       ) : null}
-      <Field label="Username (optional)" meta={fields.username} type="text" autoComplete="username" />
+      <Field label="Username (optional)" meta={fields.username} type="text" autoComplete="username" hint={USERNAME_HINT} />
       <Field label="Password" meta={fields.password} type="password" autoComplete="new-password" hint={passwordLengthHint(page.passwordBounds)} />
       <SubmitButton className="primary wide">Sign up</SubmitButton>
       <PasskeySignUp redirectTo={redirectTo} />

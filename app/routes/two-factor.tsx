@@ -113,7 +113,7 @@ export default function TwoFactor() {
       <Form method="post" action={`/two-factor?method=${method}${keep}`} {...getFormProps(form)}>
         <ErrorSummary form={form} />
         <input type="hidden" name="redirectTo" value={redirectTo} />
-        <Field label={TITLES[method].label} meta={fields.code} type="text" autoComplete="one-time-code" />
+        <Field label={TITLES[method].label} meta={fields.code} type="text" autoComplete="one-time-code" inputMode={method === "backup" ? undefined : "numeric"} />
         <CheckboxField label="Trust this device for 30 days" meta={fields.trustDevice} />
         <SubmitButton>Verify</SubmitButton>
       </Form>

@@ -271,10 +271,10 @@ describe("passkey sign-up codes", () => {
     const browser = botnet();
     const email = uniqueEmail("passkey-guess");
     expect((await browser.post("/api/auth/passkey/sign-up/send-code", { name: "P", email })).status).toBe(200);
-    const code = /Your code: ([A-Z0-9]{8})/.exec((await mailbox.waitFor(email, /sign-up code/i)).text)![1];
+    const code = /Your code: (\d{6})/.exec((await mailbox.waitFor(email, /sign-up code/i)).text)![1];
     return { browser, code };
   }
-  const wrongCode = (code: string) => (code === "AAAAAAAA" ? "BBBBBBBB" : "AAAAAAAA");
+  const wrongCode = (code: string) => (code === "000000" ? "111111" : "000000");
   const options = (browser: ApiClient, code: string) => sameBrowser(browser).post("/api/auth/passkey/sign-up/generate-register-options", { code });
 
   it("five wrong guesses end the code (there was no cap at all)", async () => {
@@ -289,8 +289,9 @@ describe("passkey sign-up codes", () => {
     const { browser, code } = await browserWithCode();
     expect((await options(browser, code)).status).toBe(200);
     const answers = await burst(20, null, () => options(browser, wrongCode(code)));
-    expect(statuses(answers).every((status) => status === 400), JSON.stringify(statuses(answers))).toBe(true);
-    expect((await options(browser, code)).status).toBe(400);
+    // 400 while the address's budget of wrong guesses lasts (ADR 037: six digits, so the budget applies), then 429.
+    expect(statuses(answers).every((status) => status === 400 || status === 429), JSON.stringify(statuses(answers))).toBe(true);
+    expect([400, 429]).toContain((await options(browser, code)).status);
   });
 
   it("while the code's fifth guess is taken, the right code is refused uncompared", async () => {
@@ -302,6 +303,25 @@ describe("passkey sign-up codes", () => {
     expect((await options(browser, code)).status).toBe(200);
   });
 
+  it("six digits are enough because the address's budget caps wrong guesses across new codes (ADR 037)", async () => {
+    const browser = botnet();
+    const email = uniqueEmail("passkey-budget");
+    let wrong = 0;
+    let refused: ApiResponse | null = null;
+    for (let round = 0; round < 4 && !refused; round++) {
+      const seen = mailCount(mailbox, email);
+      expect((await browser.post("/api/auth/passkey/sign-up/send-code", { name: "P", email })).status).toBe(200);
+      const code = /Your code: (\d{6})/.exec((await nextMail(mailbox, email, /sign-up code/i, seen)).text)![1];
+      for (let i = 0; i < SIGN_UP_CODE_CAP && !refused; i++) {
+        const answer = await options(browser, wrongCode(code));
+        if (answer.status === 429) refused = answer;
+        else wrong += 1;
+      }
+    }
+    expect(wrong).toBe(ACCOUNT_BUDGET);
+    expect(refused?.body.code).toBe("TOO_MANY_REQUESTS");
+  });
+
   it("a code asked for again replaces the earlier one", async () => {
     const browser = botnet();
     const email = uniqueEmail("passkey-again");
@@ -309,7 +329,7 @@ describe("passkey sign-up codes", () => {
     for (let i = 0; i < 2; i++) {
       const seen = mailCount(mailbox, email);
       expect((await browser.post("/api/auth/passkey/sign-up/send-code", { name: "P", email })).status).toBe(200);
-      codes.push(/Your code: ([A-Z0-9]{8})/.exec((await nextMail(mailbox, email, /sign-up code/i, seen)).text)![1]);
+      codes.push(/Your code: (\d{6})/.exec((await nextMail(mailbox, email, /sign-up code/i, seen)).text)![1]);
     }
     if (codes[0] !== codes[1]) expect((await options(browser, codes[0])).status).toBe(400);
     expect((await options(browser, codes[1])).status).toBe(200);

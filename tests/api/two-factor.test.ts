@@ -1,17 +1,19 @@
 // Two-factor authentication (issue 11): enabling with a confirmed first code, the sign-in interception and its
 // signed attempt cookie, TOTP (replay, drift), e-mailed codes, backup codes, the attempt cap and trusted devices.
+import { createCipheriv, createHmac, randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { ApiClient, PASSWORD, signUp } from "../support/client";
 import { cloneClient, COOKIE, clears, setCookie } from "../support/cookies";
 import { mailCount, nextMail } from "../support/mail";
 import type { Mailbox } from "../support/mailbox";
-import { useServerWithMailbox, type TestServer } from "../support/server";
+import { TEST_SECRET, useServerWithMailbox, type TestServer } from "../support/server";
 import { query } from "../support/sql";
 import { atStartOfStep, chooseEmailedCode, codeAt, enableTwoFactor, freshCode, totpFrom, TWO_FACTOR_REDIRECT, TWO_FACTOR_REDIRECT_WITH_OTP } from "../support/two-factor";
 
 const TWO_FACTOR_COOKIE = "latchkey.two_factor";
 const TRUST_COOKIE = "latchkey.trust_device";
-const BACKUP_CODE = /^[A-Za-z0-9]{5}-[A-Za-z0-9]{5}$/;
+/** Spec §3: two groups of 5 joined by a dash; ADR 037: one case, no I, O, 0 or 1. */
+const BACKUP_CODE = /^[A-HJ-NP-Z2-9]{5}-[A-HJ-NP-Z2-9]{5}$/;
 const TF = "/api/auth/two-factor";
 
 let mailbox: Mailbox;
@@ -33,6 +35,15 @@ async function passwordStep(email: string, client = new ApiClient(server.baseUrl
   expect(response.status).toBe(200);
   expect(response.body).toEqual(expected);
   return { client, response };
+}
+
+/** The server's encryption at rest (app/auth/core/crypto.server.ts), to plant codes stored in an older format. */
+function sealedAsTheServerDoes(plaintext: string): string {
+  const key = createHmac("sha256", TEST_SECRET).update("latchkey encryption key").digest();
+  const iv = randomBytes(12);
+  const cipher = createCipheriv("aes-256-gcm", key, iv);
+  const body = Buffer.concat([cipher.update(plaintext, "utf8"), cipher.final()]);
+  return [iv, body, cipher.getAuthTag()].map((part) => part.toString("base64url")).join(".");
 }
 
 const expectError = (response: { status: number; body: any }, status: number, code: string) => {
@@ -238,6 +249,35 @@ describe("signing in with two-factor on", () => {
     const { client: third } = await passwordStep(email);
     expectError(await third.post(`${TF}/verify-backup-code`, { code: backupCodes[2] }), 401, "INVALID_TWO_FACTOR_AUTHENTICATION");
     expect((await third.post(`${TF}/verify-backup-code`, { code: renewed.body.backupCodes[9] })).status).toBe(200);
+  });
+
+  it("reads a backup code as it was written down: any case, with or without its dash, spaces anywhere (ADR 037)", async () => {
+    const { email, backupCodes } = await userWithTwoFactor();
+    const typings = [
+      backupCodes[0].toLowerCase(),
+      backupCodes[1].replace("-", ""),
+      ` ${backupCodes[2].slice(0, 3)} ${backupCodes[2].slice(3).replace("-", " ").toLowerCase()} `,
+      backupCodes[3].replace("-", "\u2013"),
+    ];
+    for (const typed of typings) {
+      const { client } = await passwordStep(email);
+      const done = await client.post(`${TF}/verify-backup-code`, { code: typed });
+      expect(done.status, typed).toBe(200);
+    }
+    // Used up however it was typed the first time.
+    const { client } = await passwordStep(email);
+    expectError(await client.post(`${TF}/verify-backup-code`, { code: backupCodes[0] }), 401, "INVALID_TWO_FACTOR_AUTHENTICATION");
+  });
+
+  it("backup codes made before ADR 037 (mixed case) still work, now in any case", async () => {
+    const { email, user } = await userWithTwoFactor();
+    const old = ["Il5RY-I0fkV", "aBcDe-12345"];
+    await query(server.database, `UPDATE "twoFactor" SET "backupCodes" = ? WHERE "userId" = ?`, [sealedAsTheServerDoes(JSON.stringify(old)), user.id]);
+    const first = await passwordStep(email);
+    expect((await first.client.post(`${TF}/verify-backup-code`, { code: "Il5RY-I0fkV" })).status).toBe(200);
+    const second = await passwordStep(email);
+    expectError(await second.client.post(`${TF}/verify-backup-code`, { code: "Il5RY-I0fkV" }), 401, "INVALID_TWO_FACTOR_AUTHENTICATION");
+    expect((await second.client.post(`${TF}/verify-backup-code`, { code: "abcde 12345" })).status).toBe(200);
   });
 
   it("two concurrent uses of one backup code: exactly one signs in", async () => {

@@ -5,7 +5,7 @@ import { emailField } from "~/auth/schemas";
 export const OTP_TYPES = ["sign-in", "email-verification", "forget-password"] as const;
 export type OtpType = (typeof OTP_TYPES)[number];
 
-export const otpField = z.string({ error: "Code is required" }).trim().min(1, "Code is required").max(64);
+export const otpField = z.string({ error: "Enter the code from the email." }).trim().min(1, "Enter the code from the email.").max(64);
 
 export const sendOtpBody = z.object({ email: z.string(), type: z.enum(OTP_TYPES) });
 export const emailOtpBody = z.object({ email: z.string(), otp: z.string().max(64) });

@@ -1,6 +1,7 @@
 // Request bodies of the passkey API. The authenticator's answers are checked for shape here (strings of bounded
 // length where WebAuthn has base64url); whether they are genuine is @simplewebauthn/server's job.
 import { z } from "zod";
+import { normalizeTypedCode } from "~/auth/core/typed-code";
 import { emailField, nameField } from "~/auth/schemas";
 
 export const passkeyNameField = z.string().trim().max(100);
@@ -49,8 +50,9 @@ export const updatePasskeyBody = z.object({ id: z.string().min(1).max(64), name:
 export const deletePasskeyBody = z.object({ id: z.string().min(1).max(64) });
 
 /** Passkey sign-up (docs/decisions/017-passkey-sign-up.md). */
-export const SIGN_UP_CODE_LENGTH = 8;
-export const signUpCodeField = z.string().trim().toUpperCase().length(SIGN_UP_CODE_LENGTH, "Enter the 8-character code");
+/** Six digits, like every other code people are sent (ADR 037). */
+export const SIGN_UP_CODE_LENGTH = 6;
+export const signUpCodeField = z.string().max(64).transform(normalizeTypedCode).pipe(z.string().length(SIGN_UP_CODE_LENGTH, "Enter the 6-digit code"));
 export const sendSignUpCodeBody = z.object({ name: nameField, email: emailField });
 export const signUpOptionsBody = z.object({ code: signUpCodeField });
 export const verifySignUpBody = z.object({ code: signUpCodeField, response: registrationResponseSchema, name: passkeyNameField.optional() });

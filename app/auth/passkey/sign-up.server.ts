@@ -3,11 +3,13 @@
 // The code proves the inbox before any account exists, so nobody can pre-register another person's address with
 // their own passkey. It is bound to the browser that asked (a signed cookie): it is an entry found by that
 // cookie's secret, holding the code's HMAC, and each guess is counted before it is compared, five at most
-// (docs/decisions/029-atomic-guess-counting.md), so eight characters suffice.
+// (docs/decisions/029-atomic-guess-counting.md), and out of the address's budget of wrong guesses shared with its
+// e-mailed codes: so six digits suffice, like every other code people are sent (ADR 037).
 import type { RegistrationResponseJSON } from "@simplewebauthn/server";
 import { clearCookie, cookieName, readSignedCookie, setSignedCookie } from "~/auth/core/cookies.server";
 import { hmacBase64Url, newId, randomToken, safeEqual } from "~/auth/core/crypto.server";
 import { normalizeEmail } from "~/auth/core/email-address";
+import { normalizeTypedCode } from "~/auth/core/typed-code";
 import { AuthError } from "~/auth/errors";
 import { takeChallenge } from "~/auth/passkey/challenge.server";
 import { passkeySignUpMails } from "~/auth/passkey/mail.server";
@@ -17,12 +19,11 @@ import { publicSession, publicUser } from "~/auth/core/presenters.server";
 import type { RequestContext } from "~/auth/request-context.server";
 import { MAX_NAME_LENGTH } from "~/auth/schemas";
 import { startSessionForNewAccount } from "~/auth/sign-in/first-factor.server";
-import { afterResponse, checkCode, closeEntry, openEntry } from "~/auth/verification.server";
+import { guessWithinBudget } from "~/auth/rate-limit/guess-budget.server";
+import { afterResponse, checkCode, closeEntry, openEntry, randomDigits, readEntry } from "~/auth/verification.server";
 import { db, isUniqueViolation } from "~/db.server";
 import { sendMail } from "~/email/mailer.server";
 
-/** Letters and digits people cannot confuse (no I, O, 0, 1): 8 of 32 symbols are 40 bits. */
-export const SIGN_UP_CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
 export const SIGN_UP_CODE_TTL_SECONDS = 10 * 60;
 /** Wrong guesses a sign-up code survives: the fifth ends it (each counted before it is compared). */
 export const SIGN_UP_CODE_MAX_WRONG_GUESSES = 5;
@@ -56,7 +57,7 @@ export async function sendSignUpCode(ctx: RequestContext, input: { name: string;
 
 /** A new code for this browser's sign-up (replacing any earlier one), mailed now; withdrawn if the mail fails. */
 async function mailSignUpCode(attempt: string, payload: SignUpPayload): Promise<void> {
-  const code = randomToken(SIGN_UP_CODE_LENGTH, SIGN_UP_CODE_ALPHABET);
+  const code = randomDigits(SIGN_UP_CODE_LENGTH);
   await openEntry(CODE_PURPOSE, attempt, payload, { ttlSeconds: SIGN_UP_CODE_TTL_SECONDS, code });
   try {
     await sendMail(passkeySignUpMails.code(payload.email, code, SIGN_UP_CODE_TTL_SECONDS));
@@ -67,18 +68,25 @@ async function mailSignUpCode(attempt: string, payload: SignUpPayload): Promise<
 }
 
 /**
- * Checks the code against this browser's sign-up: counted first, then compared; `keep` leaves it usable (a right
- * answer then costs nothing), otherwise a right code is used up by exactly one of concurrent requests.
+ * Checks the code against this browser's sign-up: counted first, against the code and against the address's
+ * budget of wrong guesses (ADR 029; 429 once spent), then compared; `keep` leaves it usable (a right answer then
+ * costs nothing), otherwise a right code is used up by exactly one of concurrent requests.
  */
 async function checkSignUpCode(ctx: RequestContext, code: string, keep: boolean): Promise<SignUpPayload> {
   const attempt = attemptOf(ctx);
-  const check = attempt ? await checkCode<SignUpPayload>(CODE_PURPOSE, attempt, code, { maxFailures: SIGN_UP_CODE_MAX_WRONG_GUESSES, keep }) : null;
-  if (!check?.ok) throw new AuthError("INVALID_CODE");
+  const entry = attempt ? await readEntry<SignUpPayload>(CODE_PURPOSE, attempt) : null;
+  if (!attempt || !entry) throw new AuthError("INVALID_CODE");
+  const check = await guessWithinBudget(
+    { email: entry.payload.email },
+    () => checkCode<SignUpPayload>(CODE_PURPOSE, attempt, code, { maxFailures: SIGN_UP_CODE_MAX_WRONG_GUESSES, keep }),
+    (outcome) => outcome.ok,
+  );
+  if (!check.ok) throw new AuthError("INVALID_CODE");
   return check.payload;
 }
 
 /** What a ceremony's challenge remembers of the code it goes with: an HMAC, not the 40-bit code's bare hash. */
-const challengeCodeHash = (code: string) => hmacBase64Url(code, "passkey sign-up challenge code");
+const challengeCodeHash = (code: string) => hmacBase64Url(normalizeTypedCode(code), "passkey sign-up challenge code");
 
 /** POST /passkey/sign-up/generate-register-options {code}: creation options for the address the code proved. */
 export async function signUpRegisterOptions(ctx: RequestContext, input: { code: string }) {

@@ -1,7 +1,7 @@
 // Field rules of the two-factor API and pages.
 import { z } from "zod";
 
-export const codeField = z.string({ error: "Code is required" }).trim().min(1, "Code is required").max(64);
+export const codeField = z.string({ error: "Enter the code." }).trim().min(1, "Enter the code.").max(64);
 export const trustDeviceField = z.boolean().optional();
 export const twoFactorPasswordField = z.string({ error: "Password is required" }).min(1, "Password is required");
 

@@ -2,6 +2,7 @@
 // accepts a code once, with one 30-second step of clock drift either way.
 import { Secret, TOTP as Totp } from "otpauth";
 import { decrypt, encrypt } from "~/auth/core/crypto.server";
+import { normalizeTypedCode } from "~/auth/core/typed-code";
 import { claimOnce } from "~/auth/verification.server";
 import { TOTP } from "~/auth/two-factor/constants";
 
@@ -37,7 +38,7 @@ export function plainSecret(encryptedSecret: string): string {
  * table, so the same code cannot be used twice, even by two requests at once.
  */
 export async function checkTotp(userId: string, encryptedSecret: string, code: string): Promise<boolean> {
-  const token = code.replace(/\s+/g, "");
+  const token = normalizeTypedCode(code);
   if (!/^\d{6}$/.test(token)) return false;
   const now = Date.now();
   const delta = totpFor(encryptedSecret).validate({ token, timestamp: now, window: TOTP.window });

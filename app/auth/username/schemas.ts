@@ -14,13 +14,31 @@ export function usernameProblem(typed: string): keyof typeof USERNAME_ERRORS | n
   return null;
 }
 
-/** For forms: the same rules with the same words. */
+/** The rule in words for people, shown beside every username field and after every refusal of one. */
+export const USERNAME_RULE = `${USERNAME_MIN_LENGTH} to ${USERNAME_MAX_LENGTH} letters, digits, dots (.) and underscores (_), with no spaces.`;
+
+/** The hint beside a username field. */
+export const USERNAME_HINT = `Use ${USERNAME_RULE} You can sign in with it instead of your email address.`;
+
+/**
+ * The pages' words for the username refusals (the JSON API keeps the catalogue's, spec §5): what is wrong, then
+ * the rule. The same words as for e-mail where there is an e-mail counterpart.
+ */
+export const USERNAME_WORDS = {
+  USERNAME_IS_TOO_SHORT: `That username is too short. Use ${USERNAME_RULE}`,
+  USERNAME_IS_TOO_LONG: `That username is too long. Use ${USERNAME_RULE}`,
+  USERNAME_IS_INVALID: `That username has a character it can't have. Use ${USERNAME_RULE}`,
+  USERNAME_IS_ALREADY_TAKEN_PLEASE_TRY_ANOTHER: "That username is already taken. Choose another one.",
+  INVALID_USERNAME_OR_PASSWORD: "That username and password don't match. Check both and try again.",
+} as const satisfies Record<keyof typeof USERNAME_ERRORS, string>;
+
+/** For forms: the same rules, in the pages' words. */
 export const usernameField = z
   .string()
   .trim()
   .superRefine((value, ctx) => {
     const problem = usernameProblem(value);
-    if (problem) ctx.addIssue({ code: "custom", message: USERNAME_ERRORS[problem][1] });
+    if (problem) ctx.addIssue({ code: "custom", message: USERNAME_WORDS[problem] });
   });
 
 /**
