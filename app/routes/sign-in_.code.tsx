@@ -54,7 +54,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
     },
   });
   if (!outcome.ok) return data({ step: "email" as const, email: submittedEmail(outcome.result), sent: false, result: outcome.result }, outcome.init);
-  return { step: "code" as const, email: outcome.value, sent: true, result: undefined };
+  // A reset for the code form: with JavaScript on, "Send a new code" re-renders the same form, which would otherwise
+  // keep (and focus, and title the page with) the refusal of the previous code.
+  return { step: "code" as const, email: outcome.value, sent: true, result: outcome.reply({ resetForm: true }) };
 }
 
 export default function SignInWithCode() {
