@@ -82,6 +82,11 @@ export default function SignInWithCode() {
           <StatusMessage focusKey={actionData}>
             If {email} can sign in here, we sent it a 6-digit code. It works for {EMAIL_OTP_SECONDS / 60} minutes.
           </StatusMessage>
+        ) : email ? (
+          // After a refused code the page still says which address the code went to.
+          <p className="muted">
+            Enter the 6-digit code we emailed to <span className="address">{email}</span>.
+          </p>
         ) : null}
         <Form method="post" action={`/sign-in/code?step=code${keep}`} {...getFormProps(codeForm)}>
           <ErrorSummary form={codeForm} />

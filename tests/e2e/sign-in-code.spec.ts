@@ -51,6 +51,11 @@ test.describe("with JavaScript off", () => {
     await page.goto("/sign-in/code");
     await page.getByLabel("Email").fill(email);
     const code = await codeFromMail(page, email, "Email me a sign-in code");
+    // A refused code keeps the address, and the page still says where the code went.
+    await page.getByLabel("Code").fill(wrongCode(code));
+    await page.getByRole("button", { name: "Sign in", exact: true }).click();
+    await expectErrorSummary(page, ["That code is not right."]);
+    await expect(page.getByText(`Enter the 6-digit code we emailed to ${email}.`)).toBeVisible();
     await page.getByLabel("Code").fill(code);
     await page.getByRole("button", { name: "Sign in", exact: true }).click();
 
