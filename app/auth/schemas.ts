@@ -122,6 +122,9 @@ export const profileSchema = z.object({
   image: imageField.optional(),
 });
 
+/** The welcome step after a code sign-in made a new account: the name it lacks, and where the person was going. */
+export const welcomeSchema = z.object({ name: nameField, redirectTo: z.string().optional() });
+
 export const changeEmailSchema = z.object({ newEmail: emailField });
 
 export function changePasswordSchema(bounds: { min: number; max: number }) {

@@ -10,7 +10,9 @@ export function SignedInUser({ viewer }: { viewer: Viewer | null }) {
   const session = authClient.useSession();
   useAnnounceLoaderChanges(viewer);
   // Until the client's first answer, the server's; after it, the live one.
-  const name = session.isPending ? viewer?.name : session.data?.user.name;
+  // An account without a name yet (made by a sign-in code) is shown by its address.
+  const user = session.isPending ? viewer : session.data?.user;
+  const name = user?.name || user?.email;
   if (!name) return null;
   return (
     <p className="signed-in-as">

@@ -81,7 +81,8 @@ export function wordsFor(error: AuthError): string {
 /** Why an e-mailed verification link failed, from the `?error=` its redirect brings back (spec §8's values). */
 const VERIFY_LINK_PROBLEMS: Record<string, string> = {
   token_expired: "The link has expired. Sign in and ask for a new verification email.",
-  invalid_token: "The link is invalid or was already used.",
+  invalid_token:
+    "The link is incomplete, invalid or was already used. If your email program split the link over two lines, copy all of it into the address bar; otherwise sign in and ask for a new verification email.",
   user_not_found: "The account this link was sent for no longer uses that address.",
   unauthorized: "You are signed in as somebody else. Sign out and open the link again.",
 };
@@ -90,6 +91,25 @@ const VERIFY_LINK_PROBLEMS: Record<string, string> = {
 export function verifyLinkProblem(error: string | null): string | null {
   if (!error) return null;
   return VERIFY_LINK_PROBLEMS[error] ?? VERIFY_LINK_PROBLEMS.invalid_token;
+}
+
+/**
+ * Why an e-mailed account-deletion link did not delete the account, from the `?error=` (the API error code in
+ * lower case) a browser is sent to /account-deleted with; an unknown value reads as an invalid link.
+ */
+const DELETE_LINK_PROBLEMS: Record<string, string> = {
+  invalid_token:
+    "The link is incomplete, has expired, was already used or belongs to another account. If your email program split the link over two lines, copy all of it into the address bar; otherwise ask for a new link on the Delete account page.",
+  unauthorized: "You are signed out. The link deletes an account only while you are signed in to it: sign in, then open the link again.",
+  delete_user_is_disabled: "Deleting accounts is turned off on this site.",
+  you_are_the_only_owner_of_an_organization_with_other_members:
+    "You are the only owner of an organization that has other members. Make someone else an owner, or remove the members, then ask for a new link.",
+};
+
+/** The words for a deletion link's `?error=`; an unknown value reads as an invalid link. */
+export function deleteLinkProblem(error: string | null): string | null {
+  if (!error) return null;
+  return Object.hasOwn(DELETE_LINK_PROBLEMS, error) ? DELETE_LINK_PROBLEMS[error] : DELETE_LINK_PROBLEMS.invalid_token;
 }
 
 /**

@@ -7,11 +7,13 @@ import { lookAtSession } from "~/http/page-session.server";
 export interface Viewer {
   id: string;
   name: string;
+  /** Shown when the account has no name (one made by a sign-in code, before the welcome step was filled in). */
+  email: string;
   /** Changes whenever the user does (name, e-mail, two-factor…): the header then tells the other tabs. */
   updatedAt: string;
 }
 
 export async function viewerOf(request: Request, loadContext: AppLoadContext): Promise<Viewer | null> {
   const current = await lookAtSession(request, loadContext);
-  return current ? { id: current.user.id, name: current.user.name, updatedAt: new Date(current.user.updatedAt).toISOString() } : null;
+  return current ? { id: current.user.id, name: current.user.name, email: current.user.email, updatedAt: new Date(current.user.updatedAt).toISOString() } : null;
 }

@@ -14,7 +14,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const ctx = await requestContext(request, context, null);
   const session = await pageSession(ctx, context);
   const flash = takeFlashContent(request, ctx.responseHeaders);
-  return data({ user: session ? { name: session.user.name } : null, flash: flash?.text || null, flashLink: flash?.link ?? null }, { headers: ctx.responseHeaders });
+  return data({ user: session ? { name: session.user.name, email: session.user.email } : null, flash: flash?.text || null, flashLink: flash?.link ?? null }, { headers: ctx.responseHeaders });
 }
 
 export default function Home() {
@@ -39,7 +39,7 @@ export default function Home() {
       </p>
       {user ? (
         <>
-          <p>Signed in as {user.name}.</p>
+          <p>Signed in as {user.name || user.email}.</p>
           <div className="actions">
             <Link to="/account" className="button-link primary">
               Go to your account

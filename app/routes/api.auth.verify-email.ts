@@ -1,11 +1,14 @@
 // GET /verify-email?token&callbackURL: redirects to callbackURL (with ?error= on failure), or answers JSON. When the
 // link signs in a user with two-factor on, the JSON answer also carries `twoFactorRedirect` and the redirect goes to
-// the two-factor page first (ADR 027).
+// the two-factor page first (ADR 027). A browser opening a link without callbackURL (a mail client cut the link's
+// tail, or a client sent one without) lands on the /email-verified page as the whole link would have: only a
+// client asking for JSON gets Better Auth's JSON answer (ADR 011).
 import { z } from "zod";
 import { AuthError } from "~/auth/errors";
 import { emailVerificationEnabled, verifyEmailErrorValue, verifyEmailToken } from "~/auth/account/email-verification.server";
-import { withQuery } from "~/auth/core/links.server";
+import { PAGES, withQuery } from "~/auth/core/links.server";
 import { twoFactorPage } from "~/auth/username/identifier.server";
+import { wantsPage } from "~/http/accept.server";
 import { endpoint, found, json, optionalUrl } from "~/http/endpoint.server";
 import { setFlash } from "~/http/flash.server";
 import { claimNotice } from "~/http/page-messages.server";
@@ -27,23 +30,24 @@ export const { loader, action } = endpoint({
   changesState: true,
   query: z.object({ token: z.string().default(""), callbackURL: optionalUrl }),
   handler: async ({ query, ctx }) => {
+    const callbackURL = query.callbackURL || (wantsPage(ctx.request) ? PAGES.emailVerified : undefined);
     try {
       const result = await verifyEmailToken(ctx, query.token);
-      if (!query.callbackURL) return result;
+      if (!callbackURL) return result;
       // When the link claimed a never-proven account (ADR 028), the page says what ended; this browser is
       // signed out then (a link signs in only the browser that signed up, which never claims).
       const ended = endedBy(ctx);
       const claim = ended ? claimNotice(ended, "signed-out") : null;
       setFlash(ctx.responseHeaders, claim ? `${verifiedMessage(result.user)} ${claim.text}` : verifiedMessage(result.user), claim?.link ? { link: claim.link } : {});
-      if ("twoFactorRedirect" in result) return found(withQuery(twoFactorPage(new URL(withQuery(query.callbackURL, {})).pathname), {}));
-      return found(query.callbackURL);
+      if ("twoFactorRedirect" in result) return found(withQuery(twoFactorPage(new URL(withQuery(callbackURL, {})).pathname), {}));
+      return found(callbackURL);
     } catch (error) {
       if (!(error instanceof AuthError)) throw error;
-      if (!query.callbackURL) {
+      if (!callbackURL) {
         if (LINK_FAILURES.has(error.code)) return json(error.toJSON(), { status: 401 });
         throw error;
       }
-      return found(withQuery(query.callbackURL, { error: verifyEmailErrorValue(error) }));
+      return found(withQuery(callbackURL, { error: verifyEmailErrorValue(error) }));
     }
   },
 });

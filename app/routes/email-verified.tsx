@@ -9,7 +9,7 @@ import { pageTitle } from "~/components/page-title";
 import { takeFlashContent } from "~/http/flash.server";
 import { verifyLinkProblem } from "~/http/page-messages.server";
 
-export const meta = pageTitle("Email confirmation");
+export const meta = pageTitle<{ error: string | null }>("Email confirmation", (data) => Boolean(data.error));
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const headers = new Headers();

@@ -6,7 +6,7 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useSearchParams } from "@remix-run/react";
 import { EMAIL_OTP_SECONDS } from "~/auth/email-otp/constants";
-import { sendVerificationOtp, signInWithEmailOtp } from "~/auth/email-otp/flows.server";
+import { accountCreatedBy, sendVerificationOtp, signInWithEmailOtp } from "~/auth/email-otp/flows.server";
 import { otpCodeFormSchema, otpEmailFormSchema } from "~/auth/email-otp/schemas";
 import { safeRedirectTarget } from "~/auth/origin.server";
 import { twoFactorPage } from "~/auth/username/identifier.server";
@@ -34,6 +34,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
       fieldFor: (error) => (["INVALID_OTP", "OTP_EXPIRED", "TOO_MANY_ATTEMPTS"].includes(error.code) ? "otp" : undefined),
       run: async (value, _current, ctx) => {
         const answer = await signInWithEmailOtp(ctx, { email: value.email, otp: value.otp });
+        // A new address made a new account, with no name yet: the welcome step says so and asks for one.
+        if (accountCreatedBy(ctx) && !("twoFactorRedirect" in answer)) {
+          return goTo(`/welcome${value.redirectTo ? `?${new URLSearchParams({ redirectTo: value.redirectTo })}` : ""}`);
+        }
         // The code claimed a never-proven account (ADR 028): the next page says what ended and offers a password.
         const ended = endedBy(ctx);
         const claim = ended ? claimNotice(ended, "signed-in") : null;
@@ -54,7 +58,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
     },
   });
   if (!outcome.ok) return data({ step: "email" as const, email: submittedEmail(outcome.result), sent: false, result: outcome.result }, outcome.init);
-  return { step: "code" as const, email: outcome.value, sent: true, result: undefined };
+  // A reset for the code form: with JavaScript on, "Send a new code" re-renders the same form, which would otherwise
+  // keep (and focus, and title the page with) the refusal of the previous code.
+  return { step: "code" as const, email: outcome.value, sent: true, result: outcome.reply({ resetForm: true }) };
 }
 
 export default function SignInWithCode() {
@@ -76,6 +82,11 @@ export default function SignInWithCode() {
           <StatusMessage focusKey={actionData}>
             If {email} can sign in here, we sent it a 6-digit code. It works for {EMAIL_OTP_SECONDS / 60} minutes.
           </StatusMessage>
+        ) : email ? (
+          // After a refused code the page still says which address the code went to.
+          <p className="muted">
+            Enter the 6-digit code we emailed to <span className="address">{email}</span>.
+          </p>
         ) : null}
         <Form method="post" action={`/sign-in/code?step=code${keep}`} {...getFormProps(codeForm)}>
           <ErrorSummary form={codeForm} />

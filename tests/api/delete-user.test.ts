@@ -237,6 +237,48 @@ describe("AUTH_DELETE_ACCOUNT=email", () => {
     expect(await rowsOf(byEmail, account.id)).toEqual(NOTHING);
   });
 
+  // Issue 27: a browser opening the mailed link (Accept: text/html) always lands on a page, never on raw JSON.
+  const BROWSER = { accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8" };
+
+  it("sends a browser to /account-deleted when the link's callbackURL was cut off, and to the page's words when it fails", async () => {
+    const account = await signedIn(byEmail);
+    const { link } = await requestConfirmation(account, { password: PASSWORD, callbackURL: "/account-deleted" });
+    const cut = withParam(link, "callbackURL", null);
+
+    const signedOut = await new ApiClient(byEmail.baseUrl).get(cut, BROWSER);
+    expect(signedOut.status).toBe(302);
+    expect(signedOut.headers.get("location")).toBe(`${byEmail.baseUrl}/account-deleted?error=unauthorized`);
+    const truncated = await account.client.get(withParam(link, "token", new URL(link).searchParams.get("token")!.slice(0, 20)), BROWSER);
+    expect(truncated.headers.get("location")).toBe(`${byEmail.baseUrl}/account-deleted?error=invalid_token`);
+    expect((await rowsOf(byEmail, account.id)).user).toBe(1);
+
+    const page = await new ApiClient(byEmail.baseUrl).get("/account-deleted?error=unauthorized", BROWSER);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain("Your account was not deleted");
+    expect(page.text).toContain("sign in, then open the link again");
+    expect(page.text).toContain("<title>Error: Account not deleted · Latchkey</title>");
+    const invalid = await new ApiClient(byEmail.baseUrl).get("/account-deleted?error=invalid_token", BROWSER);
+    expect(invalid.text).toContain("copy all of it into the address bar");
+
+    const owner = await account.client.get(cut, BROWSER);
+    expect(owner.status).toBe(302);
+    expect(owner.headers.get("location")).toBe(`${byEmail.baseUrl}/account-deleted`);
+    expect(await rowsOf(byEmail, account.id)).toEqual(NOTHING);
+  });
+
+  it("keeps the JSON answers for a client asking for JSON (or anything)", async () => {
+    const account = await signedIn(byEmail);
+    const { link } = await requestConfirmation(account);
+    for (const accept of ["application/json", "*/*", "application/json, text/html;q=0.5"]) {
+      const signedOut = await new ApiClient(byEmail.baseUrl).get(link, { accept });
+      expect(signedOut.status, accept).toBe(401);
+      expect(signedOut.body, accept).toMatchObject({ code: "UNAUTHORIZED" });
+    }
+    const response = await account.client.get(link, { accept: "application/json" });
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual(DELETED);
+  });
+
   it("accepts the token in POST /delete-user", async () => {
     const account = await signedIn(byEmail);
     const { token } = await requestConfirmation(account);

@@ -253,6 +253,44 @@ describe("verify-email, check-verification-otp and password reset by code", () =
   });
 });
 
+describe("the /sign-in/code page and the account a code creates (issue 27)", () => {
+  const FORM = { "content-type": "application/x-www-form-urlencoded" };
+  const postForm = (browser: ApiClient, path: string, fields: Record<string, string>) =>
+    browser.request("POST", path, { rawBody: new URLSearchParams(fields).toString(), headers: FORM });
+
+  it("sends a new account to the welcome step (keeping redirectTo), which saves the name; an existing one goes on", async () => {
+    const email = uniqueEmail("welcome");
+    const browser = client();
+    const code = await mailedCode(email, "sign-in");
+    const signedIn = await postForm(browser, "/sign-in/code?step=code", { email, otp: code, redirectTo: "/account/sessions" });
+    expect(signedIn.status).toBe(302);
+    expect(signedIn.headers.get("location")).toBe(`/welcome?redirectTo=${encodeURIComponent("/account/sessions")}`);
+    const welcome = await browser.get("/welcome?redirectTo=%2Faccount%2Fsessions");
+    expect(welcome.status).toBe(200);
+    expect(welcome.text).toContain("Your account was created");
+    expect(welcome.text).toContain(`Signed in as`);
+
+    const saved = await postForm(browser, "/welcome", { name: "  Ada  ", redirectTo: "/account/sessions" });
+    expect(saved.status).toBe(302);
+    expect(saved.headers.get("location")).toBe("/account/sessions");
+    expect((await browser.get("/api/auth/get-session")).body.user.name).toBe("Ada");
+    // Elsewhere than this site, the welcome step goes on to the account instead.
+    const offSite = await postForm(browser, "/welcome", { name: "Ada", redirectTo: "https://evil.example/" });
+    expect(offSite.headers.get("location")).toBe("/account");
+
+    const again = await postForm(client(), "/sign-in/code?step=code", { email, otp: await mailedCode(email, "sign-in"), redirectTo: "" });
+    expect(again.status).toBe(302);
+    expect(new URL(again.headers.get("location")!, server.baseUrl).pathname).toBe("/account");
+  });
+
+  it("leaves the JSON API as it was: a new account by code has an empty name", async () => {
+    const email = uniqueEmail("welcome-api");
+    const response = await client().post("/api/auth/sign-in/email-otp", { email, otp: await mailedCode(email, "sign-in") });
+    expect(response.status).toBe(200);
+    expect(response.body.user).toMatchObject({ email, name: "" });
+  });
+});
+
 describe("the /sign-in/code page when rate-limited", () => {
   let limited: TestServer;
   beforeAll(async () => {

@@ -264,6 +264,46 @@ describe("GET /verify-email", () => {
     expect(missing.body).toMatchObject({ code: "INVALID_TOKEN" });
   });
 
+  // Issue 27: mail clients cut long links; a browser (Accept: text/html) opening what is left gets the page.
+  const BROWSER = { accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8" };
+
+  it("sends a browser opening a link without callbackURL to /email-verified, with the outcome as the page's words", async () => {
+    const { link, user, email } = await signUpWithMail(server);
+    const token = tokenOf(link);
+    const cut = new ApiClient(server.baseUrl);
+    const truncated = await cut.get(withParam(withParam(link, "token", token.slice(0, 60)), "callbackURL", null), BROWSER);
+    expect(truncated.status).toBe(302);
+    expect(truncated.headers.get("location")).toBe(`${server.baseUrl}/email-verified?error=invalid_token`);
+    const page = await cut.get("/email-verified?error=invalid_token", BROWSER);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain("We could not confirm your email address");
+    expect(page.text).toContain("copy all of it into the address bar");
+    expect(page.text).toContain("<title>Error: Email confirmation · Latchkey</title>");
+    const bare = await cut.get("/api/auth/verify-email", BROWSER);
+    expect(bare.headers.get("location")).toBe(`${server.baseUrl}/email-verified?error=invalid_token`);
+    expect(await emailVerified(server, user.id)).toBe(false);
+
+    const browser = new ApiClient(server.baseUrl);
+    const whole = await browser.get(withParam(link, "callbackURL", null), BROWSER);
+    expect(whole.status).toBe(302);
+    expect(whole.headers.get("location")).toBe(`${server.baseUrl}/email-verified`);
+    expect(await emailVerified(server, user.id)).toBe(true);
+    const landed = await browser.get("/email-verified", BROWSER);
+    expect(landed.text).toContain(`Your email address ${email} is verified.`);
+  });
+
+  it("keeps the JSON answers for a client asking for JSON (or anything)", async () => {
+    const { link } = await signUpWithMail(server);
+    for (const accept of ["application/json", "*/*", "application/json, text/html;q=0.5"]) {
+      const bad = await new ApiClient(server.baseUrl).get(withParam(withParam(link, "token", "garbage"), "callbackURL", null), { accept });
+      expect(bad.status, accept).toBe(401);
+      expect(bad.body, accept).toMatchObject({ code: "INVALID_TOKEN" });
+    }
+    const good = await new ApiClient(server.baseUrl).get(withParam(link, "callbackURL", null), { accept: "application/json" });
+    expect(good.status).toBe(200);
+    expect(good.body.status).toBe(true);
+  });
+
   it("appends the error to a callbackURL that already has a query", async () => {
     const response = await new ApiClient(server.baseUrl).get(`/api/auth/verify-email?token=nope&callbackURL=${encodeURIComponent("/welcome?tab=2")}`);
     expect(response.status).toBe(302);

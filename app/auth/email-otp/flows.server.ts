@@ -32,12 +32,22 @@ export async function sendVerificationOtp(input: { email: string; type: OtpType 
  * (a password, sessions, a second factor, linked sign-ins): the claim ends all of it, once, so that
  * pre-registering someone else's address leaves no way in (docs/decisions/028-claim-on-proof.md).
  */
+/** The requests whose code sign-in created the account (the page then says so and asks for a name). */
+const createdByRequest = new WeakSet<RequestContext>();
+
+/** Whether this request's code sign-in created the account it signed in to. */
+export function accountCreatedBy(ctx: RequestContext): boolean {
+  return createdByRequest.has(ctx);
+}
+
 async function findOrCreateUser(ctx: RequestContext, email: string): Promise<{ user: User; created: boolean }> {
   const existing = await db.user.findUnique({ where: { email } });
   if (existing) return { user: existing.emailVerified ? existing : (await proveInbox(ctx, existing.id, email)).user, created: false };
   if (env.AUTH_EMAIL_OTP_SIGN_UP !== "on") throw new AuthError("INVALID_OTP");
   try {
-    return { user: await db.user.create({ data: { id: newId(), name: "", email, emailVerified: true, inboxProvenAt: new Date() } }), created: true };
+    const user = await db.user.create({ data: { id: newId(), name: "", email, emailVerified: true, inboxProvenAt: new Date() } });
+    createdByRequest.add(ctx);
+    return { user, created: true };
   } catch (error) {
     // Two code sign-ins for a new address at once: one creates the account, the other uses it.
     if (isUniqueViolation(error)) return { user: await db.user.findUniqueOrThrow({ where: { email } }), created: false };
