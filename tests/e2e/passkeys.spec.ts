@@ -43,7 +43,7 @@ async function addPasskeyOnAccountPage(page: Page) {
   await expect(page.getByRole("status")).toHaveText("Passkey added. You can now sign in with it.");
   await expect(page.getByRole("status")).toBeFocused();
   await expect(page.getByTestId("passkey-row")).toHaveCount(1);
-  await expect(page.getByTestId("passkey-row")).toContainText("Unnamed passkey");
+  await expect(page.getByTestId("passkey-row")).toContainText("Chrome on Linux");
   await expect(page.getByTestId("passkey-row")).toContainText(`Added ${new Date().toISOString().slice(0, 10)}`);
   await expect(page.getByTestId("passkey-row")).toContainText("On one device only (not synced)");
 }
