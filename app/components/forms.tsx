@@ -95,20 +95,33 @@ export function Field({
 }
 
 /**
- * "Show password": only with JavaScript (it needs a script to switch the input's type), so it is rendered after
- * hydration and never appears as a dead control on a page without scripts.
+ * "Show password", then "Hide password" once shown (the GOV.UK pattern: the button says what it will do, with no
+ * pressed state to contradict its name; a screen reader reads the focused button's new name). Only with
+ * JavaScript (it needs a script to switch the input's type), so it is rendered after hydration and never appears
+ * as a dead control on a page without scripts. Submitting the form hides the password again (as GOV.UK's does),
+ * so the browser handles it as a password and an error page does not come back with it on screen.
  */
 function PasswordToggle({ inputId }: { inputId: string }) {
   const [hydrated, setHydrated] = useState(false);
   const [shown, setShown] = useState(false);
   useEffect(() => setHydrated(true), []);
+  useEffect(() => {
+    const input = document.getElementById(inputId) as HTMLInputElement | null;
+    const form = input?.form;
+    if (!input || !form) return;
+    const hide = () => {
+      input.type = "password";
+      setShown(false);
+    };
+    form.addEventListener("submit", hide);
+    return () => form.removeEventListener("submit", hide);
+  }, [inputId, hydrated]);
   if (!hydrated) return null;
   return (
     <button
       type="button"
       className="link-button password-toggle"
       aria-controls={inputId}
-      aria-pressed={shown}
       onClick={() => {
         const input = document.getElementById(inputId) as HTMLInputElement | null;
         if (!input) return;
@@ -116,7 +129,7 @@ function PasswordToggle({ inputId }: { inputId: string }) {
         setShown(!shown);
       }}
     >
-      Show password
+      {shown ? "Hide password" : "Show password"}
     </button>
   );
 }
