@@ -146,6 +146,9 @@ export function CheckboxField({ label, meta }: { label: string; meta: FieldMetad
 
 export const ERROR_TITLE_PREFIX = "Error: ";
 
+/** The id of an error summary's messages, for a control the messages are about (`aria-describedby`). */
+export const errorSummaryMessagesId = (summaryId: string) => `${summaryId}-messages`;
+
 /**
  * The error summary at the top of a form (the GOV.UK pattern): a heading, then every message, each field's one
  * linking to that field. It takes focus when it appears, so a screen reader reads it and a keyboard user starts
@@ -196,6 +199,8 @@ export function ErrorSummary({
     if (!document.title.startsWith(ERROR_TITLE_PREFIX)) document.title = ERROR_TITLE_PREFIX + document.title;
     return () => {
       clearTimeout(timer);
+      // Another summary still shown (a page may have two, e.g. a form's and a passkey button's) keeps "Error: ".
+      if (document.querySelector(".error-summary")) return;
       if (document.title.startsWith(ERROR_TITLE_PREFIX)) document.title = document.title.slice(ERROR_TITLE_PREFIX.length);
     };
   }, [key, form?.status]);
@@ -203,7 +208,7 @@ export function ErrorSummary({
   return (
     <div ref={ref} id={id} className="error-summary" role="group" aria-labelledby={`${id}-title`} tabIndex={-1} autoFocus>
       <h2 id={`${id}-title`}>{title}</h2>
-      <ul>
+      <ul id={errorSummaryMessagesId(id)}>
         {items.map((item, index) => (
           <li key={index}>{item.href ? <a href={item.href}>{item.message}</a> : item.message}</li>
         ))}
