@@ -222,3 +222,28 @@ test.describe("with JavaScript", () => {
     await expectNoAxeViolations(page, "toggle");
   });
 });
+
+test.describe("with JavaScript, between account pages", () => {
+  test.use({ javaScriptEnabled: true });
+
+  test("moving to another account page focuses its heading, so the new page is read; a page's own news still wins", async ({ page, user }) => {
+    await signIn(page, user);
+    await waitForHydration(page);
+    await page.evaluate(() => ((window as unknown as { notReloaded: boolean }).notReloaded = true));
+    const nav = page.getByRole("navigation", { name: "Account" });
+    for (const name of ["Passkeys", "Sessions", "Profile"]) {
+      await nav.getByRole("link", { name }).click();
+      await expect(page).toHaveTitle(`${name} · Latchkey`);
+      await expect(page.getByRole("heading", { level: 1 })).toBeFocused();
+      await expect(page.getByRole("heading", { level: 1 })).toHaveText(name);
+      await expectNoAxeViolations(page, `${name}, moved to`);
+    }
+    // Moved by the app's script, not by page loads.
+    expect(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true);
+
+    // A form answered on the same page keeps the page's pattern: its confirmation is focused, not the heading.
+    await page.getByLabel("Name", { exact: true }).fill("Ada King");
+    await page.getByRole("button", { name: /save/i }).first().click();
+    await expectStatus(page, "Profile saved.");
+  });
+});
