@@ -99,20 +99,33 @@ export function Field({
 }
 
 /**
- * "Show password": only with JavaScript (it needs a script to switch the input's type), so it is rendered after
- * hydration and never appears as a dead control on a page without scripts.
+ * "Show password", then "Hide password" once shown (the GOV.UK pattern: the button says what it will do, with no
+ * pressed state to contradict its name; a screen reader reads the focused button's new name). Only with
+ * JavaScript (it needs a script to switch the input's type), so it is rendered after hydration and never appears
+ * as a dead control on a page without scripts. Submitting the form hides the password again (as GOV.UK's does),
+ * so the browser handles it as a password and an error page does not come back with it on screen.
  */
 function PasswordToggle({ inputId }: { inputId: string }) {
   const [hydrated, setHydrated] = useState(false);
   const [shown, setShown] = useState(false);
   useEffect(() => setHydrated(true), []);
+  useEffect(() => {
+    const input = document.getElementById(inputId) as HTMLInputElement | null;
+    const form = input?.form;
+    if (!input || !form) return;
+    const hide = () => {
+      input.type = "password";
+      setShown(false);
+    };
+    form.addEventListener("submit", hide);
+    return () => form.removeEventListener("submit", hide);
+  }, [inputId, hydrated]);
   if (!hydrated) return null;
   return (
     <button
       type="button"
       className="link-button password-toggle"
       aria-controls={inputId}
-      aria-pressed={shown}
       onClick={() => {
         const input = document.getElementById(inputId) as HTMLInputElement | null;
         if (!input) return;
@@ -120,7 +133,7 @@ function PasswordToggle({ inputId }: { inputId: string }) {
         setShown(!shown);
       }}
     >
-      Show password
+      {shown ? "Hide password" : "Show password"}
     </button>
   );
 }
@@ -136,6 +149,9 @@ export function CheckboxField({ label, meta }: { label: string; meta: FieldMetad
 }
 
 export const ERROR_TITLE_PREFIX = "Error: ";
+
+/** The id of an error summary's messages, for a control the messages are about (`aria-describedby`). */
+export const errorSummaryMessagesId = (summaryId: string) => `${summaryId}-messages`;
 
 /**
  * The error summary at the top of a form (the GOV.UK pattern): a heading, then every message, each field's one
@@ -187,6 +203,8 @@ export function ErrorSummary({
     if (!document.title.startsWith(ERROR_TITLE_PREFIX)) document.title = ERROR_TITLE_PREFIX + document.title;
     return () => {
       clearTimeout(timer);
+      // Another summary still shown (a page may have two, e.g. a form's and a passkey button's) keeps "Error: ".
+      if (document.querySelector(".error-summary")) return;
       if (document.title.startsWith(ERROR_TITLE_PREFIX)) document.title = document.title.slice(ERROR_TITLE_PREFIX.length);
     };
   }, [key, form?.status]);
@@ -194,7 +212,7 @@ export function ErrorSummary({
   return (
     <div ref={ref} id={id} className="error-summary" role="group" aria-labelledby={`${id}-title`} tabIndex={-1} autoFocus>
       <h2 id={`${id}-title`}>{title}</h2>
-      <ul>
+      <ul id={errorSummaryMessagesId(id)}>
         {items.map((item, index) => (
           <li key={index}>{item.href ? <a href={item.href}>{item.message}</a> : item.message}</li>
         ))}

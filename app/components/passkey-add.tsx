@@ -1,33 +1,23 @@
 // "Add a passkey" on the account page: runs the registration ceremony in the browser (so it needs JavaScript;
 // without it the button is not shown and the page says so). The client then refetches the passkey list, which
-// the page shows through usePasskeys(). Its outcome is focused, as every account page's is: the confirmation at
-// once, a refusal in the error summary.
+// the page shows through usePasskeys(). Its outcome is shown at the top of the page, focused, as every account
+// page's is (the page renders `ceremony.message` there): the confirmation, or a refusal in the error summary.
 import { useEffect, useState } from "react";
 import { authClient } from "~/client/auth-client";
-import { ErrorSummary, StatusMessage } from "~/components/forms";
-import { describePasskeyError } from "~/components/passkey-ui";
+import { describePasskeyError, type usePasskeyCeremony } from "~/components/passkey-ui";
 
-export function AddPasskey() {
+export const ADD_PASSKEY_CEREMONY = "passkey-add";
+
+export function AddPasskey({ ceremony }: { ceremony: ReturnType<typeof usePasskeyCeremony> }) {
   const [supported, setSupported] = useState<boolean | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [status, setStatus] = useState<{ ok: boolean; text: string } | null>(null);
-  /** Counts the tries, so a second confirmation takes the focus again. */
-  const [tries, setTries] = useState(0);
 
   useEffect(() => setSupported(authClient.passkey.supported()), []);
 
-  async function onClick() {
-    setBusy(true);
-    setStatus(null);
-    const { data, error } = await authClient.passkey.addPasskey();
-    setBusy(false);
-    setTries((count) => count + 1);
-    if (data) {
-      setStatus({ ok: true, text: "Passkey added. You can now sign in with it." });
-    } else {
-      setStatus({ ok: false, text: describePasskeyError(error) });
-    }
-  }
+  const add = () =>
+    ceremony.run(async () => {
+      const { data, error } = await authClient.passkey.addPasskey();
+      return data ? { ok: true, text: "Passkey added. You can now sign in with it." } : { ok: false, text: describePasskeyError(error) };
+    });
 
   if (supported === null) {
     return (
@@ -39,16 +29,7 @@ export function AddPasskey() {
   if (!supported) return <p className="muted">This browser cannot create passkeys.</p>;
   return (
     <div>
-      <button type="button" onClick={onClick} disabled={busy} aria-disabled={busy || undefined}>
-        Add a passkey
-      </button>
-      {status?.ok ? (
-        <StatusMessage id="passkey-added" focusKey={tries}>
-          {status.text}
-        </StatusMessage>
-      ) : status ? (
-        <ErrorSummary key={tries} id="passkey-add-error-summary" errors={[status.text]} />
-      ) : null}
+      <button {...ceremony.buttonProps(() => void add())}>Add a passkey</button>
     </div>
   );
 }

@@ -3,12 +3,11 @@
 // is the password form alone.
 import { useEffect, useRef, useState } from "react";
 import { authClient } from "~/client/auth-client";
-import { continueTo, describePasskeyError } from "~/components/passkey-ui";
+import { continueTo, describePasskeyError, usePasskeyCeremony } from "~/components/passkey-ui";
 
 export function PasskeySignIn({ redirectTo }: { redirectTo: string | null }) {
   const [supported, setSupported] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const ceremony = usePasskeyCeremony("passkey-sign-in");
   const done = useRef(false);
 
   const signedIn = () => {
@@ -25,7 +24,7 @@ export function PasskeySignIn({ redirectTo }: { redirectTo: string | null }) {
         if (!active.current || done.current) return;
         if (data) signedIn();
         // A cancelled or replaced autofill request is not worth a message; a refused passkey is.
-        else if (error.source === "server") setError(describePasskeyError(error));
+        else if (error.source === "server") ceremony.show({ ok: false, text: describePasskeyError(error) });
       });
     });
   };
@@ -44,27 +43,25 @@ export function PasskeySignIn({ redirectTo }: { redirectTo: string | null }) {
 
   if (!supported) return null;
 
-  async function onClick() {
-    setBusy(true);
-    setError(null);
-    const { data, error } = await authClient.signIn.passkey();
-    if (data) return signedIn();
-    setBusy(false);
-    setError(describePasskeyError(error));
-    startAutofill(); // the button's ceremony replaced the autofill request: offer autofill again
-  }
+  const signInWithButton = () =>
+    ceremony.run(async () => {
+      const { data, error } = await authClient.signIn.passkey();
+      if (data) {
+        signedIn();
+        // Busy until the next page is there: the button must not be pressed again meanwhile.
+        return new Promise<never>(() => {});
+      }
+      startAutofill(); // the button's ceremony replaced the autofill request: offer autofill again
+      return { ok: false, text: describePasskeyError(error) };
+    });
 
   return (
     <div className="passkey-sign-in">
       <p className="muted">Or, without a password:</p>
-      <button type="button" className="secondary" onClick={onClick} aria-disabled={busy || undefined} disabled={busy}>
+      {ceremony.message}
+      <button className="secondary" {...ceremony.buttonProps(() => void signInWithButton())}>
         Sign in with a passkey
       </button>
-      {error ? (
-        <ul className="errors" role="alert">
-          <li>{error}</li>
-        </ul>
-      ) : null}
     </div>
   );
 }

@@ -1,41 +1,45 @@
 // "Sign up with a passkey" on the sign-up page (docs/decisions/017-passkey-sign-up.md): it takes the name and
 // e-mail from the page's form, has a code mailed to that address, and once the code is entered the browser
 // creates the passkey and the account exists, verified, with no password. Rendered only with JavaScript.
-import { useEffect, useState, type KeyboardEvent, type MouseEvent } from "react";
+import { useEffect, useState, type KeyboardEvent } from "react";
 import { authClient } from "~/client/auth-client";
-import { continueTo, describePasskeyError } from "~/components/passkey-ui";
+import { StatusMessage } from "~/components/forms";
+import { continueTo, describePasskeyError, usePasskeyCeremony } from "~/components/passkey-ui";
 
 export function PasskeySignUp({ redirectTo }: { redirectTo: string | null }) {
   const [supported, setSupported] = useState(false);
   const [email, setEmail] = useState<string | null>(null);
   const [code, setCode] = useState("");
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  /** Counts the codes sent, so "Send a new code" confirms (and focuses) its own sending. */
+  const [sent, setSent] = useState(0);
+  const ceremony = usePasskeyCeremony("passkey-sign-up");
 
   useEffect(() => setSupported(authClient.passkey.supported()), []);
   if (!supported) return null;
 
-  async function sendCode(event: MouseEvent<HTMLButtonElement>) {
-    const form = event.currentTarget.form;
-    const value = (field: string) => ((form?.elements.namedItem(field) as HTMLInputElement | null)?.value ?? "").trim();
-    const input = { name: value("name"), email: value("email") };
-    setError(null);
-    if (!input.name || !input.email) return setError("Enter your name and email address above first.");
-    setBusy(true);
-    const { error } = await authClient.passkey.signUp.sendCode(input);
-    setBusy(false);
-    if (error) return setError(error.code === "VALIDATION_ERROR" ? "Check your name and email address above." : describePasskeyError(error));
-    setEmail(input.email);
-  }
+  const sendCode = (form: HTMLFormElement | null) =>
+    ceremony.run(async () => {
+      const value = (field: string) => ((form?.elements.namedItem(field) as HTMLInputElement | null)?.value ?? "").trim();
+      const input = { name: value("name"), email: value("email") };
+      if (!input.name || !input.email) return { ok: false, text: "Enter your name and email address above first." };
+      const { error } = await authClient.passkey.signUp.sendCode(input);
+      if (error) return { ok: false, text: error.code === "VALIDATION_ERROR" ? "Check your name and email address above." : describePasskeyError(error) };
+      setEmail(input.email);
+      setSent((count) => count + 1);
+    });
 
-  async function create() {
-    setError(null);
-    setBusy(true);
-    const { data, error } = await authClient.passkey.signUp.complete({ code });
-    if (data) return window.location.assign(continueTo(redirectTo));
-    setBusy(false);
-    setError(error.code === "VALIDATION_ERROR" ? "Enter the 6-digit code from the email." : describePasskeyError(error));
-  }
+  const create = () =>
+    ceremony.run(async () => {
+      const { data, error } = await authClient.passkey.signUp.complete({ code });
+      if (data) {
+        window.location.assign(continueTo(redirectTo));
+        return new Promise<never>(() => {}); // busy until the next page is there
+      }
+      return { ok: false, text: error.code === "VALIDATION_ERROR" ? "Enter the 6-digit code from the email." : describePasskeyError(error) };
+    });
+
+  /** The sign-up form around this group, whose name and e-mail the code is sent for. */
+  const form = () => (document.getElementById("passkey-sign-up-heading")?.closest("form") ?? null) as HTMLFormElement | null;
 
   const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
     // Enter here creates the passkey; it must not submit the password form around it.
@@ -48,18 +52,20 @@ export function PasskeySignUp({ redirectTo }: { redirectTo: string | null }) {
   return (
     <div className="passkey-sign-up" role="group" aria-labelledby="passkey-sign-up-heading">
       <h2 id="passkey-sign-up-heading">Or sign up with a passkey</h2>
+      {ceremony.message}
       {email === null ? (
         <>
           <p className="muted">No password needed: we email you a code to prove the address is yours, then your device creates a passkey.</p>
-          <button type="button" className="secondary" onClick={sendCode} disabled={busy} aria-disabled={busy || undefined}>
+          <button className="secondary" {...ceremony.buttonProps(() => void sendCode(form()))}>
             Sign up with a passkey
           </button>
         </>
       ) : (
         <>
-          <p className="notice" role="status">
+          {/* Focused once sent: the button pressed is gone, and the focus must not fall to the page. */}
+          <StatusMessage id="passkey-sign-up-sent" focusKey={sent}>
             We sent a code to {email}. Enter it here, then create your passkey.
-          </p>
+          </StatusMessage>
           <div className="field">
             <label htmlFor="passkey-sign-up-code">Code from the email</label>
             <input
@@ -72,21 +78,15 @@ export function PasskeySignUp({ redirectTo }: { redirectTo: string | null }) {
               value={code}
               onChange={(event) => setCode(event.target.value)}
               onKeyDown={onKeyDown}
+              aria-describedby={ceremony.describedBy}
             />
           </div>
-          <button type="button" onClick={() => void create()} disabled={busy} aria-disabled={busy || undefined}>
-            Create my passkey
-          </button>{" "}
-          <button type="button" className="secondary" onClick={sendCode} disabled={busy}>
+          <button {...ceremony.buttonProps(() => void create())}>Create my passkey</button>{" "}
+          <button className="secondary" {...ceremony.buttonProps(() => void sendCode(form()))}>
             Send a new code
           </button>
         </>
       )}
-      {error ? (
-        <ul className="errors" role="alert">
-          <li>{error}</li>
-        </ul>
-      ) : null}
     </div>
   );
 }

@@ -16,7 +16,8 @@ import { FlashMessage } from "~/components/account-sections";
 import { ConfirmItsYou } from "~/components/confirm-its-you";
 import { ErrorSummary, Field, SubmitButton, useZodForm } from "~/components/forms";
 import { pageTitle } from "~/components/page-title";
-import { AddPasskey } from "~/components/passkey-add";
+import { ADD_PASSKEY_CEREMONY, AddPasskey } from "~/components/passkey-add";
+import { usePasskeyCeremony } from "~/components/passkey-ui";
 import { loadAccountPage } from "~/http/account-page.server";
 import { goTo, intent, pageAction } from "~/http/page-action.server";
 
@@ -110,10 +111,13 @@ export default function AccountPasskeys() {
   // for a passkey no longer listed (deleted meanwhile), at the top of the page.
   const atTop = last && (last.intent === "delete" || !passkeys.some((p) => p.id === last.id));
   const topErrors = atTop ? Object.values(last.result.error ?? {}).flat() : [];
+  // Adding a passkey (JavaScript) answers at the top too, in place of an older confirmation: in view on a phone,
+  // where the button is far down the page and the list grows above it.
+  const adding = usePasskeyCeremony(ADD_PASSKEY_CEREMONY);
   return (
     <section aria-labelledby="passkeys-heading">
       <h1 id="passkeys-heading">Passkeys</h1>
-      <FlashMessage flash={loaded.flash} />
+      {adding.started ? adding.message : <FlashMessage flash={loaded.flash} />}
       <ErrorSummary errors={topErrors} />
       <p className="muted">A passkey lets you sign in with your fingerprint, face or device PIN instead of a password.</p>
       {passkeys.length === 0 ? (
@@ -126,7 +130,7 @@ export default function AccountPasskeys() {
           ))}
         </ul>
       )}
-      {loaded.recentSignIn ? <AddPasskey /> : <ConfirmItsYou what="adding a passkey" href={loaded.confirmUrl} />}
+      {loaded.recentSignIn ? <AddPasskey ceremony={adding} /> : <ConfirmItsYou what="adding a passkey" href={loaded.confirmUrl} />}
     </section>
   );
 }

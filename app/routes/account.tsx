@@ -1,14 +1,39 @@
 // The account area's frame: a navigation between its pages and the page itself (nested routes
-// `account.<page>.tsx`). Each page has its own loader, which requires a session.
+// `account.<page>.tsx`). Each page has its own loader, which requires a session. With JavaScript, moving to
+// another page moves the focus to its heading, as a page load would start a screen reader at the new page.
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { NavLink, Outlet, useLoaderData } from "@remix-run/react";
+import { NavLink, Outlet, useLoaderData, useLocation } from "@remix-run/react";
+import { useEffect, useRef } from "react";
 import { ACCOUNT_NAV } from "~/components/account-nav";
 import { OrganizationSwitcher } from "~/components/organization-switcher";
 import { switcherLoader } from "~/http/organization-pages.server";
 
 export const loader = ({ request, context }: LoaderFunctionArgs) => switcherLoader(request, context);
 
+/**
+ * After a client-side move to another account page, the focus goes to the new page's heading (read out with the
+ * page's name), unless the page has focused its own news already (a confirmation or an error summary after a
+ * form's redirect). A form answered on the same page is not a move: the page's own pattern places the focus.
+ */
+function useFocusOnNewPage() {
+  const page = useRef<HTMLDivElement>(null);
+  const { pathname } = useLocation();
+  const previous = useRef(pathname);
+  useEffect(() => {
+    if (previous.current === pathname) return;
+    previous.current = pathname;
+    const active = document.activeElement;
+    if (active?.matches(".notice, .error-summary")) return;
+    const heading = page.current?.querySelector("h1");
+    if (!heading) return;
+    heading.tabIndex = -1;
+    heading.focus();
+  }, [pathname]);
+  return page;
+}
+
 export default function AccountLayout() {
+  const page = useFocusOnNewPage();
   return (
     <div className="account-area">
       <nav aria-label="Account" className="account-nav">
@@ -22,7 +47,7 @@ export default function AccountLayout() {
           ))}
         </ul>
       </nav>
-      <div className="account-page">
+      <div className="account-page" ref={page}>
         <OrganizationSwitcher data={useLoaderData<typeof loader>()} />
         <Outlet />
       </div>

@@ -111,6 +111,22 @@ describe("POST /passkey/verify-registration", () => {
     expect(verified.body.name).toBe("Security key");
   });
 
+  it("names a passkey given no name after the device that created it, from the User-Agent", async () => {
+    const { client, authenticator } = await signedIn();
+    const chrome = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
+    const register = async (body: Record<string, unknown>, userAgent: string) => {
+      const options = (await client.get(`${P}/generate-register-options`)).body;
+      const verified = await client.post(`${P}/verify-registration`, { response: authenticator.register(options).response, ...body }, { "user-agent": userAgent });
+      expect(verified.status, verified.text).toBe(200);
+      return verified.body.name;
+    };
+    expect(await register({}, chrome)).toBe("Chrome on Linux");
+    expect(await register({ name: "   " }, "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 Version/17.0 Mobile/15E148 Safari/604.1")).toBe("Safari on iOS");
+    // A name given is kept; a User-Agent we cannot read leaves the passkey unnamed, as before.
+    expect(await register({ name: "Work laptop" }, chrome)).toBe("Work laptop");
+    expect(await register({}, "SomethingElse/1.0")).toBeNull();
+  });
+
   it("stores one passkey when the same answer arrives twice at once", async () => {
     const { client, authenticator, user } = await signedIn();
     const options = (await client.get(`${P}/generate-register-options`)).body;
@@ -433,8 +449,11 @@ describe("sign-up with a passkey alone", () => {
     // The challenge is tied to its code: another code (or none) cannot use it.
     expectError(await browser.post(`${P}/sign-up/verify-registration`, { code: code === "222222" ? "333333" : "222222", response: authenticator.register(options).response }), 400, "CHALLENGE_NOT_FOUND");
     options = (await browser.post(`${P}/sign-up/generate-register-options`, { code })).body;
-    expect((await browser.post(`${P}/sign-up/verify-registration`, { code, response: authenticator.register(options).response })).status).toBe(200);
+    const firefox = "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0";
+    expect((await browser.post(`${P}/sign-up/verify-registration`, { code, response: authenticator.register(options).response }, { "user-agent": firefox })).status).toBe(200);
     expect(await count(server.database, "user", `"email" = ?`, [email])).toBe(1);
+    // No name given: the passkey is named after the device that created it.
+    expect((await browser.get(`${P}/list-user-passkeys`)).body.map((p: any) => p.name)).toEqual(["Firefox on Windows"]);
   });
 
   it("of two sign-ups racing with one code, exactly one creates the account", async () => {

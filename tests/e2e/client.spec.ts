@@ -64,7 +64,7 @@ test("the passkey list refreshes itself after a passkey is added", async ({ page
   // The client refetched the list (GET /passkey/list-user-passkeys), not the page.
   expect((await listFetched).status()).toBe(200);
   await expect(page.getByTestId("passkey-row")).toHaveCount(1);
-  await expect(page.getByTestId("passkey-row")).toContainText("Unnamed passkey");
+  await expect(page.getByTestId("passkey-row")).toContainText("Chrome on Linux");
   expect(await stillTheSamePage(page)).toBe(true);
 
   // A rename (a plain form, here submitted by Remix) shows in the same live list.

@@ -194,18 +194,56 @@ test.describe("dark mode and small screens", () => {
 test.describe("with JavaScript", () => {
   test.use({ javaScriptEnabled: true });
 
-  test("the show-password toggle reveals and hides the password, and says which state it is in", async ({ page }) => {
+  test("the show-password toggle reveals and hides the password, and its name says what it will do", async ({ page, user }) => {
     await page.goto("/sign-in");
     await waitForHydration(page);
     const password = page.getByLabel("Password", { exact: true });
     await password.fill("secret words");
-    const toggle = page.getByRole("button", { name: "Show password" });
-    await expect(toggle).toHaveAttribute("aria-pressed", "false");
+    const toggle = page.locator(".password-toggle");
+    await expect(toggle).toHaveAccessibleName("Show password");
+    await expect(toggle).not.toHaveAttribute("aria-pressed"); // its name changes instead: no state to contradict it
     await toggle.click();
     await expect(password).toHaveAttribute("type", "text");
-    await expect(toggle).toHaveAttribute("aria-pressed", "true");
+    await expect(toggle).toHaveAccessibleName("Hide password");
+    await expect(toggle).toBeFocused();
+    await expectNoAxeViolations(page, "password shown");
     await toggle.click();
     await expect(password).toHaveAttribute("type", "password");
+    await expect(toggle).toHaveAccessibleName("Show password");
+
+    // Submitting hides it again: the refusal does not come back with the password on screen.
+    await page.getByLabel("Email or username").fill(user.email);
+    await toggle.click();
+    await expect(toggle).toHaveAccessibleName("Hide password");
+    await page.getByRole("button", { name: "Sign in", exact: true }).click();
+    await expect(page.locator(".error-summary")).toBeFocused();
+    await expect(password).toHaveAttribute("type", "password");
+    await expect(toggle).toHaveAccessibleName("Show password");
     await expectNoAxeViolations(page, "toggle");
+  });
+});
+
+test.describe("with JavaScript, between account pages", () => {
+  test.use({ javaScriptEnabled: true });
+
+  test("moving to another account page focuses its heading, so the new page is read; a page's own news still wins", async ({ page, user }) => {
+    await signIn(page, user);
+    await waitForHydration(page);
+    await page.evaluate(() => ((window as unknown as { notReloaded: boolean }).notReloaded = true));
+    const nav = page.getByRole("navigation", { name: "Account" });
+    for (const name of ["Passkeys", "Sessions", "Profile"]) {
+      await nav.getByRole("link", { name }).click();
+      await expect(page).toHaveTitle(`${name} · Latchkey`);
+      await expect(page.getByRole("heading", { level: 1 })).toBeFocused();
+      await expect(page.getByRole("heading", { level: 1 })).toHaveText(name);
+      await expectNoAxeViolations(page, `${name}, moved to`);
+    }
+    // Moved by the app's script, not by page loads.
+    expect(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true);
+
+    // A form answered on the same page keeps the page's pattern: its confirmation is focused, not the heading.
+    await page.getByLabel("Name", { exact: true }).fill("Ada King");
+    await page.getByRole("button", { name: /save/i }).first().click();
+    await expectStatus(page, "Profile saved.");
   });
 });

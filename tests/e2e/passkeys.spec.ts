@@ -33,6 +33,21 @@ async function autofillGate(page: Page) {
   return { open: () => (open = true) };
 }
 
+/** Holds the button's own request for options (a POST) until `release()`, to see the page while it waits. */
+async function holdButtonOptions(page: Page) {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let requested!: () => void;
+  const seen = new Promise<void>((resolve) => (requested = resolve));
+  await page.route(OPTIONS_URL, async (route) => {
+    if (route.request().method() !== "POST") return route.fallback();
+    requested();
+    await released;
+    await route.fallback();
+  });
+  return { requested: seen, release };
+}
+
 async function addPasskeyOnAccountPage(page: Page) {
   await page.goto("/account");
   await page.getByRole("navigation", { name: "Account" }).getByRole("link", { name: "Passkeys" }).click();
@@ -43,7 +58,10 @@ async function addPasskeyOnAccountPage(page: Page) {
   await expect(page.getByRole("status")).toHaveText("Passkey added. You can now sign in with it.");
   await expect(page.getByRole("status")).toBeFocused();
   await expect(page.getByTestId("passkey-row")).toHaveCount(1);
-  await expect(page.getByTestId("passkey-row")).toContainText("Unnamed passkey");
+  // At the top of the page, under its heading: in view, even on a phone where the button is far down.
+  await expect(page.getByRole("status")).toBeInViewport();
+  expect(await page.getByRole("status").evaluate((status) => status.previousElementSibling?.tagName)).toBe("H1");
+  await expect(page.getByTestId("passkey-row")).toContainText("Chrome on Linux");
   await expect(page.getByTestId("passkey-row")).toContainText(`Added ${new Date().toISOString().slice(0, 10)}`);
   await expect(page.getByTestId("passkey-row")).toContainText("On one device only (not synced)");
 }
@@ -87,6 +105,31 @@ test.describe("with JavaScript", () => {
     await expect(page.getByTestId("passkey-row")).toContainText("Phone");
   });
 
+  test("adding a passkey that fails says so at the top of the page, focused, on a phone too", async ({ page, user }) => {
+    await page.setViewportSize({ width: 320, height: 640 });
+    await addVirtualAuthenticator(page);
+    await autofillGate(page);
+    await signIn(page, user);
+    await addPasskeyOnAccountPage(page);
+    // The same authenticator again: it holds a passkey for this account already, and refuses.
+    const add = page.getByRole("button", { name: "Add a passkey" });
+    await add.click();
+    await expectErrorSummary(page, ["This passkey is already registered."]);
+    await expect(page.getByRole("alert")).toHaveCount(0);
+    await expect(page.locator(".error-summary")).toBeInViewport();
+    await expect(page.getByRole("status")).toHaveCount(0); // the earlier confirmation is gone
+    await expect(add).toHaveAccessibleDescription(/This passkey is already registered/);
+    await expect(add).not.toHaveAttribute("aria-disabled");
+    await expect(page.getByTestId("passkey-row")).toHaveCount(1);
+
+    // A rename then: the add's error goes with it, the title is the page's own, and the rename confirmed, focused.
+    await page.getByLabel("Passkey name").fill("Phone");
+    await page.getByRole("button", { name: "Rename" }).click();
+    await expectStatus(page, "Passkey renamed.");
+    await expect(page.locator(".error-summary")).toHaveCount(0);
+    await expect(page).toHaveTitle("Passkeys · Latchkey");
+  });
+
   test("sign in by autofill: the browser offers the passkey on the e-mail field", async ({ page, user }) => {
     await addVirtualAuthenticator(page);
     const gate = await autofillGate(page);
@@ -108,11 +151,34 @@ test.describe("with JavaScript", () => {
     page.on("request", (request) => void (request.url().endsWith("/generate-authenticate-options") && optionRequests++));
     await page.goto("/sign-in");
     await expect.poll(() => optionRequests).toBe(1); // the autofill request, held
-    await page.getByRole("button", { name: "Sign in with a passkey" }).click();
-    await expect(page.getByRole("alert")).toHaveText("Signing in with a passkey was cancelled or did not work. Try again, or use your password.");
-    await expect.poll(() => optionRequests).toBe(3); // the button's, then autofill offered again
+    // While the ceremony runs, the focus stays on the button, which says it is busy (not disabled: that would drop
+    // the focus to the page) and ignores presses.
+    const buttonOptions = await holdButtonOptions(page);
+    const button = page.getByRole("button", { name: "Sign in with a passkey" });
+    await button.click();
+    await buttonOptions.requested;
+    await expect(button).toBeFocused();
+    await expect(button).toHaveAttribute("aria-disabled", "true");
+    expect(await button.evaluate((element) => (element as HTMLButtonElement).disabled)).toBe(false);
+    await button.evaluate((element) => (element as HTMLButtonElement).click()); // ignored: Playwright itself waits for aria-disabled to go
+    buttonOptions.release();
+    // The refusal in the page's own pattern: a focused error summary, "Error:" in the title, tied to the button.
+    await expectErrorSummary(page, ["Signing in with a passkey was cancelled or did not work. Try again, or use your password."]);
+    await expect(page.getByRole("alert")).toHaveCount(0);
+    await expect(button).not.toHaveAttribute("aria-disabled");
+    await expect(button).toHaveAccessibleDescription(/Signing in with a passkey was cancelled/);
+    await expect.poll(() => optionRequests).toBe(3); // the button's (once: the second press was ignored), then autofill offered again
+    // A second failure is news too: focused again.
+    await button.click();
+    await expectErrorSummary(page, ["Signing in with a passkey was cancelled"]);
+    await expect.poll(() => optionRequests).toBe(5);
     await expect(page).toHaveURL("/sign-in");
+    // A wrong password then: the passkey's old error goes, and the form's own summary is the one focused.
     await page.getByLabel("Email").fill(user.email);
+    await page.getByLabel("Password").fill("not the password");
+    await page.getByRole("button", { name: "Sign in", exact: true }).click();
+    await expectErrorSummary(page, ["don't match"]);
+    await expect(page.locator(".error-summary")).toHaveCount(1);
     await page.getByLabel("Password").fill(user.password);
     await page.getByRole("button", { name: "Sign in", exact: true }).click();
     await expectSignedInAs(page, user);
@@ -123,10 +189,15 @@ test.describe("with JavaScript", () => {
     const email = uniqueEmail("passkey-sign-up");
     await page.goto("/sign-up");
     await waitForHydration(page);
+    // Name and e-mail first: said in a focused error summary, tied to the button.
+    await page.getByRole("button", { name: "Sign up with a passkey" }).click();
+    await expectErrorSummary(page, ["Enter your name and email address above first."]);
+    await expect(page.getByRole("button", { name: "Sign up with a passkey" })).toHaveAccessibleDescription(/Enter your name and email address/);
     await page.getByLabel("Name", { exact: true }).fill("Radia Perlman");
     await page.getByLabel("Email").fill(email);
     await page.getByRole("button", { name: "Sign up with a passkey" }).click();
-    await expect(page.getByRole("status")).toContainText(`We sent a code to ${email}`);
+    // The button pressed is gone: the focus goes to what happened, not to the page.
+    await expectStatus(page, `We sent a code to ${email}`);
     expect(await accessibilityViolations(page)).toEqual([]);
     const mail = await waitForMail(email, /sign-up code/i);
     const code = /Your code: (\d{6})/.exec(mail.text)![1];
@@ -135,7 +206,10 @@ test.describe("with JavaScript", () => {
     await expect(page.getByLabel("Code from the email")).toHaveAttribute("inputmode", "numeric");
     await page.getByLabel("Code from the email").fill(code === "000000" ? "111111" : "000000");
     await page.getByRole("button", { name: "Create my passkey" }).click();
-    await expect(page.getByRole("alert")).toContainText("That code is not right");
+    await expectErrorSummary(page, ["That code is not right"]);
+    await expect(page.getByRole("alert")).toHaveCount(0);
+    await expect(page.getByLabel("Code from the email")).toHaveAccessibleDescription(/That code is not right/);
+    await expect(page.getByRole("button", { name: "Create my passkey" })).toHaveAccessibleDescription(/That code is not right/);
 
     await page.getByLabel("Code from the email").fill(`${code.slice(0, 3)} ${code.slice(3)}`);
     await page.getByRole("button", { name: "Create my passkey" }).click();

@@ -1,4 +1,5 @@
-// A short human description of a User-Agent ("Chrome on Linux") for the sessions list.
+// A short human description of a User-Agent ("Chrome on Linux") for the sessions list, and the name a new
+// passkey gets when the person gives none.
 const BROWSERS: Array<[RegExp, string]> = [
   [/Edg\//, "Edge"],
   [/OPR\/|Opera/, "Opera"],
@@ -18,9 +19,14 @@ const SYSTEMS: Array<[RegExp, string]> = [
 ];
 
 export function describeDevice(userAgent: string | null | undefined): string {
-  if (!userAgent) return "Unknown device";
+  return recognisedDevice(userAgent) ?? "Unknown device";
+}
+
+/** The same description, or null when the User-Agent says nothing we recognise (to name a new passkey by). */
+export function recognisedDevice(userAgent: string | null | undefined): string | null {
+  if (!userAgent) return null;
   const browser = BROWSERS.find(([pattern]) => pattern.test(userAgent))?.[1];
   const system = SYSTEMS.find(([pattern]) => pattern.test(userAgent))?.[1];
   if (browser && system) return `${browser} on ${system}`;
-  return browser ?? system ?? "Unknown device";
+  return browser ?? system ?? null;
 }

@@ -2,6 +2,7 @@
 // signed-in user adding a passkey and, through `verifyNewCredential`, by passkey sign-up.
 import { randomBytes } from "node:crypto";
 import type { AuthenticatorTransport, RegistrationResponseJSON } from "@simplewebauthn/server";
+import { recognisedDevice } from "~/auth/core/device";
 import { AuthError } from "~/auth/errors";
 import { rememberChallenge, takeChallenge, type ChallengePayload } from "~/auth/passkey/challenge.server";
 import { cleanPasskeyName, publicPasskey } from "~/auth/passkey/passkeys.server";
@@ -61,8 +62,17 @@ export async function generateRegisterOptions(
 
 const splitTransports = (value: string | null) => (value ? (value.split(",") as AuthenticatorTransport[]) : undefined);
 
-/** The authenticator's answer checked against the challenge, origin and RP ID: the new credential's row data. */
-export async function verifyNewCredential(response: RegistrationResponseJSON, expectedChallenge: string, name?: string | null) {
+/**
+ * The authenticator's answer checked against the challenge, origin and RP ID: the new credential's row data.
+ * With no name given, the passkey is named after the device that created it ("Chrome on Linux"), from the
+ * registering request's User-Agent, so the list does not fill with "Unnamed passkey"s.
+ */
+export async function verifyNewCredential(
+  response: RegistrationResponseJSON,
+  expectedChallenge: string,
+  name: string | null | undefined,
+  userAgent: string | null,
+) {
   const { verifyRegistrationResponse } = await webauthn();
   let verification;
   try {
@@ -81,7 +91,7 @@ export async function verifyNewCredential(response: RegistrationResponseJSON, ex
   const credentialID = info.credential.id;
   if (await db.passkey.findUnique({ where: { credentialID }, select: { id: true } })) throw new AuthError("PREVIOUSLY_REGISTERED");
   return {
-    name: cleanPasskeyName(name),
+    name: cleanPasskeyName(name) ?? cleanPasskeyName(recognisedDevice(userAgent)),
     credentialID,
     publicKey: publicKeyToText(info.credential.publicKey),
     counter: info.credential.counter,
@@ -104,7 +114,7 @@ export async function verifyRegistration(
   requireRecentSignIn(current);
   const challenge = await takeChallenge(ctx, "register");
   if (challenge.userId !== current.user.id) throw new AuthError("CHALLENGE_NOT_FOUND");
-  const data = await verifyNewCredential(input.response, challenge.challenge, input.name ?? challenge.name);
+  const data = await verifyNewCredential(input.response, challenge.challenge, cleanPasskeyName(input.name) ?? challenge.name, ctx.userAgent);
   try {
     const passkey = await db.passkey.create({ data: { ...data, userId: current.user.id } });
     mailNewWayIn(current.user.email, { kind: "passkey" }, passkey.createdAt);

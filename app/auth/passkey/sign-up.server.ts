@@ -103,7 +103,7 @@ export async function verifySignUp(ctx: RequestContext, input: { code: string; r
   const challenge = await takeChallenge(ctx, "sign-up");
   if (!challenge.codeHash || !safeEqual(challenge.codeHash, challengeCodeHash(input.code))) throw new AuthError("CHALLENGE_NOT_FOUND");
   await checkSignUpCode(ctx, input.code, true);
-  const passkey = await verifyNewCredential(input.response, challenge.challenge, input.name);
+  const passkey = await verifyNewCredential(input.response, challenge.challenge, input.name, ctx.userAgent);
   const payload = await checkSignUpCode(ctx, input.code, false);
   let user;
   try {
