@@ -16,7 +16,7 @@ import { MAX_NAME_LENGTH } from "~/auth/schemas";
 import { findUserWithPasswordHash } from "~/auth/session/store.server";
 import { absoluteUrl } from "~/auth/core/links.server";
 import { finishFirstFactor, signInAnswer, startSessionForNewAccount } from "~/auth/sign-in/first-factor.server";
-import { rememberCreatingDevice } from "~/auth/sign-in/known-device.server";
+import { deviceIdOf, rememberCreatingDevice } from "~/auth/sign-in/known-device.server";
 import { parseUsername, usernameTaken } from "~/auth/username/username.server";
 import { db, isUniqueViolation, type User } from "~/db.server";
 import { sendMail } from "~/email/mailer.server";
@@ -126,6 +126,7 @@ async function answerForTakenAddress(
     updatedAt: now,
   };
   bindVerificationToBrowser(ctx, lookalike.id);
+  deviceIdOf(ctx); // the same cookies as a real sign-up's (which remembers this browser as the account's first device)
   return { token: null, user: publicUser(lookalike) };
 }
 

@@ -12,8 +12,12 @@ const DEVICE_PURPOSE = "device";
 /** A year: long enough to know a browser that signs in now and then, within the browsers' 400-day cap. */
 export const DEVICE_COOKIE_SECONDS = 365 * 24 * 60 * 60;
 
-/** This browser's device id, making one (and its cookie) if it has none or its cookie is not ours. */
-function deviceIdOf(ctx: RequestContext): string {
+/**
+ * This browser's device id, making one (and its cookie) if it has none or its cookie is not ours. Also called
+ * where an answer must look like one that remembered a device (a sign-up with a taken address, when verification
+ * is required), so the cookies a response sets tell nothing.
+ */
+export function deviceIdOf(ctx: RequestContext): string {
   const known = readSignedCookie(ctx.request, DEVICE_COOKIE, DEVICE_PURPOSE);
   const id = known && /^[A-Za-z0-9]{32}$/.test(known) ? known : randomToken(32);
   // Sent again on every sign-in, so the year counts from the last one.
