@@ -1,7 +1,7 @@
 // Organizations (issue 9, spec §3–§9): create, slugs, update, delete, the full organization, the active one,
 // members, roles, the permission table, leaving and removing — every rule and message, on both databases.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ApiClient, signUp, uniqueEmail } from "../support/client";
+import { ApiClient, eventually, signUp, uniqueEmail } from "../support/client";
 import { checkMail, expectNoNewMail, mailCount, nextMail } from "../support/mail";
 import { Mailbox } from "../support/mailbox";
 import { startServer, type TestServer } from "../support/server";
@@ -386,7 +386,14 @@ describe("races on one organization (exactly one winner)", () => {
   });
 });
 
-const verify = (target: TestServer, p: Person) => query(target.database, `UPDATE "user" SET "emailVerified" = ? WHERE "id" = ?`, [target.database.kind === "sqlite" ? 1 : true, p.id]);
+/**
+ * Marks the address verified by hand, as an operator would, and waits until the person's server has heard of it
+ * (on PostgreSQL the database announces the edit through NOTIFY, which arrives a moment after the commit).
+ */
+async function verify(target: TestServer, p: Person) {
+  await query(target.database, `UPDATE "user" SET "emailVerified" = ? WHERE "id" = ?`, [target.database.kind === "sqlite" ? 1 : true, p.id]);
+  await eventually(() => p.client.get("/api/auth/get-session"), (read) => read.body?.user?.emailVerified === true);
+}
 // Issue 24: the subject names no user-written text (neither the organization nor the inviter).
 const INVITE = /^You are invited to join an organization/;
 

@@ -32,8 +32,10 @@ export async function query<T = Record<string, unknown>>(
     const isWrite = /^\s*(insert|update|delete)\b/i.test(sql);
     if (isWrite && options.announce === false) await client.query("SET session_replication_role = replica");
     const { rows } = await client.query(sql.replace(/\?/g, () => `$${++n}`), params);
-    // Delivered at commit to every listening server; a moment's margin before the test's next request.
-    if (isWrite && options.announce !== false) await new Promise((resolve) => setTimeout(resolve, 10));
+    // Delivered at commit to every listening server, a moment later: a margin before the test's next request.
+    // A test whose next step depends on the server having heard it waits for that instead (organization.test.ts's
+    // verify, tests/support/client.ts's eventually); the margin only makes the rest unlikely to race.
+    if (isWrite && options.announce !== false) await new Promise((resolve) => setTimeout(resolve, 50));
     return rows as T[];
   } finally {
     await client.end();
