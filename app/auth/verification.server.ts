@@ -19,7 +19,6 @@ export type TokenPurpose =
   | "delete-account"
   | "invitation"
   | "passkey-challenge"
-  | "passkey-sign-up"
   | "oauth-state";
 
 /**
@@ -32,9 +31,7 @@ export interface TokenPayload {
 
 const jwtKey = createHmac("sha256", env.AUTH_SECRET).update("latchkey verification jwt").digest();
 
-/** `bindTo`: a second secret the holder must also present (a browser's cookie), so a short code is not enough. */
-const identifierFor = (purpose: TokenPurpose | EntryPurpose, secret: string, bindTo?: string) =>
-  `${purpose}:${sha256Hex(bindTo === undefined ? secret : `${bindTo}\0${secret}`)}`;
+const identifierFor = (purpose: TokenPurpose | EntryPurpose, secret: string) => `${purpose}:${sha256Hex(secret)}`;
 
 interface IssueOptions {
   ttlSeconds: number;
@@ -44,8 +41,6 @@ interface IssueOptions {
   signed?: boolean;
   /** Random tokens: the characters to draw from (a code people type avoids look-alikes). */
   alphabet?: string;
-  /** Random tokens: only valid together with this second secret (see identifierFor). */
-  bindTo?: string;
 }
 
 export async function issueToken<P extends TokenPayload>(purpose: TokenPurpose, payload: P, options: IssueOptions): Promise<string> {
@@ -66,7 +61,7 @@ export async function issueToken<P extends TokenPayload>(purpose: TokenPurpose, 
   }
   try {
     await db.verification.create({
-      data: { identifier: identifierFor(purpose, rowSecret, options.signed ? undefined : options.bindTo), value: JSON.stringify(payload), expiresAt },
+      data: { identifier: identifierFor(purpose, rowSecret), value: JSON.stringify(payload), expiresAt },
     });
   } catch (error) {
     console.error("[latchkey] could not store a verification token:", (error as Error).message);
@@ -92,7 +87,7 @@ export async function mailToken<P extends TokenPayload>(
   try {
     await sendMail(compose(token));
   } catch (error) {
-    await consumeToken(purpose, token, { signed: options.signed, bindTo: options.bindTo }).catch(() => {});
+    await consumeToken(purpose, token, { signed: options.signed }).catch(() => {});
     throw error;
   }
 }
@@ -129,13 +124,13 @@ export async function readSignedToken<P extends TokenPayload>(purposes: TokenPur
 export async function consumeToken<P extends TokenPayload>(
   purpose: TokenPurpose,
   token: string,
-  options: { signed?: boolean; bindTo?: string } = {},
+  options: { signed?: boolean } = {},
 ): Promise<P> {
   if (!token || token.length > 4096) throw new AuthError("INVALID_TOKEN");
   const rowSecret = options.signed ? (await readSignedToken([purpose], token)).jti : token;
   let row;
   try {
-    row = await db.verification.delete({ where: { identifier: identifierFor(purpose, rowSecret, options.signed ? undefined : options.bindTo) } });
+    row = await db.verification.delete({ where: { identifier: identifierFor(purpose, rowSecret) } });
   } catch (error) {
     if (isRecordNotFound(error)) throw new AuthError("INVALID_TOKEN");
     throw error;
@@ -145,9 +140,9 @@ export async function consumeToken<P extends TokenPayload>(
 }
 
 /** A random token's payload if it is still usable, without using it up (for "is this link still good?"). */
-export async function peekToken<P extends TokenPayload>(purpose: TokenPurpose, token: string, options: { bindTo?: string } = {}): Promise<P | null> {
+export async function peekToken<P extends TokenPayload>(purpose: TokenPurpose, token: string): Promise<P | null> {
   if (!token || token.length > 4096) return null;
-  const row = await db.verification.findUnique({ where: { identifier: identifierFor(purpose, token, options.bindTo) } });
+  const row = await db.verification.findUnique({ where: { identifier: identifierFor(purpose, token) } });
   return row && row.expiresAt.getTime() > Date.now() ? (JSON.parse(row.value) as P) : null;
 }
 

@@ -7,6 +7,7 @@
 // cookie), i.e. from the person who set those credentials; then nothing ends.
 import { isSignUpBrowserOf } from "~/auth/core/cookies.server";
 import { AuthError } from "~/auth/errors";
+import { CREDENTIAL_PROVIDER } from "~/auth/account/password.server";
 import type { RequestContext } from "~/auth/request-context.server";
 import { db, type Transaction, type User } from "~/db.server";
 
@@ -40,8 +41,6 @@ export function endedBy(ctx: RequestContext): Ended | null {
 export function endedAnything(ended: Ended | null): ended is Ended {
   return ended !== null && (ended.password || ended.sessions > 0 || ended.passkeys > 0 || ended.twoFactor || ended.linkedAccounts.length > 0);
 }
-
-const CREDENTIAL_PROVIDER = "credential";
 
 /** Token purposes that are not ways into this account: an invitation's secret was mailed to the invitee. */
 const KEPT_TOKEN_PURPOSES = ["invitation:"];
