@@ -3,7 +3,7 @@
 // it); saving, or skipping, goes on to where the person was going. Without JavaScript it is one form post.
 import { getFormProps } from "@conform-to/react";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { data } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { updateUser } from "~/auth/account/users.server";
 import { safeRedirectTarget } from "~/auth/origin.server";
@@ -24,6 +24,8 @@ const nextPath = (redirectTo: string | null | undefined) => {
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const [current, ctx] = await requirePageSession(request, context);
   const redirectTo = new URL(request.url).searchParams.get("redirectTo");
+  // Only an account without a name is welcomed: anyone else opening this address goes straight on.
+  if (current.user.name) throw redirect(nextPath(redirectTo), { headers: ctx.responseHeaders });
   return data({ email: current.user.email, name: current.user.name, redirectTo: redirectTo ?? "", next: nextPath(redirectTo) }, { headers: ctx.responseHeaders });
 }
 

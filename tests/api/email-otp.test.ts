@@ -277,6 +277,10 @@ describe("the /sign-in/code page and the account a code creates (issue 27)", () 
     // Elsewhere than this site, the welcome step goes on to the account instead.
     const offSite = await postForm(browser, "/welcome", { name: "Ada", redirectTo: "https://evil.example/" });
     expect(offSite.headers.get("location")).toBe("/account");
+    // Once the account has a name, the welcome step is not shown again: opened directly, it goes on.
+    const named = await browser.get("/welcome?redirectTo=%2Faccount%2Fsessions");
+    expect(named.status).toBe(302);
+    expect(named.headers.get("location")).toBe("/account/sessions");
 
     const again = await postForm(client(), "/sign-in/code?step=code", { email, otp: await mailedCode(email, "sign-in"), redirectTo: "" });
     expect(again.status).toBe(302);
