@@ -6,6 +6,8 @@ CREATE TABLE "oidcModel" (
     "grantId" TEXT,
     "userCode" TEXT,
     "uid" TEXT,
+    "accountId" TEXT,
+    "clientId" TEXT,
     "expiresAt" DATETIME,
     "consumedAt" DATETIME,
     "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
@@ -55,6 +57,9 @@ CREATE INDEX "oidcModel_uid_idx" ON "oidcModel"("uid");
 
 -- CreateIndex
 CREATE INDEX "oidcModel_userCode_idx" ON "oidcModel"("userCode");
+
+-- CreateIndex
+CREATE INDEX "oidcModel_accountId_clientId_idx" ON "oidcModel"("accountId", "clientId");
 
 -- CreateIndex
 CREATE INDEX "oidcModel_expiresAt_idx" ON "oidcModel"("expiresAt");
