@@ -5,6 +5,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { createApiDispatch } from "./api-dispatch.mjs";
 import { createClientAddress, trustProxySetting } from "./client-address.mjs";
+import { setCommonHeaders } from "./common-headers.mjs";
 import { createExpressApp } from "./express-app.mjs";
 
 /** Bench only (scripts/bench.mjs): serve with a handful of routes, to show a request's cost does not grow with them. */
@@ -43,6 +44,12 @@ export async function serve({ root, port, host }) {
       req.socket.destroy();
       return;
     }
+    // The OpenID provider's paths (discovery, /api/auth/oauth2/…) go to it, a Koa application of its own (ADR 046).
+    if (build.oidcProvider?.handles(pathOf(req.url))) {
+      setCommonHeaders(res, strictTransport);
+      build.oidcProvider.handle(req, res);
+      return;
+    }
     let dispatched;
     try {
       dispatched = dispatch(req, res);
@@ -66,6 +73,13 @@ export async function serve({ root, port, host }) {
   process.on("SIGTERM", shutdown);
   process.on("SIGINT", shutdown);
   return server;
+}
+
+/** A request target's path, without its query. */
+function pathOf(target) {
+  const url = String(target ?? "");
+  const query = url.indexOf("?");
+  return query === -1 ? url : url.slice(0, query);
 }
 
 /** Whether a Host (or X-Forwarded-Host) header carries user info, which no host may. */
