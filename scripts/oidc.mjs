@@ -51,7 +51,7 @@ process.env.NODE_ENV ??= "production";
 ensureBuilt({ log: () => {} });
 let app;
 try {
-  app = await import(pathToFileURL(path.join(projectRoot, "build", "index.js")).href);
+  app = (await import(pathToFileURL(path.join(projectRoot, "build", "index.js")).href)).entry.module;
 } catch (error) {
   fail(error?.name === "ConfigurationError" ? `[latchkey] ${error.message}` : String(error?.stack ?? error));
 }

@@ -31,6 +31,7 @@ export async function serve({ root, port, host }) {
   // LATCHKEY_API_DISPATCH=remix sends the API through express + Remix too (the API suite runs both ways).
   const dispatch = process.env.LATCHKEY_API_DISPATCH === "remix" ? () => false : createApiDispatch({ build, clientAddress, strictTransport });
 
+  const oidcProvider = build.entry.module.oidcProvider;
   const server = http.createServer((req, res) => {
     // A Host with user info ("a@b") makes a URL that no Fetch Request may carry: refused here, for pages and
     // API alike, rather than thrown where the request is built.
@@ -45,9 +46,9 @@ export async function serve({ root, port, host }) {
       return;
     }
     // The OpenID provider's paths (discovery, /api/auth/oauth2/…) go to it, a Koa application of its own (ADR 046).
-    if (build.oidcProvider?.handles(pathOf(req.url))) {
+    if (oidcProvider?.handles(pathOf(req.url))) {
       setCommonHeaders(res, strictTransport);
-      build.oidcProvider.handle(req, res);
+      oidcProvider.handle(req, res);
       return;
     }
     let dispatched;
