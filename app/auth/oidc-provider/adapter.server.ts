@@ -82,6 +82,12 @@ export function prismaAdapter(onLostRace: OnLostRace) {
   };
 }
 
+/** When a row was first stored, to the millisecond (the payload's `iat` is in whole seconds). */
+export async function firstStoredAt(model: string, id: string): Promise<Date | null> {
+  const row = await db.oidcModel.findUnique({ where: { model_id: { model, id } }, select: { createdAt: true } });
+  return row?.createdAt ?? null;
+}
+
 /** Housekeeping: what the provider stored and has expired. */
 export async function deleteExpiredProviderRows(now = new Date()): Promise<void> {
   await db.oidcModel.deleteMany({ where: { expiresAt: { lt: now } } });

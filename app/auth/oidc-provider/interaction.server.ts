@@ -4,6 +4,7 @@
 import { requestCookies } from "~/auth/core/cookies.server";
 import type { SessionWithUser } from "~/auth/session/sessions.server";
 import { mayReceiveTokens } from "./accounts.server";
+import { firstStoredAt } from "./adapter.server";
 import { findClient } from "./clients.server";
 import { rememberConsent } from "./consent.server";
 import { INTERACTION_COOKIE_PREFIX, INTERACTION_PAGE, OIDC_SCOPES } from "./constants";
@@ -67,7 +68,12 @@ export async function interactionStep(request: Request, uid: string, current: Se
     const maxAge = Number(interaction.params.max_age);
     const forced = interaction.prompt.reasons.includes("login_prompt") || Number.isFinite(maxAge);
     const recentEnough = Number.isFinite(maxAge) && Date.now() - signedInAt <= maxAge * 1000;
-    if (forced && signedInAt < interaction.iat * 1000 && !recentEnough) return signInAgain(uid, interaction, true);
+    if (forced && !recentEnough) {
+      // A sign-in made after the request began counts (to the millisecond: a sign-in in the same second as the
+      // request, but before it, does not).
+      const requestedAt = (await firstStoredAt("Interaction", uid))?.getTime() ?? interaction.iat * 1000;
+      if (signedInAt < requestedAt) return signInAgain(uid, interaction, true);
+    }
     if (!mayReceiveTokens(current.user)) return { step: "redirect", to: await refused(interaction, "this account may not sign in to applications") };
     const login = { accountId: current.user.id, ts: Math.floor(signedInAt / 1000), remember: current.session.rememberMe };
     return { step: "redirect", to: await finish(interaction, { login }) };

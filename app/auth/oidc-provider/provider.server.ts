@@ -54,7 +54,7 @@ async function buildProvider(keys: Awaited<ReturnType<typeof signingKeySet>>): P
   // else now) is asked to sign in, and `prompt=none` answers login_required.
   const policy = interactionPolicy.base();
   policy.get("login").checks.unshift(
-    new interactionPolicy.Check("latchkey_session", "End-User authentication is required", async (ctx: KoaContext) => {
+    new interactionPolicy.Check("latchkey_session", "End-User authentication is required", "login_required", async (ctx: KoaContext) => {
       const current = await latchkeySessionOf(ctx);
       return current && current.user.id === ctx.oidc.session.accountId ? interactionPolicy.Check.NO_NEED_TO_PROMPT : interactionPolicy.Check.REQUEST_PROMPT;
     }),
@@ -97,8 +97,9 @@ async function buildProvider(keys: Awaited<ReturnType<typeof signingKeySet>>): P
     },
     features: {
       devInteractions: { enabled: false },
-      revocation: { enabled: true },
-      introspection: { enabled: true },
+      // An application may look at and revoke only what was issued to it.
+      revocation: { enabled: true, allowedPolicy: async (_ctx: KoaContext, client: KoaContext, token: KoaContext) => token.clientId === client.clientId },
+      introspection: { enabled: true, allowedPolicy: async (_ctx: KoaContext, client: KoaContext, token: KoaContext) => token.clientId === client.clientId },
       userinfo: { enabled: true },
       rpInitiatedLogout: {
         enabled: true,
