@@ -3,10 +3,13 @@
 // browser test with JavaScript off is tests/e2e/oidc-provider.spec.ts.
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
+import { createAuthClient } from "better-auth/client";
+import { jwtClient } from "better-auth/client/plugins";
 import * as jose from "jose";
 import * as oidc from "openid-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ApiClient, eventually, signUp } from "../support/client";
+import { browserFetch } from "../support/better-auth";
+import { ApiClient, eventually, PASSWORD, signUp, uniqueEmail } from "../support/client";
 import { registerClient, type RegisteredClient } from "../support/oidc-clients";
 import { startServer, TEST_SECRET, type TestServer } from "../support/server";
 import { count, query } from "../support/sql";
@@ -207,7 +210,7 @@ describe("the code flow with PKCE", () => {
     const app = await registerClient(server.database, { trusted: true });
     const config = await relyingParty(app);
     const someone = await person();
-    for (const extra of [{ prompt: "login" }, { max_age: "0" }]) {
+    for (const extra of [{ prompt: "login" }, { max_age: "0" }] as Record<string, string>[]) {
       const started = await authorizationRequest(config, app, extra);
       const step = await browse(someone.browser, started.url.href);
       expect(step.url?.pathname, JSON.stringify(extra)).toBe("/sign-in");
@@ -507,5 +510,19 @@ describe("GET /api/auth/token and /api/auth/jwks", () => {
     expect(payload).toMatchObject({ sub: someone.user.id, id: someone.user.id, email: someone.email, name: "Ada Lovelace" });
     expect(payload.exp! - payload.iat!).toBe(15 * 60);
     expect((await new ApiClient(server.baseUrl).get("/api/auth/token")).status).toBe(401);
+  });
+
+  it("Better Auth's jwtClient() reads /token and /jwks, and the token verifies with jose", async () => {
+    const { customFetchImpl } = browserFetch(server);
+    const client = createAuthClient({ baseURL: server.baseUrl, fetchOptions: { customFetchImpl }, plugins: [jwtClient()] });
+    const email = uniqueEmail("jwt");
+    expect((await client.signUp.email({ name: "Jay Walker", email, password: PASSWORD })).error).toBeNull();
+    const token = await client.token();
+    expect(token.error).toBeNull();
+    const jwks = await client.jwks();
+    expect(jwks.error).toBeNull();
+    const origin = new URL(server.baseUrl).origin;
+    const { payload } = await jose.jwtVerify(token.data!.token, jose.createLocalJWKSet(jwks.data!), { issuer: origin, audience: origin });
+    expect(payload).toMatchObject({ email, name: "Jay Walker" });
   });
 });
