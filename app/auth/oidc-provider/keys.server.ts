@@ -51,10 +51,20 @@ export async function signingKeySet(now = new Date()): Promise<SigningKeySet> {
     for (const alg of missing) await addKey(alg);
     rows = await liveKeys(now);
   }
+  // A key sealed under another AUTH_SECRET cannot be read: it is left out (and said once per build of the set);
+  // `rotate-keys` makes readable ones.
+  const readable = rows.flatMap((row) => {
+    try {
+      return [{ row, privateJwk: JSON.parse(decrypt(row.privateJwk)) as JsonWebKey }];
+    } catch {
+      console.warn(`[latchkey] OpenID signing key ${row.id} cannot be decrypted with this AUTH_SECRET; run npm run oidc -- rotate-keys`);
+      return [];
+    }
+  });
   return {
     fingerprint: fingerprintOf(rows),
-    privateKeys: rows.map((row) => JSON.parse(decrypt(row.privateJwk)) as JsonWebKey),
-    publicKeys: rows.map((row) => JSON.parse(row.publicJwk) as JsonWebKey),
+    privateKeys: readable.map(({ privateJwk }) => privateJwk),
+    publicKeys: readable.map(({ row }) => JSON.parse(row.publicJwk) as JsonWebKey),
   };
 }
 
