@@ -14,11 +14,19 @@ import { env } from "~/env.server";
 import { apiRouteTable } from "~/http/api-routes.generated";
 import { apiRoutesOf } from "~/http/api-routes.server";
 import { earlyRefusal } from "~/http/endpoint.server";
-import type { ApiDispatchHooks } from "~/http/server-contract";
+import type { ApiDispatchHooks, OidcProviderHooks } from "~/http/server-contract";
+import { handleOidcRequest, handlesOidcPath } from "~/auth/oidc-provider/provider.server";
 import { TextResponse } from "~/http/text-response.server";
 
 /** What the production dispatch (server/api-dispatch.mjs) takes from the build (app/http/server-contract.ts). */
 export const apiDispatch: ApiDispatchHooks = { routes: apiRoutesOf(apiRouteTable), earlyRefusal, responseText: TextResponse.textOf };
+
+/** What `npm run oidc -- …` (scripts/oidc.mjs) does, through the app's own modules. */
+export { addClient, ClientRegistrationError, listClients, removeClient } from "~/auth/oidc-provider/clients.server";
+export { rotateSigningKeys } from "~/auth/oidc-provider/keys.server";
+
+/** The OpenID provider's paths, which server/serve.mjs hands to it before anything else (ADR 046). */
+export const oidcProvider: OidcProviderHooks = { handles: handlesOidcPath, handle: handleOidcRequest };
 
 const ABORT_DELAY_MS = 5_000;
 startHousekeeping();

@@ -5,6 +5,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { createApiDispatch } from "./api-dispatch.mjs";
 import { createClientAddress, trustProxySetting } from "./client-address.mjs";
+import { setCommonHeaders } from "./common-headers.mjs";
 import { createExpressApp } from "./express-app.mjs";
 
 /** Bench only (scripts/bench.mjs): serve with a handful of routes, to show a request's cost does not grow with them. */
@@ -30,6 +31,7 @@ export async function serve({ root, port, host }) {
   // LATCHKEY_API_DISPATCH=remix sends the API through express + Remix too (the API suite runs both ways).
   const dispatch = process.env.LATCHKEY_API_DISPATCH === "remix" ? () => false : createApiDispatch({ build, clientAddress, strictTransport });
 
+  const oidcProvider = build.entry.module.oidcProvider;
   const server = http.createServer((req, res) => {
     // A Host with user info ("a@b") makes a URL that no Fetch Request may carry: refused here, for pages and
     // API alike, rather than thrown where the request is built.
@@ -41,6 +43,12 @@ export async function serve({ root, port, host }) {
     // (lingerOnClose keeps reading while the rest of a refused body arrives): nothing can be written back.
     if (req.socket.writableEnded) {
       req.socket.destroy();
+      return;
+    }
+    // The OpenID provider's paths (discovery, /api/auth/oauth2/…) go to it, a Koa application of its own (ADR 046).
+    if (oidcProvider?.handles(pathOf(req.url))) {
+      setCommonHeaders(res, strictTransport);
+      oidcProvider.handle(req, res);
       return;
     }
     let dispatched;
@@ -66,6 +74,13 @@ export async function serve({ root, port, host }) {
   process.on("SIGTERM", shutdown);
   process.on("SIGINT", shutdown);
   return server;
+}
+
+/** A request target's path, without its query. */
+function pathOf(target) {
+  const url = String(target ?? "");
+  const query = url.indexOf("?");
+  return query === -1 ? url : url.slice(0, query);
 }
 
 /** Whether a Host (or X-Forwarded-Host) header carries user info, which no host may. */

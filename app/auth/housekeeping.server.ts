@@ -1,5 +1,7 @@
 // Deletes what has expired — sessions, verification tokens, finished rate-limit windows — so tables do not
 // grow without bound. Runs in every instance; the deletes are idempotent, so instances need no coordination.
+import { deleteExpiredProviderRows } from "~/auth/oidc-provider/adapter.server";
+import { deleteRetiredKeys } from "~/auth/oidc-provider/keys.server";
 import { deleteStaleRateLimits } from "~/auth/rate-limit/limits.server";
 import { DEVICE_COOKIE_SECONDS, forgetDevicesUnseenSince } from "~/auth/sign-in/known-device.server";
 import { deleteExpiredTokens } from "~/auth/verification.server";
@@ -13,6 +15,8 @@ export async function deleteExpiredRows(): Promise<void> {
   await deleteExpiredTokens();
   await deleteStaleRateLimits(ONE_DAY_MS);
   await forgetDevicesUnseenSince(new Date(Date.now() - DEVICE_COOKIE_SECONDS * 1000));
+  await deleteExpiredProviderRows();
+  await deleteRetiredKeys();
 }
 
 const state = globalThis as unknown as { latchkeyHousekeeping?: NodeJS.Timeout };

@@ -30,3 +30,11 @@ export interface ApiDispatchHooks {
   /** A response's body as text, when the app holds it as text (a TextResponse), so no stream is made to send it. */
   responseText(response: Response): string | undefined;
 }
+
+/** The entry module's `oidcProvider` export, which server/serve.mjs asks first for every request (ADR 046). */
+export interface OidcProviderHooks {
+  /** Whether a path is the OpenID provider's (discovery, /api/auth/oauth2/…). */
+  handles(pathname: string): boolean;
+  /** Answers such a request on the node objects (oidc-provider is a Koa application). */
+  handle(req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse): Promise<void>;
+}

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureBuilt } from "../../scripts/lib/build.mjs";
 
 const projectRoot = path.join(import.meta.dirname, "..", "..");
-const OPTIONAL = ["@simplewebauthn/server", "ioredis", "nodemailer", "qrcode", "pg", "@prisma/adapter-pg"];
+const OPTIONAL = ["@simplewebauthn/server", "ioredis", "nodemailer", "qrcode", "pg", "@prisma/adapter-pg", "oidc-provider"];
 
 const RESOLVE_HOOK = `import { appendFileSync } from "node:fs";
 export async function resolve(specifier, context, next) {

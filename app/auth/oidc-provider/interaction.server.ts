@@ -1,0 +1,113 @@
+// The person's side of an authorization request (the page app/routes/oauth2.interaction.$uid.tsx): sign-in is
+// Latchkey's own /sign-in, which returns here; then consent, unless remembered or the application is trusted.
+// The provider's interaction is read and answered through its own models, as its interactionResult does.
+import { requestCookies } from "~/auth/core/cookies.server";
+import type { SessionWithUser } from "~/auth/session/sessions.server";
+import { mayReceiveTokens } from "./accounts.server";
+import { firstStoredAt } from "./adapter.server";
+import { findClient } from "./clients.server";
+import { rememberConsent } from "./consent.server";
+import { INTERACTION_COOKIE_PREFIX, INTERACTION_PAGE, OIDC_SCOPES } from "./constants";
+import { oidcProvider } from "./provider.server";
+
+/* eslint-disable @typescript-eslint/no-explicit-any -- oidc-provider's models are untyped (oidc-provider.d.ts) */
+type Interaction = any;
+
+export type InteractionStep =
+  /** Unknown, expired, or started in another browser. */
+  | { step: "expired" }
+  /** Somewhere to send the browser: /sign-in, or back to the provider to go on. */
+  | { step: "redirect"; to: string }
+  | { step: "consent"; clientName: string; scopes: string[]; newScopes: string[] };
+
+const nowSeconds = () => Math.floor(Date.now() / 1000);
+
+/**
+ * The interaction, if this browser started it. The provider's answer that sent the browser here set a cookie
+ * naming the interaction; without it, someone else's sign-in request (its address sent to this person) could be
+ * answered with this person's account.
+ */
+async function interactionFor(request: Request, uid: string): Promise<Interaction | null> {
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(uid) || requestCookies(request)[`${INTERACTION_COOKIE_PREFIX}${uid}`] !== "1") return null;
+  const provider = await oidcProvider();
+  const interaction = await provider.Interaction.find(uid);
+  return interaction && interaction.exp > nowSeconds() ? interaction : null;
+}
+
+/** Stores the answer and gives the address that hands it to the provider. */
+async function finish(interaction: Interaction, result: Record<string, unknown>): Promise<string> {
+  interaction.result = "error" in result ? result : { ...interaction.lastSubmission, ...result };
+  await interaction.save(interaction.exp - nowSeconds());
+  return interaction.returnTo;
+}
+
+const refused = (interaction: Interaction, description: string) => finish(interaction, { error: "access_denied", error_description: description });
+
+function signInAgain(uid: string, interaction: Interaction, reauthenticate: boolean): InteractionStep {
+  const query = new URLSearchParams({ redirectTo: `${INTERACTION_PAGE}/${uid}` });
+  if (reauthenticate) query.set("reauthenticate", "1");
+  const hint = interaction.params.login_hint;
+  if (!reauthenticate && typeof hint === "string" && hint.includes("@") && hint.length <= 254) query.set("email", hint);
+  return { step: "redirect", to: `/sign-in?${query}` };
+}
+
+/** Scopes the request asks for that this provider knows, in a fixed order. */
+function requestedScopes(interaction: Interaction): string[] {
+  const asked = new Set(String(interaction.params.scope ?? "").split(" "));
+  return OIDC_SCOPES.filter((scope) => asked.has(scope));
+}
+
+/** What the page does with a request: send the browser on, or ask for consent. */
+export async function interactionStep(request: Request, uid: string, current: SessionWithUser | null): Promise<InteractionStep> {
+  const interaction = await interactionFor(request, uid);
+  if (!interaction) return { step: "expired" };
+  if (interaction.prompt.name === "login") {
+    if (!current) return signInAgain(uid, interaction, false);
+    // prompt=login and max_age want a sign-in made for this request, or recent enough.
+    const signedInAt = current.session.createdAt.getTime();
+    const maxAge = Number(interaction.params.max_age);
+    const forced = interaction.prompt.reasons.includes("login_prompt") || Number.isFinite(maxAge);
+    const recentEnough = Number.isFinite(maxAge) && Date.now() - signedInAt <= maxAge * 1000;
+    if (forced && !recentEnough) {
+      // A sign-in made after the request began counts (to the millisecond: a sign-in in the same second as the
+      // request, but before it, does not).
+      const requestedAt = (await firstStoredAt("Interaction", uid))?.getTime() ?? interaction.iat * 1000;
+      if (signedInAt < requestedAt) return signInAgain(uid, interaction, true);
+    }
+    if (!mayReceiveTokens(current.user)) return { step: "redirect", to: await refused(interaction, "this account may not sign in to applications") };
+    const login = { accountId: current.user.id, ts: Math.floor(signedInAt / 1000), remember: current.session.rememberMe };
+    return { step: "redirect", to: await finish(interaction, { login }) };
+  }
+  // Consent: for the account the provider signed in.
+  if (!current || current.user.id !== interaction.session?.accountId) return signInAgain(uid, interaction, false);
+  if (!mayReceiveTokens(current.user)) return { step: "redirect", to: await refused(interaction, "this account may not sign in to applications") };
+  const client = await findClient(String(interaction.params.client_id));
+  if (!client) return { step: "redirect", to: await refused(interaction, "the application is no longer registered") };
+  if (client.trusted) return { step: "redirect", to: await allow(interaction, current.user.id, client.id) };
+  const scopes = requestedScopes(interaction);
+  const missing = new Set<string>(interaction.prompt.details.missingOIDCScope ?? scopes);
+  return { step: "consent", clientName: client.name, scopes, newScopes: scopes.filter((scope) => missing.has(scope)) };
+}
+
+/** The consent page's answer: where the browser goes next (back to the application, with a code or access_denied). */
+export async function answerConsent(request: Request, uid: string, current: SessionWithUser, allowed: boolean): Promise<string | null> {
+  const interaction = await interactionFor(request, uid);
+  if (!interaction || interaction.prompt.name !== "consent" || interaction.session?.accountId !== current.user.id) return null;
+  if (!allowed) return refused(interaction, "the person did not allow access");
+  if (!mayReceiveTokens(current.user)) return refused(interaction, "this account may not sign in to applications");
+  return allow(interaction, current.user.id, String(interaction.params.client_id));
+}
+
+/** Adds what the request asks for to the person's grant for the application, and remembers it. */
+async function allow(interaction: Interaction, accountId: string, clientId: string): Promise<string> {
+  const { Grant } = await oidcProvider();
+  let grant = interaction.grantId ? await Grant.find(interaction.grantId) : undefined;
+  if (!grant || grant.accountId !== accountId || grant.clientId !== clientId) grant = new Grant({ accountId, clientId });
+  const details = interaction.prompt.details ?? {};
+  if (details.missingOIDCScope) grant.addOIDCScope(details.missingOIDCScope.join(" "));
+  if (details.missingOIDCClaims) grant.addOIDCClaims(details.missingOIDCClaims);
+  for (const [indicator, scopes] of Object.entries(details.missingResourceScopes ?? {})) grant.addResourceScope(indicator, (scopes as string[]).join(" "));
+  const grantId: string = await grant.save();
+  await rememberConsent(accountId, clientId, requestedScopes(interaction), grantId);
+  return finish(interaction, { consent: { grantId } });
+}

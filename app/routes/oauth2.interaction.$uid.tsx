@@ -1,0 +1,87 @@
+// An application's sign-in request, from the person's side: sign in (Latchkey's own /sign-in, which comes back
+// here), then allow or deny what the application asks for. Everything is decided in
+// app/auth/oidc-provider/interaction.server.ts; the answers go back to the provider as whole-page navigations
+// (redirectDocument, reloadDocument), since its addresses are not Remix routes.
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { data, redirect, redirectDocument } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { z } from "zod";
+import { answerConsent, interactionStep } from "~/auth/oidc-provider/interaction.server";
+import { describeScopes } from "~/auth/oidc-provider/scopes";
+import { requestContext } from "~/auth/request-context.server";
+import { ErrorSummary, SubmitButton } from "~/components/forms";
+import { pageTitle } from "~/components/page-title";
+import { answerIntent, intent, pageAction } from "~/http/page-action.server";
+import { pageSession } from "~/http/page-session.server";
+
+export const meta = pageTitle<{ step: string }>("Allow access", (page) => page.step === "expired");
+
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  const ctx = await requestContext(request, context, null);
+  const current = await pageSession(ctx, context);
+  const step = await interactionStep(request, params.uid ?? "", current);
+  if (step.step === "redirect") {
+    // To /sign-in (a page), or back to the provider (not a Remix route: the whole page goes).
+    throw step.to.startsWith("/sign-in") ? redirect(step.to, { headers: ctx.responseHeaders }) : redirectDocument(step.to, { headers: ctx.responseHeaders });
+  }
+  if (step.step === "expired") return data({ ...step, clientName: null, scopes: [], newScopes: [] }, { status: 410, headers: ctx.responseHeaders });
+  return data({ ...step, scopes: describeScopes(step.scopes), newScopes: describeScopes(step.newScopes) }, { headers: ctx.responseHeaders });
+}
+
+const answer = (allowed: boolean) =>
+  intent({
+    schema: z.object({}),
+    rateLimitAs: "/oauth2/consent",
+    session: "required",
+    refusalShown: "page",
+    run: (_value, current, ctx) => answerConsent(ctx.request, new URL(ctx.request.url).pathname.split("/").pop() ?? "", current, allowed),
+  });
+
+export async function action(args: ActionFunctionArgs) {
+  const outcome = await pageAction(args, { allow: answer(true), deny: answer(false) });
+  if (outcome.ok && outcome.value) throw redirectDocument(outcome.value, { headers: outcome.ctx.responseHeaders });
+  if (outcome.ok) return data({ intent: outcome.intent, error: "This request has expired. Go back to the application and start again." }, { status: 410 });
+  return answerIntent(outcome);
+}
+
+export default function AllowAccess() {
+  const page = useLoaderData<typeof loader>();
+  const last = useActionData<typeof action>();
+  if (page.step === "expired") {
+    return (
+      <section className="card narrow" aria-labelledby="expired-heading">
+        <h1 id="expired-heading">This request has expired</h1>
+        <p>The application's sign-in request is no longer open in this browser. Go back to the application and start again.</p>
+        <p>
+          <Link to="/account">Go to your account</Link>
+        </p>
+      </section>
+    );
+  }
+  const asked = page.newScopes.length > 0 ? page.newScopes : page.scopes;
+  return (
+    <Form method="post" reloadDocument className="card narrow" aria-labelledby="consent-heading">
+      <h1 id="consent-heading">Allow {page.clientName} to use your account?</h1>
+      {last && "error" in last && last.error ? <ErrorSummary errors={[last.error]} /> : null}
+      <p>
+        <strong>{page.clientName}</strong> would like to:
+      </p>
+      <ul>
+        {asked.map((words) => (
+          <li key={words}>{words}</li>
+        ))}
+      </ul>
+      <p className="muted">
+        You can take this back at any time under <Link to="/account/applications">Applications</Link> in your account.
+      </p>
+      <div className="actions">
+        <SubmitButton name="intent" value="allow">
+          Allow
+        </SubmitButton>
+        <SubmitButton name="intent" value="deny" className="secondary">
+          Deny
+        </SubmitButton>
+      </div>
+    </Form>
+  );
+}

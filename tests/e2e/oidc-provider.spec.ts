@@ -1,0 +1,68 @@
+// "Sign in with Latchkey" in a browser: an application (openid-client as its server side) sends the person to
+// the provider; they sign in on Latchkey's own page, allow the application on the consent page, and come back
+// with a code the application exchanges. Then /account/applications revokes it. JavaScript off (the pages are
+// plain forms) and on (Remix navigations hand over to the provider with whole-page loads).
+import path from "node:path";
+import * as oidc from "openid-client";
+import type { TestDatabase } from "../support/database";
+import { registerClient } from "../support/oidc-clients";
+import { expect, expectNoAxeViolations, submitSignIn, test } from "./fixtures";
+import { E2E_PORT } from "./ports";
+
+const database = { kind: "sqlite", url: `file:${path.resolve("tests/.tmp/e2e.db")}` } as TestDatabase;
+const baseUrl = `http://localhost:${E2E_PORT}`;
+
+for (const javaScriptEnabled of [false, true]) {
+  test.describe(`JavaScript ${javaScriptEnabled ? "on" : "off"}`, () => {
+    test.use({ javaScriptEnabled });
+
+    test("an application signs a person in through sign-in and consent, and they revoke it later", async ({ page, user }) => {
+      const app = await registerClient(database, { name: "Team Wiki" });
+      const config = await oidc.discovery(new URL(baseUrl), app.clientId, undefined, oidc.ClientSecretBasic(app.clientSecret!), { execute: [oidc.allowInsecureRequests] });
+      const verifier = oidc.randomPKCECodeVerifier();
+      const state = oidc.randomState();
+      const nonce = oidc.randomNonce();
+      const authorizationUrl = oidc.buildAuthorizationUrl(config, {
+        redirect_uri: app.redirectUri,
+        scope: "openid profile email",
+        code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+        code_challenge_method: "S256",
+        state,
+        nonce,
+      });
+      // The application's callback page, answered here: the browser arrives at it with the code.
+      let callback: URL | null = null;
+      await page.route(`${app.redirectUri}**`, async (route) => {
+        callback = new URL(route.request().url());
+        await route.fulfill({ status: 200, contentType: "text/html", body: "<!doctype html><html lang=en><title>Team Wiki</title><h1>Signed in</h1></html>" });
+      });
+
+      await page.goto(authorizationUrl.href);
+      await expect(page).toHaveURL(/\/sign-in\?redirectTo=%2Foauth2%2Finteraction%2F/);
+      await submitSignIn(page, user);
+
+      await expect(page.getByRole("heading", { name: "Allow Team Wiki to use your account?" })).toBeVisible();
+      await expect(page.getByText("See your email address")).toBeVisible();
+      await expect(page.getByText("See your name and profile picture")).toBeVisible();
+      await expectNoAxeViolations(page, "consent");
+      await page.getByRole("button", { name: "Allow" }).click();
+
+      await expect(page.getByRole("heading", { name: "Signed in" })).toBeVisible();
+      expect(callback!.searchParams.get("state")).toBe(state);
+      const tokens = await oidc.authorizationCodeGrant(config, callback!, { pkceCodeVerifier: verifier, expectedState: state, expectedNonce: nonce });
+      expect(tokens.claims()).toMatchObject({ email: user.email, name: user.name });
+
+      await page.goto("/account/applications");
+      await expect(page.getByRole("link", { name: "Applications" })).toHaveAttribute("aria-current", "page");
+      const row = page.getByTestId("application-row").filter({ hasText: "Team Wiki" });
+      await expect(row).toContainText("See your email address");
+      await expectNoAxeViolations(page, "applications");
+      await row.getByRole("button", { name: /Revoke access/ }).click();
+      await expect(page.getByText("Team Wiki can no longer use your account.")).toBeVisible();
+      await expect(page.getByTestId("application-row").filter({ hasText: "Team Wiki" })).toHaveCount(0);
+      await expectNoAxeViolations(page, "applications after revoking");
+      await expect(oidc.refreshTokenGrant(config, "x")).rejects.toMatchObject({ error: "invalid_grant" });
+      expect((await oidc.tokenIntrospection(config, tokens.access_token)).active).toBe(false);
+    });
+  });
+}
