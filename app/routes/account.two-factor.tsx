@@ -7,7 +7,7 @@
 import { getFormProps } from "@conform-to/react";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { AuthError } from "~/auth/errors";
 import type { RequestContext } from "~/auth/request-context.server";
 import type { SessionWithUser } from "~/auth/session/sessions.server";
@@ -114,7 +114,10 @@ export default function AccountTwoFactor() {
         </StatusMessage>
       ) : null}
       {!page.hasPassword ? (
-        <p className="muted">Set a password on the overview page first: two-factor authentication protects password sign-ins.</p>
+        <p className="muted">
+          <Link to="/account/security">Set a password on the Security page</Link> first: two-factor authentication protects password
+          sign-ins.
+        </p>
       ) : page.enabled ? (
         <>
           <p>

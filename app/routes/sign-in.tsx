@@ -82,7 +82,7 @@ export default function SignIn() {
         meta={fields.password}
         type="password"
         autoComplete="current-password"
-        labelAside={<Link to="/forgot-password" className="small-link">Forgot password?</Link>}
+        afterInput={<Link to="/forgot-password" className="small-link">Forgot password?</Link>}
       />
       <CheckboxField label="Remember me" meta={fields.rememberMe} />
       <SubmitButton className="primary wide">Sign in</SubmitButton>

@@ -104,7 +104,7 @@ export default function TwoFactor() {
   const [form, fields] = useZodForm(`two-factor-${method}`, secondFactorFormSchema, actionData?.result);
   const keep = redirectTo ? `&redirectTo=${encodeURIComponent(redirectTo)}` : "";
   return (
-    <div className="card">
+    <div className="card narrow">
       <h1>Two-factor authentication</h1>
       {sent && method === "otp" && !actionData ? (
         <StatusMessage>We sent a code to your email address. It works for {TWO_FACTOR_OTP_SECONDS / 60} minutes.</StatusMessage>
