@@ -55,9 +55,9 @@ async function whileOpen(ctx: RequestContext, step: () => Promise<unknown>): Pro
   }
 }
 
-/** Back to the password step, with why (and the page it was going to). */
+/** Back to the password step, with why as an error there (and the page it was going to). */
 function signInAgain(redirectTo: string | undefined) {
-  return goTo(`/sign-in${redirectTo ? `?redirectTo=${encodeURIComponent(redirectTo)}` : ""}`, PAGE_MESSAGES.INVALID_TWO_FACTOR_COOKIE());
+  return goTo(`/sign-in${redirectTo ? `?redirectTo=${encodeURIComponent(redirectTo)}` : ""}`, PAGE_MESSAGES.INVALID_TWO_FACTOR_COOKIE(), { tone: "error" });
 }
 
 const VERIFY = { totp: verifyTotp, backup: verifyBackupCode, otp: verifyTwoFactorOtp } as const;

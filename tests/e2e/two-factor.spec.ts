@@ -161,7 +161,11 @@ test("two-factor: after too many wrong codes the sign-in is over, and the sign-i
   await page.getByLabel("Code").fill("000000");
   await page.getByRole("button", { name: "Verify" }).click();
   await expect(page).toHaveURL("/sign-in");
-  await expectStatus(page, "This sign-in ended after too many wrong codes, or took too long. Sign in again with your password.");
+  // A refusal, so it reads as one: in the error summary, with "Error:" in the title, not a green confirmation.
+  await expectErrorSummary(page, ["This sign-in ended after too many wrong codes, or took too long. Sign in again with your password."]);
+  await expect(page).toHaveTitle(/^Error: Sign in/);
+  await expect(page.locator(".notice")).toHaveCount(0);
+  await expectNoAxeViolations(page, "sign-in after a second step that ended");
   await passwordStep(page, user.email);
   await expect(page).toHaveURL("/two-factor");
 });
