@@ -48,8 +48,9 @@ export default function AccountLayout() {
         </ul>
       </nav>
       <div className="account-page" ref={page}>
-        <OrganizationSwitcher data={useLoaderData<typeof loader>()} />
         <Outlet />
+        {/* Below the page's own heading and content: the page comes first, for sight and for screen readers. */}
+        <OrganizationSwitcher data={useLoaderData<typeof loader>()} />
       </div>
     </div>
   );

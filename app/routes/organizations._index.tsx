@@ -11,7 +11,7 @@ import { listUserInvitations } from "~/auth/organization/invitations.server";
 import { createForSession, listOrganizationsWithRole, setActiveOrganization, switcherData } from "~/auth/organization/organizations.server";
 import { createOrganizationForm, idField } from "~/auth/organization/schemas";
 import { ErrorSummary, Field, SubmitButton, useZodForm } from "~/components/forms";
-import { OrganizationSwitcher } from "~/components/organization-switcher";
+import { OrganizationSwitcher, switchedWords } from "~/components/organization-switcher";
 import { FlashMessage } from "~/components/account-sections";
 import { pageTitle } from "~/components/page-title";
 import { takeFlashNotice } from "~/http/flash.server";
@@ -57,8 +57,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
       session: "required",
       refusalShown: "page",
       run: async (value, current) => {
-        await setActiveOrganization(current, { organizationId: value.organizationId ?? null });
-        return goTo(safeRedirectTarget(value.redirectTo, "/organizations"));
+        const active = await setActiveOrganization(current, { organizationId: value.organizationId ?? null });
+        return goTo(safeRedirectTarget(value.redirectTo, "/organizations"), switchedWords(active?.name ?? null));
       },
     }),
   });

@@ -3,7 +3,7 @@
 import { createRequire } from "node:module";
 import type { Page } from "@playwright/test";
 import { Secret, TOTP } from "otpauth";
-import { expect, expectErrorSummary, expectSignedInAs, expectStatus, PASSWORD, signIn, test, uniqueEmail, type TestUser } from "./fixtures";
+import { expect, expectErrorSummary, expectNoAxeViolations, expectSignedInAs, expectStatus, PASSWORD, signIn, test, uniqueEmail, type TestUser } from "./fixtures";
 import { countMail, waitForMail } from "./mail";
 
 test.use({ javaScriptEnabled: false });
