@@ -1,8 +1,10 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { Link, Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useRouteError, useRouteLoaderData } from "@remix-run/react";
 import { BrandMark } from "~/components/brand-mark";
 import { useNonce } from "~/components/nonce";
 import { SignedInUser } from "~/components/signed-in-user";
+import { SIGNED_OUT_ELSEWHERE, sessionEndedElsewhere } from "~/http/page-session.server";
 import { viewerOf } from "~/http/viewer.server";
 import stylesUrl from "~/styles.css";
 
@@ -11,10 +13,15 @@ export const meta: MetaFunction = () => [{ title: "Latchkey" }];
 
 /**
  * Whether a page action on this request answered with errors (pages' titles then start "Error: ", page-title.ts),
- * and who is signed in, for the header.
+ * who is signed in, for the header, and whether this browser's session was ended elsewhere (said once, here).
  */
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  return { formFailed: context.formFailed === true, viewer: await viewerOf(request, context) };
+  const [viewer, endedElsewhere] = await Promise.all([viewerOf(request, context), sessionEndedElsewhere(request, context)]);
+  return data(
+    { formFailed: context.formFailed === true, viewer, signedOutElsewhere: endedElsewhere ? SIGNED_OUT_ELSEWHERE : null },
+    // The ended session's cookies are cleared with the page that says so, so the next page does not repeat it.
+    endedElsewhere ? { headers: endedElsewhere } : undefined,
+  );
 }
 
 export function Layout({ children }: { children: React.ReactNode }) {
@@ -37,7 +44,14 @@ export function Layout({ children }: { children: React.ReactNode }) {
           </Link>
           <SignedInUser viewer={root?.viewer ?? null} />
         </header>
-        <main>{children}</main>
+        <main>
+          {root?.signedOutElsewhere ? (
+            <p className="notice" role="status" data-testid="signed-out-elsewhere">
+              {root.signedOutElsewhere} <Link to="/sign-in">Sign in</Link>
+            </p>
+          ) : null}
+          {children}
+        </main>
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>

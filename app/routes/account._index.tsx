@@ -43,11 +43,6 @@ export default function AccountOverview() {
           </span>
           {user.emailVerified ? <span className="muted"> · verified</span> : null}
         </p>
-        <Form method="post" action="/account?index">
-          <SubmitButton name="intent" value="sign-out" className="secondary">
-            Sign out
-          </SubmitButton>
-        </Form>
       </section>
       {page.showVerifyBanner ? <VerifyEmailBanner email={user.email} last={last} outbox={page.outbox} /> : null}
       <section aria-labelledby="account-pages-heading">

@@ -225,7 +225,7 @@ export default function InvitationPage() {
             <input type="hidden" name="intent" value="sign-out" />
             {tokenInput}
             <button type="submit" className="secondary">
-              Sign out
+              Sign out and sign in as {invitation.email}
             </button>
           </Form>
         </>

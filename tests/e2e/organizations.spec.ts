@@ -66,7 +66,7 @@ test("an owner builds a team from e-mail invitations, manages it and deletes it"
   // Someone else signed in (here the owner) is told the invitation is not theirs, and offered to sign out.
   await page.goto(link);
   await expect(page.getByText(`This invitation is for ${newcomer.email}, but you are signed in as ${owner.email}.`)).toBeVisible();
-  await expect(page.getByRole("button", { name: "Sign out" })).toBeVisible();
+  await expect(page.getByRole("button", { name: `Sign out and sign in as ${newcomer.email}` })).toBeVisible();
   await expect(page.getByRole("button", { name: "Accept invitation" })).toHaveCount(0);
   await page.goto(`/organizations/${slug}`);
 

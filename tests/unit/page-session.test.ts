@@ -11,6 +11,8 @@ const reads = vi.hoisted(() => ({ count: 0 }));
 vi.mock("~/auth/session/cached-read.server", () => ({
   readSessionWithUser: vi.fn(async (token: string) => {
     reads.count += 1;
+    // A genuine cookie naming a session that was ended elsewhere (revoked from another device).
+    if (token.startsWith("gone")) return null;
     const now = new Date();
     return {
       // Extended just now: not due for another extension, so nothing is written.
@@ -51,6 +53,9 @@ async function loadProfilePage(request: Request) {
   return Promise.allSettled([rootLoader(args), accountLayoutLoader(args), profileLoader(args)]);
 }
 
+type RootResult = Awaited<ReturnType<typeof rootLoader>>;
+const rootData = (root: PromiseSettledResult<unknown>) => (root as PromiseFulfilledResult<RootResult>).value.data;
+
 describe("the session of one page request", () => {
   beforeEach(() => {
     reads.count = 0;
@@ -62,7 +67,8 @@ describe("the session of one page request", () => {
     expect(root.status, String((root as PromiseRejectedResult).reason)).toBe("fulfilled");
     expect(layout.status).toBe("fulfilled");
     expect(page.status, String((page as PromiseRejectedResult).reason)).toBe("fulfilled");
-    expect((root as PromiseFulfilledResult<{ viewer: { name: string } | null }>).value.viewer?.name).toBe("Ada");
+    expect(rootData(root).viewer?.name).toBe("Ada");
+    expect(rootData(root).signedOutElsewhere).toBeNull();
     expect(reads.count).toBe(1);
   });
 
@@ -73,9 +79,22 @@ describe("the session of one page request", () => {
     expect(reads.count).toBe(2);
   });
 
+  it("a session ended elsewhere: the page says so once and clears the cookie, and the sign-in it sends to says so", async () => {
+    const cookie = `${COOKIE_NAMES.sessionToken}=${encodeURIComponent(sign(`gone${"t".repeat(28)}`, "session"))}`;
+    const [root, , page] = await loadProfilePage(pageRequest(cookie));
+    expect(rootData(root).viewer).toBeNull();
+    expect(rootData(root).signedOutElsewhere).toMatch(/^You were signed out on this browser/);
+    const rootCookies = new Headers((root as PromiseFulfilledResult<RootResult>).value.init?.headers).getSetCookie();
+    expect(rootCookies.some((c) => c.startsWith(`${COOKIE_NAMES.sessionToken}=;`))).toBe(true);
+    const redirect = (page as PromiseRejectedResult).reason as Response;
+    expect(redirect.headers.get("location")).toBe("/sign-in?redirectTo=%2Faccount%2Fprofile");
+    expect(redirect.headers.getSetCookie().some((c) => c.includes("latchkey.flash="))).toBe(true);
+    expect(reads.count).toBe(1);
+  });
+
   it("signed out: nothing to read, and the page sends to sign in", async () => {
     const [root, , page] = await loadProfilePage(pageRequest());
-    expect((root as PromiseFulfilledResult<{ viewer: unknown }>).value.viewer).toBeNull();
+    expect(rootData(root).viewer).toBeNull();
     expect(page.status).toBe("rejected");
     expect(((page as PromiseRejectedResult).reason as Response).headers.get("location")).toBe("/sign-in?redirectTo=%2Faccount%2Fprofile");
     expect(reads.count).toBe(0);
