@@ -17,6 +17,9 @@ import { earlyRefusal } from "~/http/endpoint.server";
 import type { ApiDispatchHooks } from "~/http/server-contract";
 import { TextResponse } from "~/http/text-response.server";
 
+/** The server's own refusals (server/*.mjs) as pages for browsers. */
+export { refusalPage } from "~/http/error-page.server";
+
 /** What the production dispatch (server/api-dispatch.mjs) takes from the build (app/http/server-contract.ts). */
 export const apiDispatch: ApiDispatchHooks = { routes: apiRoutesOf(apiRouteTable), earlyRefusal, responseText: TextResponse.textOf };
 
