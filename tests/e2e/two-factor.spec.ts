@@ -8,6 +8,14 @@ import { countMail, waitForMail } from "./mail";
 
 test.use({ javaScriptEnabled: false });
 
+/** The secret as the page writes it out, in groups of four (as a person types it into an app, without spaces). */
+async function secretShown(page: Page): Promise<string> {
+  const shown = (await page.getByTestId("totp-secret").textContent())!.trim();
+  expect(shown).toMatch(/^[A-Z2-7]{4}( [A-Z2-7]{1,4})+$/);
+  await expect(page.getByRole("img", { name: "QR code to add Latchkey to your authenticator app" })).toBeVisible();
+  return shown.replace(/ /g, "");
+}
+
 /** Codes as an authenticator app computes them from the secret shown on the page; each time step used once. */
 function authenticator(secret: string) {
   const totp = new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30, algorithm: "SHA1" });
@@ -42,7 +50,7 @@ async function enableTwoFactor(page: Page, user: TestUser) {
   await page.getByRole("button", { name: "Enable two-factor authentication" }).click();
   await expect(page.getByRole("img", { name: "QR code" })).toBeVisible();
   expect(await page.getByRole("img", { name: "QR code" }).getAttribute("src")).toMatch(/^data:image\/png;base64,/);
-  const nextCode = authenticator((await page.getByTestId("totp-secret").textContent())!.trim());
+  const nextCode = authenticator(await secretShown(page));
 
   await page.getByLabel("Code").fill("000000");
   await page.getByRole("button", { name: "Turn on two-factor authentication" }).click();
@@ -279,7 +287,7 @@ test.describe("accessibility", () => {
     await page.getByRole("button", { name: "Enable two-factor authentication" }).click();
     await expect(page.getByRole("img", { name: "QR code" })).toBeVisible();
     await expectNoAxeViolations(page);
-    const nextCode = authenticator((await page.getByTestId("totp-secret").textContent())!.trim());
+    const nextCode = authenticator(await secretShown(page));
     await page.getByLabel("Code").fill(nextCode());
     await page.getByRole("button", { name: "Turn on two-factor authentication" }).click();
     await expect(page.getByRole("list", { name: "Backup codes" })).toBeVisible();
