@@ -270,7 +270,7 @@ export default function OrganizationPage() {
                 {m.isMe && page.me.onlyOwner ? <span className="muted">You are the only owner.</span> : null}
                 {m.mayRemove ? (
                   <Link
-                    to={`?${new URLSearchParams({ confirm: "remove", member: m.id })}#members-heading`}
+                    to={`?${new URLSearchParams({ confirm: "remove", member: m.id })}`}
                     className="button-link secondary"
                     aria-label={`Remove ${m.email}`}
                   >
@@ -341,7 +341,7 @@ export default function OrganizationPage() {
         ) : (
           <>
             <p className="muted">You lose access to this organization until someone invites you again.</p>
-            <Link to="?confirm=leave#leave-heading" className="button-link secondary">
+            <Link to="?confirm=leave" className="button-link secondary">
               Leave organization
             </Link>
           </>
