@@ -38,6 +38,12 @@ vi.mock("~/auth/organization/organizations.server", async (original) => ({
   switcherData: vi.fn(async (current: unknown) => (current ? { organizations: [], activeId: null } : null)),
 }));
 
+// The profile's pending change of address is a read of the verification table, not of the session.
+vi.mock("~/auth/account/change-email.server", async (original) => ({
+  ...(await original<typeof import("~/auth/account/change-email.server")>()),
+  pendingEmailChange: vi.fn(async () => null),
+}));
+
 const { loader: rootLoader } = await import("~/root");
 const { loader: accountLayoutLoader } = await import("~/routes/account");
 const { loader: profileLoader } = await import("~/routes/account.profile");
