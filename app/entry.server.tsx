@@ -18,6 +18,9 @@ import type { ApiDispatchHooks, OidcProviderHooks } from "~/http/server-contract
 import { handleOidcRequest, handlesOidcPath } from "~/auth/oidc-provider/provider.server";
 import { TextResponse } from "~/http/text-response.server";
 
+/** The server's own refusals (server/*.mjs) as pages for browsers. */
+export { refusalPage } from "~/http/error-page.server";
+
 /** What the production dispatch (server/api-dispatch.mjs) takes from the build (app/http/server-contract.ts). */
 export const apiDispatch: ApiDispatchHooks = { routes: apiRoutesOf(apiRouteTable), earlyRefusal, responseText: TextResponse.textOf };
 
@@ -34,7 +37,7 @@ startRateLimiting();
 if (env.localOutbox) console.log(`[latchkey] no SMTP_URL: mail is printed here and kept at ${new URL("/dev/outbox", env.BASE_URL).href}`);
 
 /**
- * A mistyped address is a visitor's slip, not a fault: one line, not a stack trace. Everything else is logged in
+ * A mistyped address (or a post to a page that takes none) is a visitor's slip, not a fault: one line, not a stack trace. Everything else is logged in
  * full, except requests the visitor abandoned.
  */
 export function handleError(error: unknown, { request }: LoaderFunctionArgs | ActionFunctionArgs) {
@@ -43,6 +46,11 @@ export function handleError(error: unknown, { request }: LoaderFunctionArgs | Ac
     (isRouteErrorResponse(error) && error.status === 404) || (error instanceof Error && error.message.startsWith("No route matches URL"));
   if (notFound) {
     console.warn(`[latchkey] 404 ${request.method} ${new URL(request.url).pathname}`);
+    return;
+  }
+  // A post to a page that takes none (405) is a visitor's (or a robot's) slip too.
+  if (isRouteErrorResponse(error) && error.status < 500) {
+    console.warn(`[latchkey] ${error.status} ${request.method} ${new URL(request.url).pathname}`);
     return;
   }
   console.error(error);

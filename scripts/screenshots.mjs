@@ -111,7 +111,55 @@ const STATES = [
     },
   },
   { name: "account-sessions", signedIn: true, go: (page) => page.goto("/account/sessions") },
+  {
+    name: "account-sessions-signed-out-others",
+    signedIn: true,
+    go: async (page, user) => {
+      // Another device first, so there is one to sign out.
+      await fetch(new URL("/api/auth/sign-in/email", page.url()), {
+        method: "POST",
+        headers: { "content-type": "application/json", origin: new URL(page.url()).origin },
+        body: JSON.stringify({ email: user.email, password: user.password }),
+      });
+      await page.goto("/account/sessions");
+      await page.getByRole("button", { name: "Sign out of all other devices" }).click();
+      await page.waitForURL("**/account/sessions");
+    },
+  },
   { name: "account-delete", signedIn: true, go: (page) => page.goto("/account/delete") },
+  // Unverified: the page says why no invitation is listed.
+  { name: "organizations", signedIn: true, go: (page) => page.goto("/organizations") },
+  {
+    name: "organization-only-owner",
+    signedIn: true,
+    go: async (page) => {
+      const slug = `solo-${Date.now().toString(36)}`;
+      await page.goto("/organizations");
+      await page.getByLabel("Name", { exact: true }).fill("Solo Studio");
+      await page.getByLabel("Slug").fill(slug);
+      await page.getByRole("button", { name: "Create organization" }).click();
+      await page.waitForURL(`**/organizations/${slug}`);
+      await page.goto(`/organizations/${slug}`);
+    },
+  },
+  {
+    name: "form-too-large",
+    go: async (page) => {
+      await page.goto("/sign-in");
+      await page.route("**/sign-in", (route) => route.continue({ postData: `email=${"x".repeat(70 * 1024)}` }));
+      await page.getByRole("button", { name: "Sign in", exact: true }).click();
+      await page.unrouteAll();
+    },
+  },
+  {
+    name: "method-not-allowed",
+    go: async (page) => {
+      await page.goto("/sign-in");
+      await page.route("**/sign-in", (route) => route.continue({ url: new URL("/email-verified", page.url()).toString() }));
+      await page.getByRole("button", { name: "Sign in", exact: true }).click();
+      await page.unrouteAll();
+    },
+  },
 ];
 
 async function main() {

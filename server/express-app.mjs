@@ -4,6 +4,7 @@ import path from "node:path";
 import express from "express";
 import { createRequestHandler } from "@remix-run/express";
 import { setCommonHeaders } from "./common-headers.mjs";
+import { sendRefusal } from "./refusal.mjs";
 
 /** What the Fetch API (and so Remix) can carry; TRACE, CONNECT and the rest would make it throw a 500. */
 export const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
@@ -26,14 +27,14 @@ export function createExpressApp({ build, root, clientAddress, trustProxy, stric
       return writeHead.apply(this, args);
     };
     if (!METHODS.has(req.method)) {
-      res.status(405).set({ Allow: [...METHODS].join(", "), "Content-Type": "text/plain; charset=utf-8" }).end("Method not allowed");
+      sendRefusal(build, req, res, 405, "Method not allowed", { Allow: [...METHODS].join(", ") });
       return;
     }
     // Pages: a form posted from another site (or from an opaque "null" origin) is refused here with a plain 403,
     // before Remix's own same-host check turns it into a 500. The app's origin rules then judge the rest.
     if (req.method !== "GET" && req.method !== "HEAD" && !req.path.startsWith(API_PREFIX) && req.headers.origin !== undefined) {
       if (!sameHost(req.headers.origin, req.headers["x-forwarded-host"] ?? req.headers.host)) {
-        res.status(403).set({ "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" }).end("This form was sent from another site, so it was refused.");
+        sendRefusal(build, req, res, 403, "This form was sent from another site, so it was refused.");
         return;
       }
     }

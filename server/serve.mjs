@@ -7,6 +7,7 @@ import { createApiDispatch } from "./api-dispatch.mjs";
 import { createClientAddress, trustProxySetting } from "./client-address.mjs";
 import { setCommonHeaders } from "./common-headers.mjs";
 import { createExpressApp } from "./express-app.mjs";
+import { sendRefusal } from "./refusal.mjs";
 
 /** Bench only (scripts/bench.mjs): serve with a handful of routes, to show a request's cost does not grow with them. */
 const HANDFUL = new Set(["root", "routes/api.auth.$", "routes/api.auth.ok", "routes/api.auth.get-session", "routes/api.auth.sign-in.email", "routes/api.auth.sign-out"]);
@@ -36,7 +37,7 @@ export async function serve({ root, port, host }) {
     // A Host with user info ("a@b") makes a URL that no Fetch Request may carry: refused here, for pages and
     // API alike, rather than thrown where the request is built.
     if (hostHasUserInfo(req.headers.host) || hostHasUserInfo(req.headers["x-forwarded-host"])) {
-      res.writeHead(400, { "Content-Type": "text/plain; charset=utf-8", Connection: "close" }).end("Bad Request");
+      sendRefusal(build, req, res, 400, "Bad Request", { Connection: "close" });
       return;
     }
     // A request parsed from what a client sent after its connection was answered with `Connection: close`

@@ -153,6 +153,16 @@ export async function revokeTokens(purpose: TokenPurpose, userId: string): Promi
   });
 }
 
+/** The payloads of a user's live tokens of one purpose, newest first (e.g. a pending change to show). */
+export async function liveTokenPayloads<P extends TokenPayload>(purpose: TokenPurpose, userId: string): Promise<P[]> {
+  const rows = await db.verification.findMany({
+    where: { identifier: { startsWith: `${purpose}:` }, value: { contains: `"userId":${JSON.stringify(userId)}` }, expiresAt: { gt: new Date() } },
+    orderBy: { createdAt: "desc" },
+    select: { value: true },
+  });
+  return rows.map((row) => JSON.parse(row.value) as P);
+}
+
 /** Purposes whose tokens were mailed to the user's own address (an invitation's secret went to the invitee). */
 const MAILED_TO_THE_USER: TokenPurpose[] = ["email-verification", "change-email", "reset-password", "delete-account"];
 

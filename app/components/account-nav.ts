@@ -7,6 +7,8 @@ export interface AccountNavEntry {
   end?: boolean;
   /** One line on the overview, which links to every page: what the page is for. */
   description?: string;
+  /** Only when sign-in providers are configured; its description then names them (never one that is not there). */
+  withProviders?: true;
 }
 
 export const ACCOUNT_NAV: AccountNavEntry[] = [
@@ -14,9 +16,22 @@ export const ACCOUNT_NAV: AccountNavEntry[] = [
   { to: "/account/profile", label: "Profile", description: "Your name, picture and email address." },
   { to: "/account/security", label: "Security", description: "Your password." },
   { to: "/account/two-factor", label: "Two-factor", description: "A second step at sign-in: an authenticator app, backup codes." },
-  { to: "/account/linked-accounts", label: "Linked accounts", description: "Sign in with GitHub, Google or your company's single sign-on." },
+  { to: "/account/linked-accounts", label: "Linked accounts", withProviders: true },
   { to: "/account/sessions", label: "Sessions", description: "Where you are signed in, and signing out other devices." },
   { to: "/account/passkeys", label: "Passkeys", description: "Signing in with your fingerprint, face or screen lock instead of a password." },
   { to: "/account/applications", label: "Applications", description: "Applications you signed in to with this account, and revoking their access." },
   { to: "/organizations", label: "Organizations" },
 ];
+
+/** "GitHub", "GitHub or Google", "GitHub, Google or Test SSO". */
+export function oneOf(names: string[]): string {
+  return names.length < 2 ? (names[0] ?? "") : `${names.slice(0, -1).join(", ")} or ${names[names.length - 1]}`;
+}
+
+/** The entries as this server has them: the linked accounts' page names the configured providers, or is left out. */
+export function accountNav(providerNames: string[]): AccountNavEntry[] {
+  return ACCOUNT_NAV.flatMap((entry) => {
+    if (!entry.withProviders) return [entry];
+    return providerNames.length ? [{ ...entry, description: `Sign in with ${oneOf(providerNames)}.` }] : [];
+  });
+}

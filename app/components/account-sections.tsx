@@ -126,13 +126,19 @@ export function ProfileSection({ name, image, username, last }: { name: string; 
   );
 }
 
-export function ChangeEmailSection({ email, last }: { email: string; last?: SectionResult }) {
+export function ChangeEmailSection({ email, pending, last }: { email: string; pending?: string | null; last?: SectionResult }) {
   const [form, fields] = useZodForm("change-email", changeEmailSchema, lastFor("change-email", last));
   return (
     <Section id="change-email" title="Change email">
       <p className="muted">
         Currently <span className="address">{email}</span>.
       </p>
+      {pending ? (
+        <p className="banner" data-testid="pending-email">
+          Change to <strong className="address">{pending}</strong> pending: follow the link we sent to <span className="address">{email}</span> to
+          confirm it. Until then your address stays <span className="address">{email}</span>.
+        </p>
+      ) : null}
       <IntentForm intent="change-email" form={form} last={last} submit="Change email">
         <Field label="New email" meta={fields.newEmail} type="email" autoComplete="email" />
       </IntentForm>

@@ -53,7 +53,7 @@ export function Field({
   type,
   autoComplete,
   hint,
-  labelAside,
+  afterInput,
   autoFocus,
   inputMode,
 }: {
@@ -63,8 +63,11 @@ export function Field({
   autoComplete?: string;
   /** Shown before the first try (e.g. "Use at least 8 characters."), and read with the field. */
   hint?: ReactNode;
-  /** Something on the label's line, such as a "Forgot password?" link. */
-  labelAside?: ReactNode;
+  /**
+   * Something after the input, such as a "Forgot password?" link: after it in the page's order too, so Tab goes
+   * from the field's label to the input first.
+   */
+  afterInput?: ReactNode;
   autoFocus?: boolean;
   /** "numeric" for codes of digits: phones then open the number pad (the server still reads "123 456"). */
   inputMode?: "numeric";
@@ -72,14 +75,7 @@ export function Field({
   const describedBy = [hint ? hintId(meta.id) : null, meta.errors?.length ? meta.errorId : null].filter(Boolean).join(" ");
   return (
     <div className="field">
-      {labelAside ? (
-        <div className="label-row">
-          <label htmlFor={meta.id}>{label}</label>
-          {labelAside}
-        </div>
-      ) : (
-        <label htmlFor={meta.id}>{label}</label>
-      )}
+      <label htmlFor={meta.id}>{label}</label>
       {hint ? (
         <p id={hintId(meta.id)} className="hint">
           {hint}
@@ -92,8 +88,13 @@ export function Field({
         autoFocus={autoFocus}
         inputMode={inputMode}
       />
-      {type === "password" ? <PasswordToggle inputId={meta.id} /> : null}
       <ErrorList id={meta.errorId} errors={meta.errors} />
+      {type === "password" || afterInput ? (
+        <div className="after-input">
+          {type === "password" ? <PasswordToggle inputId={meta.id} /> : null}
+          {afterInput}
+        </div>
+      ) : null}
     </div>
   );
 }

@@ -1,14 +1,18 @@
 // The active-organization switcher: a select and a button, posting to /organizations (works without
-// JavaScript) and coming back to the page it was used on. With JavaScript it switches through the client, so
-// every open tab's switcher follows the active organization (useActiveOrganization), and the page's data is
-// reloaded.
+// JavaScript) and coming back to the page it was used on, which confirms "Switched to …" at its top. With
+// JavaScript it switches through the client, so every open tab's switcher follows the active organization
+// (useActiveOrganization), the page's data is reloaded, and the confirmation is shown (and read) beside it.
 import { Form, useLocation, useRevalidator } from "@remix-run/react";
 import { useEffect, useState, type FormEvent } from "react";
 import { authClient } from "~/client/auth-client";
+import { StatusMessage } from "~/components/forms";
 
 export interface SwitcherProps {
   data: { organizations: Array<{ id: string; name: string }>; activeId: string | null } | null;
 }
+
+/** The confirmation of a switch, the same with JavaScript and without. */
+export const switchedWords = (name: string | null) => (name ? `Switched to ${name}.` : "No organization is active now.");
 
 export function OrganizationSwitcher({ data }: SwitcherProps) {
   if (!data || data.organizations.length === 0) return null;
@@ -23,13 +27,16 @@ function Switcher({ organizations, activeId: loadedActiveId }: { organizations: 
   const activeId = active.isPending ? loadedActiveId : (active.data?.id ?? null);
   const [selected, setSelected] = useState(activeId ?? "");
   const [error, setError] = useState<string | null>(null);
+  const [switched, setSwitched] = useState<string | null>(null);
   useEffect(() => setSelected(activeId ?? ""), [activeId]);
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     setError(null);
+    setSwitched(null);
     const result = await authClient.organization.setActive({ organizationId: selected || null });
     if (result.error) return setError("The organization could not be switched. Reload the page and try again.");
+    setSwitched(switchedWords(organizations.find((o) => o.id === selected)?.name ?? null));
     revalidator.revalidate(); // the client refetches the active organization itself (and tells the other tabs)
   }
 
@@ -51,6 +58,11 @@ function Switcher({ organizations, activeId: loadedActiveId }: { organizations: 
         <span className="errors" role="alert">
           {error}
         </span>
+      ) : null}
+      {switched ? (
+        <StatusMessage id="switched" focusKey={switched}>
+          {switched}
+        </StatusMessage>
       ) : null}
     </Form>
   );

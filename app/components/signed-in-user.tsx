@@ -1,9 +1,10 @@
-// The header's "Signed in as …": rendered on the server from the root loader (so it is there without
+// The header's "Signed in as …" and "Sign out": rendered on the server from the root loader (so it is there without
 // JavaScript, and there is no flash), then kept live by the client's session (app/client): it follows a sign-out
 // or a new name in any open tab without a reload.
-import { Link } from "@remix-run/react";
+import { Form, Link } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { authClient } from "~/client/auth-client";
+import { SubmitButton } from "~/components/forms";
 import type { Viewer } from "~/http/viewer.server";
 
 export function SignedInUser({ viewer }: { viewer: Viewer | null }) {
@@ -14,10 +15,18 @@ export function SignedInUser({ viewer }: { viewer: Viewer | null }) {
   const user = session.isPending ? viewer : session.data?.user;
   const name = user?.name || user?.email;
   if (!name) return null;
+  // Sign out on every page: a plain form post (works without JavaScript), answered on the home page.
   return (
-    <p className="signed-in-as">
-      Signed in as <Link to="/account">{name}</Link>
-    </p>
+    <div className="header-account">
+      <p className="signed-in-as">
+        Signed in as <Link to="/account">{name}</Link>
+      </p>
+      <Form method="post" action="/account?index">
+        <SubmitButton name="intent" value="sign-out" className="secondary small">
+          Sign out
+        </SubmitButton>
+      </Form>
+    </div>
   );
 }
 

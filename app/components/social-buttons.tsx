@@ -6,7 +6,7 @@ import type { ProviderButton } from "~/auth/social/provider-ids";
 export function SocialButtons({ providers, redirectTo }: { providers: ProviderButton[]; redirectTo?: string | null }) {
   if (providers.length === 0) return null;
   return (
-    <section className="social" aria-labelledby="social-heading">
+    <section className="social narrow" aria-labelledby="social-heading">
       <h2 id="social-heading" className="social-heading">
         Or continue with
       </h2>

@@ -14,7 +14,7 @@ import { changePassword, setPassword } from "~/auth/account/password-flows.serve
 import { passwordBounds } from "~/auth/account/password.server";
 import type { RequestContext } from "~/auth/request-context.server";
 import { changeEmailSchema, changePasswordSchema, deleteAccountSchema, profileSchema, setPasswordSchema } from "~/auth/schemas";
-import { listSessions, revokeSessionById, signOut } from "~/auth/session/sessions.server";
+import { listSessions, revokeOtherSessions, revokeSessionById, signOut } from "~/auth/session/sessions.server";
 import { updateUser } from "~/auth/account/users.server";
 import { answerIntent, goTo, intent, pageAction } from "~/http/page-action.server";
 
@@ -109,6 +109,16 @@ function accountIntents() {
         const revoked = (await listSessions(current.user.id)).find((s) => s.id === id);
         await revokeSessionById(ctx, current, id);
         return back(ctx, revoked ? `Signed out ${describeDevice(revoked.userAgent)}.` : "That session had already ended.");
+      },
+    }),
+    "revoke-other-sessions": intent({
+      schema: z.object({}),
+      rateLimitAs: "/revoke-other-sessions",
+      session: "required",
+      refusalShown: "page",
+      run: async (_value, current, ctx) => {
+        await revokeOtherSessions(current);
+        return back(ctx, "Signed out of all other devices. This one stays signed in.");
       },
     }),
     "sign-out": intent({

@@ -28,24 +28,66 @@ code{background:var(--code-bg);padding:.1rem .3rem;border-radius:4px}a:focus-vis
 
 const BRAND_MARK = `<svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true" focusable="false"><circle cx="8" cy="12" r="4.5" fill="none" stroke="currentColor" stroke-width="2.5"/><path d="M12.5 12H21M18 12v3.5M21 12v2.5" fill="none" stroke="currentColor" stroke-width="2.5" stroke-linecap="round"/></svg>`;
 
-export function renderErrorPage(code: string | undefined): Response {
-  const trimmed = code?.trim() || "Unknown";
-  const explanation = Object.hasOwn(ERROR_PAGE_EXPLANATIONS, trimmed) ? ERROR_PAGE_EXPLANATIONS[trimmed] : UNKNOWN_EXPLANATION;
+/** A page as the plain server writes it (it has no Response to hand): status, headers and the HTML. */
+export interface PlainPage {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** A page of its own, outside Remix: the title, a heading and the body's HTML (already escaped), in the pages' style. */
+function standalonePage(status: number, title: string, heading: string, bodyHtml: string): PlainPage {
   const nonce = randomBytes(16).toString("base64");
   const html = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Sign-in problem · Latchkey</title>
+<title>${escapeHtml(title)} · Latchkey</title>
 <style nonce="${nonce}">${STYLE}</style></head>
-<body><header>${BRAND_MARK}Latchkey</header><main><section><h1>We could not sign you in</h1>
-<p data-testid="error-explanation">${escapeHtml(explanation)}</p>
-<p class="muted">Error Code: <code data-testid="error-code">${escapeHtml(trimmed)}</code></p>
-<p><a href="/">Return to Application</a></p></section></main></body></html>`;
-  return new Response(html, {
-    status: 200,
+<body><header>${BRAND_MARK}Latchkey</header><main><section><h1>${escapeHtml(heading)}</h1>
+${bodyHtml}</section></main></body></html>`;
+  return {
+    status,
+    body: html,
     headers: {
       "Content-Type": "text/html; charset=utf-8",
       "Cache-Control": "no-store",
       "Content-Security-Policy": `default-src 'none'; style-src 'nonce-${nonce}'; base-uri 'none'; frame-ancestors 'none'`,
     },
-  });
+  };
+}
+
+export function renderErrorPage(code: string | undefined): Response {
+  const trimmed = code?.trim() || "Unknown";
+  const explanation = Object.hasOwn(ERROR_PAGE_EXPLANATIONS, trimmed) ? ERROR_PAGE_EXPLANATIONS[trimmed] : UNKNOWN_EXPLANATION;
+  const page = standalonePage(
+    200,
+    "Sign-in problem",
+    "We could not sign you in",
+    `<p data-testid="error-explanation">${escapeHtml(explanation)}</p>
+<p class="muted">Error Code: <code data-testid="error-code">${escapeHtml(trimmed)}</code></p>
+<p><a href="/">Return to Application</a></p>`,
+  );
+  return new Response(page.body, { status: page.status, headers: page.headers });
+}
+
+/** What the server refuses before any page runs (server/*.mjs), in words for people. */
+const REFUSALS: Record<number, { heading: string; text: string }> = {
+  400: { heading: "We could not read that request", text: "The address or what was sent is not one we can read. Check the address, or start again from the home page." },
+  403: { heading: "That was refused", text: "The form was sent from another site, so nothing was done. Go back to this site's own page and try again there." },
+  405: { heading: "That cannot be done here", text: "This address does not take that kind of request. Go back and use the page's own buttons and links." },
+};
+
+/**
+ * The refusals the server makes before the app (a bad Host, a method no page takes, a form from another site), as
+ * a page for a browser that asked for one, or null for anyone else (who keeps the short plain-text answer).
+ */
+export function refusalPage(status: number, accept: string | undefined): PlainPage | null {
+  const refusal = REFUSALS[status];
+  if (!refusal || !/\btext\/html\b/i.test(accept ?? "")) return null;
+  return standalonePage(
+    status,
+    `Error: ${refusal.heading}`,
+    refusal.heading,
+    `<p>${escapeHtml(refusal.text)}</p>
+<p><a href="/">Return to the home page</a></p>`,
+  );
 }

@@ -25,6 +25,8 @@ export interface FlashContent {
   /** An address to prefill on the next page's form (the sign-in page after a password reset). */
   email?: string;
   link?: FlashLink;
+  /** "error": the message is a refusal that ended the previous step (shown as an error, not a confirmation). */
+  tone?: "error";
 }
 
 /** A link kept only if it is a path on this site (the cookie is signed; this is belt and braces). */
@@ -51,7 +53,12 @@ export function takeFlashContent(request: Request, headers: Headers): FlashConte
     const content = JSON.parse(Buffer.from(value, "base64url").toString("utf8")) as FlashContent;
     if (typeof content.text !== "string") return null;
     const link = sameSiteLink(content.link);
-    return { text: content.text, ...(typeof content.email === "string" ? { email: content.email } : {}), ...(link ? { link } : {}) };
+    return {
+      text: content.text,
+      ...(typeof content.email === "string" ? { email: content.email } : {}),
+      ...(link ? { link } : {}),
+      ...(content.tone === "error" ? { tone: "error" as const } : {}),
+    };
   } catch {
     return null;
   }

@@ -65,8 +65,11 @@ export type PageFailure = {
   ok: false;
   /** The intent that was refused, or null when the post named none of the page's. */
   intent: string | null;
-  /** Where it stopped: before any field was parsed (limited, unknown), at the schema, or in the work. */
-  stage: "limited" | "unknown" | "invalid" | "refused";
+  /**
+   * Where it stopped: before any field was parsed (limited, unknown), at the schema, in the work (refused), or
+   * on a fault of ours in the work (failed: a 500 that still gives the form back as it was typed).
+   */
+  stage: "limited" | "unknown" | "invalid" | "refused" | "failed";
   /** The form's answer; for a post refused before parsing, a form-level error with the kept fields. */
   result: SubmissionResult<string[]>;
   /** The refusal in words for people, when a page may show it above its forms. */
@@ -103,6 +106,9 @@ export interface ChooseIntent {
 }
 
 const UNKNOWN_INTENT = "Something went wrong with that button. Reload the page and try again.";
+
+/** A fault of ours while doing what the form asked: what was typed is kept, and the button tries again. */
+export const SERVER_TROUBLE = "Something went wrong on our side, so this may not have been done. What you typed is still here: try again.";
 
 /** Longest value a rate-limited answer echoes back: enough for any address, never a whole body. */
 const MAX_KEPT_VALUE = 320;
@@ -168,7 +174,14 @@ async function pipeline(
     value = await spec.run(submission.value, current, ctx);
   } catch (thrown) {
     const error = knownError(thrown);
-    if (!error) throw thrown;
+    if (!error) {
+      // Not a refusal but a fault (the database away, a bug): logged in full as any other, and answered with
+      // the page and its form as sent (passwords excepted), so nothing has to be typed again.
+      if (thrown instanceof Response) throw thrown;
+      console.error("[latchkey] unexpected error in a page action:", thrown);
+      const result = submission.reply({ hideFields: spec.hideFields, formErrors: [SERVER_TROUBLE] });
+      return fail("failed", result, 500, { words: spec.refusalShown === "page" ? SERVER_TROUBLE : undefined });
+    }
     const field = spec.fieldFor?.(error);
     const words = wordsFor(error);
     const result = submission.reply({ hideFields: spec.hideFields, ...(field ? { fieldErrors: { [field]: [words] } } : { formErrors: [words] }) });
@@ -198,7 +211,7 @@ export function pageForm<S extends z.ZodObject, N extends SessionNeed, T>(
 export function answerIntent<T, E extends object = object>(outcome: PageOutcome<T>, extra: E = {} as E) {
   type Answer = { intent: string | null; result?: SubmissionResult<string[]>; error?: string } & E;
   if (outcome.ok) return data<Answer>({ intent: outcome.intent, ...extra }, { headers: outcome.ctx.responseHeaders });
-  const parsed = outcome.stage === "invalid" || outcome.stage === "refused";
+  const parsed = outcome.stage === "invalid" || outcome.stage === "refused" || outcome.stage === "failed";
   return data<Answer>(
     {
       intent: outcome.intent,

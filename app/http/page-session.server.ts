@@ -9,11 +9,15 @@
 import type { AppLoadContext } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { requestContext, type RequestContext } from "~/auth/request-context.server";
-import { extendSessionIfDue, lookUpSession, type SessionWithUser } from "~/auth/session/sessions.server";
+import { extendSessionIfDue, lookUpSessionOrEnding, type SessionWithUser } from "~/auth/session/sessions.server";
+import { setFlash } from "~/http/flash.server";
+
+/** Told once to a browser whose session was ended elsewhere (revoked from another device, a password change…). */
+export const SIGNED_OUT_ELSEWHERE = "You were signed out on this browser, from another device or by a change to your account. Sign in again to go on.";
 
 interface SessionRead {
   /** The stored session, and the cookies the read clears (an expired or unknown one). */
-  looked: Promise<{ current: SessionWithUser | null; headers: Headers }>;
+  looked: Promise<{ current: SessionWithUser | null; headers: Headers; endedElsewhere: boolean }>;
   /** The page loader's extension, once asked for. */
   extended?: Promise<{ current: SessionWithUser | null; headers: Headers }>;
 }
@@ -29,7 +33,9 @@ function readOnce(request: Request, context: AppLoadContext | undefined): Sessio
   const known = context ? reads.get(context) : undefined;
   if (known) return known;
   const ctx = readContext(request, context);
-  const read: SessionRead = { looked: lookUpSession(ctx).then((current) => ({ current, headers: ctx.responseHeaders })) };
+  const read: SessionRead = {
+    looked: lookUpSessionOrEnding(ctx).then(({ current, endedElsewhere }) => ({ current, endedElsewhere, headers: ctx.responseHeaders })),
+  };
   if (context) reads.set(context, read);
   return read;
 }
@@ -41,6 +47,18 @@ function passCookies(from: Headers, to: Headers): void {
 /** Who is signed in, for the header and the layouts: never extends the session, never writes a cookie. */
 export async function lookAtSession(request: Request, context: AppLoadContext | undefined): Promise<SessionWithUser | null> {
   return (await readOnce(request, context).looked).current;
+}
+
+/**
+ * Whether this browser's session cookie named a session ended elsewhere, and so is being cleared: the cookies
+ * that clear it (the page says why once, and the next page does not say it again).
+ */
+export async function sessionEndedElsewhere(request: Request, context: AppLoadContext | undefined): Promise<Headers | null> {
+  const { endedElsewhere, headers } = await readOnce(request, context).looked;
+  if (!endedElsewhere) return null;
+  const clearing = new Headers();
+  passCookies(headers, clearing);
+  return clearing;
 }
 
 /**
@@ -66,6 +84,8 @@ export async function requirePageSession(request: Request, context: AppLoadConte
   const current = await pageSession(ctx, context);
   if (!current) {
     const url = new URL(request.url);
+    // A session ended elsewhere: the sign-in page says so (once), rather than just asking to sign in.
+    if ((await readOnce(request, context).looked).endedElsewhere) setFlash(ctx.responseHeaders, SIGNED_OUT_ELSEWHERE);
     throw redirect(`/sign-in?redirectTo=${encodeURIComponent(url.pathname + url.search)}`, { headers: ctx.responseHeaders });
   }
   return [current, ctx];

@@ -44,11 +44,6 @@ export default function Home() {
             <Link to="/account" className="button-link primary">
               Go to your account
             </Link>
-            <Form method="post" action="/account?index">
-              <button type="submit" name="intent" value="sign-out" className="secondary">
-                Sign out
-              </button>
-            </Form>
           </div>
         </>
       ) : (

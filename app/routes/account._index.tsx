@@ -4,7 +4,8 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { emailVerificationEnabled } from "~/auth/account/email-verification.server";
 import { FlashMessage, VerifyEmailBanner } from "~/components/account-sections";
-import { ACCOUNT_NAV } from "~/components/account-nav";
+import { enabledProviders } from "~/auth/social/providers/registry.server";
+import { accountNav } from "~/components/account-nav";
 import { SubmitButton } from "~/components/forms";
 import { pageTitle } from "~/components/page-title";
 import { mayReadLocalOutbox } from "~/email/mailer.server";
@@ -19,6 +20,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     showVerifyBanner: !user.emailVerified && emailVerificationEnabled(),
     outbox: mayReadLocalOutbox(request, context.peerAddress),
     deleteAccount: env.AUTH_DELETE_ACCOUNT !== "off",
+    providerNames: enabledProviders().map((p) => p.name),
   }));
 }
 
@@ -41,17 +43,14 @@ export default function AccountOverview() {
           </span>
           {user.emailVerified ? <span className="muted"> · verified</span> : null}
         </p>
-        <Form method="post" action="/account?index">
-          <SubmitButton name="intent" value="sign-out" className="secondary">
-            Sign out
-          </SubmitButton>
-        </Form>
       </section>
       {page.showVerifyBanner ? <VerifyEmailBanner email={user.email} last={last} outbox={page.outbox} /> : null}
       <section aria-labelledby="account-pages-heading">
         <h2 id="account-pages-heading">Manage your account</h2>
         <ul className="link-list">
-          {ACCOUNT_NAV.filter((entry) => !entry.end).map((entry) => (
+          {accountNav(page.providerNames)
+            .filter((entry) => !entry.end)
+            .map((entry) => (
             <li key={entry.to}>
               <Link to={entry.to}>{entry.label}</Link>
               {entry.description ? <span className="muted"> {entry.description}</span> : null}

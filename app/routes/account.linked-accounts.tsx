@@ -3,19 +3,21 @@
 // comes back by post/redirect/get with its confirmation focused at the top, and a refusal (or a provider's
 // `?error=` on the way back) in the focused error summary, with "Error:" in the title.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { confirmItsYouUrl, requireRecentSignIn, signedInRecently } from "~/auth/session/recent-sign-in.server";
 import { unlinkAccount } from "~/auth/social/accounts.server";
-import { linkedAccountsOf } from "~/auth/social/pages.server";
+import { linkedAccountsOf, linkedJustNow } from "~/auth/social/pages.server";
 import { enabledProviders } from "~/auth/social/providers/registry.server";
 import { startSocialFlow } from "~/auth/social/sign-in.server";
 import { FlashMessage } from "~/components/account-sections";
 import { ConfirmItsYou } from "~/components/confirm-its-you";
-import { ERROR_TITLE_PREFIX, ErrorSummary, StatusMessage } from "~/components/forms";
+import { ERROR_TITLE_PREFIX, ErrorSummary } from "~/components/forms";
 import { withErrorTitle } from "~/components/page-title";
 import { loadAccountPage } from "~/http/account-page.server";
+import { setFlash } from "~/http/flash.server";
+import { requirePageSession } from "~/http/page-session.server";
 import { socialSignInProblem } from "~/http/page-messages.server";
 import { goTo, pageForm } from "~/http/page-action.server";
 
@@ -27,13 +29,21 @@ export const meta: MetaFunction<typeof loader> = withErrorTitle(({ data }) => [
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const params = new URL(request.url).searchParams;
+  // The way back from linking (`?linked=<provider>`): confirmed once, by post/redirect/get, and only when that
+  // provider was in fact just linked; anyone can type the parameter.
+  const linked = params.get("linked");
+  if (linked !== null) {
+    const [current, ctx] = await requirePageSession(request, context);
+    const provider = enabledProviders().find((p) => p.id === linked);
+    if (provider && (await linkedJustNow(current.user.id, provider.id))) setFlash(ctx.responseHeaders, `${provider.name} is linked. You can sign in with it now.`);
+    throw redirect(HERE, { headers: ctx.responseHeaders });
+  }
   return loadAccountPage(request, context, async ({ user, session }) => ({
     ...(await linkedAccountsOf(user.id)),
     // Linking is a new way in: without a recent sign-in the page offers one instead (ADR 030).
     recentSignIn: signedInRecently(session),
     confirmUrl: confirmItsYouUrl(HERE),
-    // The provider's way back: ?linked=1 after linking, ?error= when it did not work.
-    linked: params.get("linked") === "1",
+    // The provider's way back when it did not work.
     error: socialSignInProblem(params.get("error")),
   }));
 }
@@ -49,7 +59,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       if (value.intent === "link") {
         // Linking adds a way in: it needs a recent sign-in (ADR 030); the page offers one when it is not.
         requireRecentSignIn(current);
-        return goTo((await startSocialFlow(ctx, { provider: value.provider, callbackURL: `${HERE}?linked=1`, errorCallbackURL: HERE }, current.user.id)).url);
+        return goTo((await startSocialFlow(ctx, { provider: value.provider, callbackURL: `${HERE}?linked=${encodeURIComponent(value.provider)}`, errorCallbackURL: HERE }, current.user.id)).url);
       }
       await unlinkAccount(current, { providerId: value.provider });
       return goTo(HERE, `${enabledProviders().find((p) => p.id === value.provider)?.name ?? "The account"} is unlinked.`);
@@ -66,7 +76,6 @@ export default function LinkedAccounts() {
     <section aria-labelledby="linked-heading">
       <h1 id="linked-heading">Linked accounts</h1>
       <FlashMessage flash={page.flash} />
-      {page.linked && !page.flash && !refused ? <StatusMessage>Account linked.</StatusMessage> : null}
       <ErrorSummary errors={errors} />
       <p className="muted">Sign in with any of these. You can't remove the last one.</p>
       {page.recentSignIn || page.providers.every((p) => p.linked) ? null : <ConfirmItsYou what="linking an account" href={page.confirmUrl} />}

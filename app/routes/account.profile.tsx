@@ -3,6 +3,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { ChangeEmailSection, FlashMessage, ProfileSection } from "~/components/account-sections";
 import { pageTitle } from "~/components/page-title";
+import { pendingEmailChange } from "~/auth/account/change-email.server";
 import { env } from "~/env.server";
 import { accountAction } from "~/http/account-actions.server";
 import { loadAccountPage } from "~/http/account-page.server";
@@ -10,7 +11,10 @@ import { loadAccountPage } from "~/http/account-page.server";
 export const meta = pageTitle("Profile");
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  return loadAccountPage(request, context, () => ({ changeEmail: env.AUTH_CHANGE_EMAIL === "on" }));
+  return loadAccountPage(request, context, async (current) => ({
+    changeEmail: env.AUTH_CHANGE_EMAIL === "on",
+    pendingEmail: env.AUTH_CHANGE_EMAIL === "on" ? await pendingEmailChange(current) : null,
+  }));
 }
 
 export const action = (args: ActionFunctionArgs) => accountAction(args);
@@ -24,7 +28,7 @@ export default function AccountProfile() {
       <h1 className="page-title">Profile</h1>
       <FlashMessage flash={page.flash} />
       <ProfileSection key={`profile-${page.flash?.id}`} name={user.name} image={user.image} username={user.username} last={last} />
-      {page.changeEmail ? <ChangeEmailSection key={`email-${page.flash?.id}`} email={user.email} last={last} /> : null}
+      {page.changeEmail ? <ChangeEmailSection key={`email-${page.flash?.id}`} email={user.email} pending={page.pendingEmail} last={last} /> : null}
     </>
   );
 }

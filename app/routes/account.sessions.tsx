@@ -66,6 +66,15 @@ export default function AccountSessions() {
             </li>
           ))}
         </ul>
+        {page.sessions.some((s) => !s.current) ? (
+          <Form method="post" className="sign-out-others">
+            <SubmitButton name="intent" value="revoke-other-sessions" className="secondary">
+              Sign out of all other devices
+            </SubmitButton>
+          </Form>
+        ) : (
+          <p className="muted">You are signed in on this device only.</p>
+        )}
       </section>
     </>
   );

@@ -4,11 +4,15 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { NavLink, Outlet, useLoaderData, useLocation } from "@remix-run/react";
 import { useEffect, useRef } from "react";
-import { ACCOUNT_NAV } from "~/components/account-nav";
+import { enabledProviders } from "~/auth/social/providers/registry.server";
+import { accountNav } from "~/components/account-nav";
 import { OrganizationSwitcher } from "~/components/organization-switcher";
 import { switcherLoader } from "~/http/organization-pages.server";
 
-export const loader = ({ request, context }: LoaderFunctionArgs) => switcherLoader(request, context);
+export const loader = async ({ request, context }: LoaderFunctionArgs) => ({
+  switcher: await switcherLoader(request, context),
+  providerNames: enabledProviders().map((p) => p.name),
+});
 
 /**
  * After a client-side move to another account page, the focus goes to the new page's heading (read out with the
@@ -34,11 +38,12 @@ function useFocusOnNewPage() {
 
 export default function AccountLayout() {
   const page = useFocusOnNewPage();
+  const { switcher, providerNames } = useLoaderData<typeof loader>();
   return (
     <div className="account-area">
       <nav aria-label="Account" className="account-nav">
         <ul>
-          {ACCOUNT_NAV.map((entry) => (
+          {accountNav(providerNames).map((entry) => (
             <li key={entry.to}>
               <NavLink to={entry.to} end={entry.end} prefetch="intent">
                 {entry.label}
@@ -48,8 +53,9 @@ export default function AccountLayout() {
         </ul>
       </nav>
       <div className="account-page" ref={page}>
-        <OrganizationSwitcher data={useLoaderData<typeof loader>()} />
         <Outlet />
+        {/* Below the page's own heading and content: the page comes first, for sight and for screen readers. */}
+        <OrganizationSwitcher data={switcher} />
       </div>
     </div>
   );

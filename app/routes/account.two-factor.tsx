@@ -7,7 +7,7 @@
 import { getFormProps } from "@conform-to/react";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { AuthError } from "~/auth/errors";
 import type { RequestContext } from "~/auth/request-context.server";
 import type { SessionWithUser } from "~/auth/session/sessions.server";
@@ -114,7 +114,10 @@ export default function AccountTwoFactor() {
         </StatusMessage>
       ) : null}
       {!page.hasPassword ? (
-        <p className="muted">Set a password on the overview page first: two-factor authentication protects password sign-ins.</p>
+        <p className="muted">
+          <Link to="/account/security">Set a password on the Security page</Link> first: two-factor authentication protects password
+          sign-ins.
+        </p>
       ) : page.enabled ? (
         <>
           <p>
@@ -149,9 +152,9 @@ export default function AccountTwoFactor() {
       ) : page.pending ? (
         <>
           <p>Scan this QR code with your authenticator app, then enter the code it shows.</p>
-          <img src={page.pending.qrCode} alt="QR code" width={240} height={240} />
+          <img src={page.pending.qrCode} alt="QR code to add Latchkey to your authenticator app" width={240} height={240} />
           <p>
-            Can't scan it? Enter this secret in the app instead: <code data-testid="totp-secret">{page.pending.secret}</code>
+            Can't scan it? Enter this secret in the app instead: <code data-testid="totp-secret" className="secret">{groupsOfFour(page.pending.secret)}</code>
           </p>
           <Form method="post" action="/account/two-factor?intent=confirm" {...getFormProps(confirmForm)}>
             <ErrorSummary form={confirmForm} />
@@ -170,3 +173,6 @@ export default function AccountTwoFactor() {
     </section>
   );
 }
+
+/** "JBSWY3DPEHPK3PXP…" as "JBSW Y3DP EHPK 3PXP …": easier to copy by eye; authenticator apps ignore the spaces. */
+const groupsOfFour = (secret: string) => secret.match(/.{1,4}/g)?.join(" ") ?? secret;

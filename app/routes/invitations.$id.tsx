@@ -23,6 +23,7 @@ import { endedBy } from "~/auth/account/claim.server";
 import { requestContext } from "~/http/page.server";
 import { pageSession } from "~/http/page-session.server";
 import { describeRole } from "~/auth/organization/permissions";
+import { expiryWords } from "~/components/time";
 
 export const meta: MetaFunction<typeof loader> = withErrorTitle(({ data }) => [
   { title: `${(data as { linkProblem?: string | null } | undefined)?.linkProblem ? ERROR_TITLE_PREFIX : ""}Invitation · Latchkey` },
@@ -42,6 +43,8 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     {
       state,
       invitation,
+      // In the reader's words, worked out here so the page without JavaScript reads the same.
+      expiresIn: invitation ? expiryWords(new Date(invitation.expiresAt)) : null,
       // Passed on to accept only when it is this invitation's live secret.
       token: linkSecretValid ? token : null,
       here,
@@ -116,8 +119,6 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   });
 }
 
-const formatDate = (iso: string) => new Date(iso).toISOString().replace("T", " ").slice(0, 16) + " UTC";
-
 const GONE: Record<string, [string, string]> = {
   unknown: ["Invitation not found", "This invitation does not exist. The link may be incomplete; ask for a new invitation."],
   expired: ["This invitation has expired", "Ask someone in the organization to invite you again."],
@@ -158,7 +159,9 @@ export default function InvitationPage() {
         {invitation.inviterName || invitation.inviterEmail} ({invitation.inviterEmail}) invited <strong>{invitation.email}</strong> to join{" "}
         <strong>{invitation.organizationName}</strong> as <strong>{describeRole(invitation.role)}</strong>.
       </p>
-      <p className="muted">The invitation is open until {formatDate(invitation.expiresAt)}.</p>
+      <p className="muted">
+        The invitation expires <time dateTime={new Date(invitation.expiresAt).toISOString()}>{page.expiresIn}</time>.
+      </p>
       {!viewer ? (
         <>
           <p>Sign in or create an account with {invitation.email} to accept.</p>
@@ -222,7 +225,7 @@ export default function InvitationPage() {
             <input type="hidden" name="intent" value="sign-out" />
             {tokenInput}
             <button type="submit" className="secondary">
-              Sign out
+              Sign out and sign in as {invitation.email}
             </button>
           </Form>
         </>

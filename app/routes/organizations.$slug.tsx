@@ -5,7 +5,7 @@
 import { getFormProps } from "@conform-to/react";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useLocation, useSearchParams } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { z } from "zod";
 import { cancelInvitation, inviteMember } from "~/auth/organization/invitations.server";
@@ -20,6 +20,7 @@ import { CheckboxField, ErrorList, ErrorSummary, Field, SubmitButton, useZodForm
 import { OrganizationSwitcher } from "~/components/organization-switcher";
 import { FlashMessage, Section } from "~/components/account-sections";
 import { withErrorTitle } from "~/components/page-title";
+import { expiryWords } from "~/components/time";
 import { takeFlashNotice } from "~/http/flash.server";
 import { goTo, intent, organizationAction, pageThatPosted, type IntentResult } from "~/http/organization-actions.server";
 import { requirePageSession } from "~/http/page-session.server";
@@ -34,8 +35,15 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const [current, ctx] = await requirePageSession(request, context);
   const view = await memberView(current, params.slug ?? "");
   if (!view) throw notFound();
+  const now = new Date();
   return data(
-    { ...view, flash: takeFlashNotice(request, ctx.responseHeaders), switcher: await switcherData(current) },
+    {
+      ...view,
+      // Expiry in the reader's words, worked out here so the page reads the same without JavaScript.
+      invitations: view.invitations.map((i) => ({ ...i, expiresIn: expiryWords(new Date(i.expiresAt), now) })),
+      flash: takeFlashNotice(request, ctx.responseHeaders),
+      switcher: await switcherData(current),
+    },
     { headers: ctx.responseHeaders },
   );
 }
@@ -128,7 +136,38 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   });
 }
 
-const formatDate = (iso: string) => new Date(iso).toISOString().replace("T", " ").slice(0, 16) + " UTC";
+/** The question before a step that cannot be taken back (`?confirm=`): a link there, then a form that does it. */
+function useConfirming() {
+  const [params] = useSearchParams();
+  return { what: params.get("confirm"), memberId: params.get("member") };
+}
+
+/**
+ * A confirmation step that works without JavaScript: the first button is a link to this page with `?confirm=`,
+ * which shows the question, the button that does it, and a way back. Focused when it appears, so it is read.
+ */
+function Confirm({ question, children, action, intent: name, hidden }: { question: string; children?: ReactNode; action: string; intent: string; hidden?: Record<string, string> }) {
+  const { pathname } = useLocation();
+  return (
+    <div className="confirm banner" role="group" aria-labelledby="confirm-question" tabIndex={-1} autoFocus>
+      <p id="confirm-question">
+        <strong>{question}</strong>
+      </p>
+      {children}
+      {/* Posted to the page without `?confirm=`, so the answer (or its refusal) does not ask again. */}
+      <Form method="post" action={pathname} className="row-actions">
+        <input type="hidden" name="intent" value={name} />
+        {Object.entries(hidden ?? {}).map(([key, value]) => (
+          <input key={key} type="hidden" name={key} value={value} />
+        ))}
+        <SubmitButton className="danger">{action}</SubmitButton>
+        <Link to={pathname} className="button-link secondary">
+          Cancel
+        </Link>
+      </Form>
+    </div>
+  );
+}
 
 /** A row-level or button-only form's refusal, in the section it came from (forms with fields show their own). */
 function Refusal({ last, intent: name }: { last?: IntentResult; intent: string }) {
@@ -171,6 +210,8 @@ export default function OrganizationPage() {
     slug: organization.slug,
     logo: organization.logo ?? "",
   });
+  const confirming = useConfirming();
+  const removing = confirming.what === "remove" ? page.members.find((m) => m.id === confirming.memberId && m.mayRemove) : undefined;
   const [remove, removeFields] = useZodForm("delete-organization", z.object({ confirm: confirmField }), last?.intent === "delete" ? last.result : undefined);
   return (
     <>
@@ -186,6 +227,16 @@ export default function OrganizationPage() {
       <Section id="members" title="Members">
         <Refusal last={last} intent="update-role" />
         <Refusal last={last} intent="remove-member" />
+        {confirming.what === "remove" && removing ? (
+          <Confirm
+            question={`Remove ${removing.email} from ${organization.name}?`}
+            action={`Remove ${removing.email}`}
+            intent="remove-member"
+            hidden={{ memberId: removing.id }}
+          >
+            <p>They lose access to the organization until someone invites them again.</p>
+          </Confirm>
+        ) : null}
         <ul className="rows" aria-label="Members">
           {page.members.map((m) => (
             <li key={m.id} aria-label={m.email}>
@@ -216,14 +267,15 @@ export default function OrganizationPage() {
                     </button>
                   </Form>
                 ) : null}{" "}
+                {m.isMe && page.me.onlyOwner ? <span className="muted">You are the only owner.</span> : null}
                 {m.mayRemove ? (
-                  <Form method="post" className="inline">
-                    <input type="hidden" name="intent" value="remove-member" />
-                    <input type="hidden" name="memberId" value={m.id} />
-                    <button type="submit" className="danger" aria-label={`Remove ${m.email}`}>
-                      Remove
-                    </button>
-                  </Form>
+                  <Link
+                    to={`?${new URLSearchParams({ confirm: "remove", member: m.id })}`}
+                    className="button-link secondary"
+                    aria-label={`Remove ${m.email}`}
+                  >
+                    Remove
+                  </Link>
                 ) : null}
               </span>
             </li>
@@ -239,7 +291,9 @@ export default function OrganizationPage() {
             {page.invitations.map((i) => (
               <li key={i.id} aria-label={i.email}>
                 <span>
-                  {i.email} <span className="muted">as {describeRole(i.role)}, until {formatDate(i.expiresAt)}</span>
+                  {i.email} <span className="muted">
+                    as {describeRole(i.role)}, expires <time dateTime={i.expiresAt}>{i.expiresIn}</time>
+                  </span>
                 </span>
                 {can.cancel ? (
                   <Form method="post" className="inline">
@@ -272,13 +326,26 @@ export default function OrganizationPage() {
 
       <Section id="leave" title="Leave">
         <Refusal last={last} intent="leave" />
-        <Form method="post">
-          <input type="hidden" name="intent" value="leave" />
-          <p className="muted">You lose access to this organization until someone invites you again.</p>
-          <button type="submit" className="secondary">
-            Leave organization
-          </button>
-        </Form>
+        {page.me.onlyOwner ? (
+          <p data-testid="only-owner">
+            You are the only owner of {organization.name}, so you cannot leave it or stop being its owner.{" "}
+            {page.members.length > 1
+              ? "Make another member an owner first"
+              : "Invite someone and make them an owner first"}
+            {can.delete ? ", or delete the organization." : "."}
+          </p>
+        ) : confirming.what === "leave" ? (
+          <Confirm question={`Leave ${organization.name}?`} action="Leave organization" intent="leave">
+            <p>You lose access to this organization until someone invites you again.</p>
+          </Confirm>
+        ) : (
+          <>
+            <p className="muted">You lose access to this organization until someone invites you again.</p>
+            <Link to="?confirm=leave" className="button-link secondary">
+              Leave organization
+            </Link>
+          </>
+        )}
       </Section>
 
       {can.delete ? (

@@ -7,11 +7,11 @@ import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { safeRedirectTarget } from "~/auth/origin.server";
-import { listUserInvitations } from "~/auth/organization/invitations.server";
+import { inboxUnproven, listUserInvitations } from "~/auth/organization/invitations.server";
 import { createForSession, listOrganizationsWithRole, setActiveOrganization, switcherData } from "~/auth/organization/organizations.server";
 import { createOrganizationForm, idField } from "~/auth/organization/schemas";
 import { ErrorSummary, Field, SubmitButton, useZodForm } from "~/components/forms";
-import { OrganizationSwitcher } from "~/components/organization-switcher";
+import { OrganizationSwitcher, switchedWords } from "~/components/organization-switcher";
 import { FlashMessage } from "~/components/account-sections";
 import { pageTitle } from "~/components/page-title";
 import { takeFlashNotice } from "~/http/flash.server";
@@ -33,6 +33,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       organizations: organizations.map((o) => ({ id: o.id, name: o.name, slug: o.slug, role: o.role })),
       invitations: invitations.map((i) => ({ id: i.id, organizationName: i.organizationName, role: i.role })),
       switcher,
+      // Invitations to an unverified address are not listed: the page says why, and where to verify.
+      invitationsHidden: inboxUnproven(current.user) ? current.user.email : null,
       flash: takeFlashNotice(request, ctx.responseHeaders),
     },
     { headers: ctx.responseHeaders },
@@ -57,8 +59,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
       session: "required",
       refusalShown: "page",
       run: async (value, current) => {
-        await setActiveOrganization(current, { organizationId: value.organizationId ?? null });
-        return goTo(safeRedirectTarget(value.redirectTo, "/organizations"));
+        const active = await setActiveOrganization(current, { organizationId: value.organizationId ?? null });
+        return goTo(safeRedirectTarget(value.redirectTo, "/organizations"), switchedWords(active?.name ?? null));
       },
     }),
   });
@@ -102,6 +104,16 @@ export default function Organizations() {
           </ul>
         )}
       </section>
+      {page.invitationsHidden ? (
+        <section aria-labelledby="invitations-heading" data-testid="invitations-hidden">
+          <h2 id="invitations-heading">Invitations for you</h2>
+          <p>
+            Verify your email address to see invitations sent to <strong className="address">{page.invitationsHidden}</strong>: anyone can
+            sign up with any address, so they are shown once we know it is yours. <Link to="/account">Verify it from your account</Link>, or
+            open an invitation from the link in its email.
+          </p>
+        </section>
+      ) : null}
       {page.invitations.length ? (
         <section aria-labelledby="invitations-heading">
           <h2 id="invitations-heading">Invitations for you</h2>

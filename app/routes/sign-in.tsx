@@ -17,8 +17,11 @@ import { socialSignInOptions } from "~/http/page-messages.server";
 import { SocialButtons } from "~/components/social-buttons";
 import { signInPageFor } from "~/http/signed-in.server";
 
-// A provider's refusal (`?error=`) arrives with the page, in its error summary.
-export const meta = pageTitle<{ social: { error: string | null } }>("Sign in", (data) => data.social.error !== null);
+// A provider's refusal (`?error=`) and a second step that ended in a refusal arrive with the page, in its error summary.
+export const meta = pageTitle<{ social: { error: string | null }; flashError: string | null }>(
+  "Sign in",
+  (data) => data.social.error !== null || data.flashError !== null,
+);
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { headers, reauthenticating } = await signInPageFor(request, context);
@@ -28,7 +31,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const outbox = Boolean(flash?.email) && mayReadLocalOutbox(request, context.peerAddress);
   return data(
     {
-      flash: flash?.text || (reauthenticating ? "Confirm it's you: sign in again to go on." : null),
+      flash: (flash?.tone === "error" ? null : flash?.text) || (reauthenticating ? "Confirm it's you: sign in again to go on." : null),
+      flashError: flash?.tone === "error" ? flash.text : null,
       flashLink: flash?.link ?? null,
       email: flash?.email ?? reauthenticating ?? "",
       outbox,
@@ -74,7 +78,7 @@ export default function SignIn() {
           <DevOutboxLink show={page.outbox} />
         </StatusMessage>
       ) : null}
-      <ErrorSummary form={form} errors={actionData ? [] : [page.social.error]} />
+      <ErrorSummary form={form} errors={actionData ? [] : [page.flashError, page.social.error]} />
       <input type="hidden" name="redirectTo" value={redirectTo ?? ""} />
       <Field label="Email or username" meta={fields.email} type="text" autoComplete="username webauthn" />
       <Field
@@ -82,7 +86,7 @@ export default function SignIn() {
         meta={fields.password}
         type="password"
         autoComplete="current-password"
-        labelAside={<Link to="/forgot-password" className="small-link">Forgot password?</Link>}
+        afterInput={<Link to="/forgot-password" className="small-link">Forgot password?</Link>}
       />
       <CheckboxField label="Remember me" meta={fields.rememberMe} />
       <SubmitButton className="primary wide">Sign in</SubmitButton>

@@ -55,9 +55,9 @@ async function whileOpen(ctx: RequestContext, step: () => Promise<unknown>): Pro
   }
 }
 
-/** Back to the password step, with why (and the page it was going to). */
+/** Back to the password step, with why as an error there (and the page it was going to). */
 function signInAgain(redirectTo: string | undefined) {
-  return goTo(`/sign-in${redirectTo ? `?redirectTo=${encodeURIComponent(redirectTo)}` : ""}`, PAGE_MESSAGES.INVALID_TWO_FACTOR_COOKIE());
+  return goTo(`/sign-in${redirectTo ? `?redirectTo=${encodeURIComponent(redirectTo)}` : ""}`, PAGE_MESSAGES.INVALID_TWO_FACTOR_COOKIE(), { tone: "error" });
 }
 
 const VERIFY = { totp: verifyTotp, backup: verifyBackupCode, otp: verifyTwoFactorOtp } as const;
@@ -104,7 +104,7 @@ export default function TwoFactor() {
   const [form, fields] = useZodForm(`two-factor-${method}`, secondFactorFormSchema, actionData?.result);
   const keep = redirectTo ? `&redirectTo=${encodeURIComponent(redirectTo)}` : "";
   return (
-    <div className="card">
+    <div className="card narrow">
       <h1>Two-factor authentication</h1>
       {sent && method === "otp" && !actionData ? (
         <StatusMessage>We sent a code to your email address. It works for {TWO_FACTOR_OTP_SECONDS / 60} minutes.</StatusMessage>

@@ -8,6 +8,7 @@ import { startServer, type TestServer } from "../support/server";
 import { count, query } from "../support/sql";
 
 const RESET = /Reset your password/;
+const WAS_RESET = /Your password was reset/;
 const NEW_PASSWORD = "a brand new passphrase 42";
 const REQUEST_PATHS = ["/api/auth/forget-password", "/api/auth/request-password-reset"] as const;
 
@@ -225,6 +226,11 @@ describe("POST /reset-password", () => {
     expect((await laptop.get("/api/auth/get-session")).body).toBeNull();
     expect(await count(server.database, "session", `"userId" = ?`, [user.id])).toBe(0);
     expect((await bystander.client.get("/api/auth/get-session")).body.user.id).toBe(bystander.user.id);
+    // The owner is told, with what ended and the way on.
+    const notice = await nextMail(mailbox, email, WAS_RESET, 0);
+    expect(notice.text).toMatch(/The password of your account was reset on \d{1,2} \w+ \d{4} at \d{2}:\d{2} UTC, and every device that was signed in was signed out\./);
+    expect(notice.text).toContain("If this was not you, someone can read your email");
+    expect(notice.links.some((link) => new URL(link).pathname === "/sign-in")).toBe(true);
   });
 
   it("keeps the sessions with AUTH_REVOKE_SESSIONS_ON_PASSWORD_RESET=off", async () => {
@@ -236,6 +242,9 @@ describe("POST /reset-password", () => {
     expect((await client.get("/api/auth/get-session")).body.user.id).toBe(user.id);
     expect(await count(keepSessions.database, "session", `"userId" = ?`, [user.id])).toBe(1);
     expect((await signIn(keepSessions, email, NEW_PASSWORD)).status).toBe(200);
+    const notice = await nextMail(mailbox, email, WAS_RESET, 0);
+    expect(notice.text).toContain("The password of your account was reset on ");
+    expect(notice.text).not.toContain("signed out");
   });
 
   it("ends the user's older reset links once one was used", async () => {

@@ -3,7 +3,7 @@
 // role, remove a member, leave, delete. Every success comes back with its confirmation focused at the top.
 import { createRequire } from "node:module";
 import type { Page } from "@playwright/test";
-import { expect, expectErrorSummary, expectStatus, PASSWORD, signIn, signUp, test, uniqueEmail, waitForHydration } from "./fixtures";
+import { expect, expectErrorSummary, expectNoAxeViolations, expectStatus, PASSWORD, signIn, signUp, test, uniqueEmail, waitForHydration } from "./fixtures";
 import { countMail, linkFromMail } from "./mail";
 
 test.use({ javaScriptEnabled: false });
@@ -66,7 +66,7 @@ test("an owner builds a team from e-mail invitations, manages it and deletes it"
   // Someone else signed in (here the owner) is told the invitation is not theirs, and offered to sign out.
   await page.goto(link);
   await expect(page.getByText(`This invitation is for ${newcomer.email}, but you are signed in as ${owner.email}.`)).toBeVisible();
-  await expect(page.getByRole("button", { name: "Sign out" })).toBeVisible();
+  await expect(page.getByRole("button", { name: `Sign out and sign in as ${newcomer.email}` })).toBeVisible();
   await expect(page.getByRole("button", { name: "Accept invitation" })).toHaveCount(0);
   await page.goto(`/organizations/${slug}`);
 
@@ -88,7 +88,7 @@ test("an owner builds a team from e-mail invitations, manages it and deletes it"
   // A plain member sees no controls they may not use.
   await expect(nina.getByRole("button", { name: "Send invitation" })).toHaveCount(0);
   await expect(nina.getByRole("button", { name: "Change role" })).toHaveCount(0);
-  await expect(nina.getByRole("button", { name: "Remove" })).toHaveCount(0);
+  await expect(nina.getByRole("link", { name: /^Remove/ })).toHaveCount(0);
   await expect(nina.getByRole("button", { name: "Save" })).toHaveCount(0);
   await expect(nina.getByRole("button", { name: "Delete organization" })).toHaveCount(0);
   // Joining through the link proved the inbox: the address is verified.
@@ -115,7 +115,12 @@ test("an owner builds a team from e-mail invitations, manages it and deletes it"
   await row(page, newcomer.email).getByRole("button", { name: "Change role" }).click();
   await expectStatus(page, `${newcomer.email} is now admin.`);
   await expect(row(page, newcomer.email).getByTestId("member-role")).toHaveText("admin");
-  await row(page, existing.email).getByRole("button", { name: `Remove ${existing.email}` }).click();
+  // Removing is one step further: a question, answered by a second button (a page of its own, no script).
+  await row(page, existing.email).getByRole("link", { name: `Remove ${existing.email}` }).click();
+  await expect(page.getByRole("group", { name: `Remove ${existing.email} from Acme Corp?` })).toBeFocused();
+  await expect(row(page, existing.email)).toHaveCount(1);
+  await expectNoAxeViolations(page, "confirm removing a member");
+  await page.getByRole("button", { name: `Remove ${existing.email}` }).click();
   await expect(page).toHaveURL(`/organizations/${slug}`);
   await expectStatus(page, `${existing.email} was removed.`);
   await expect(row(page, existing.email)).toHaveCount(0);
@@ -141,6 +146,12 @@ test("an owner builds a team from e-mail invitations, manages it and deletes it"
 
   // Nina leaves.
   await nina.goto(`/organizations/${slug}`);
+  await nina.getByRole("link", { name: "Leave organization" }).click();
+  await expect(nina.getByRole("group", { name: "Leave Acme Inc?" })).toBeFocused();
+  // "Cancel" goes back without leaving; then she leaves for real.
+  await nina.getByRole("link", { name: "Cancel" }).click();
+  await expect(nina.getByRole("group", { name: "Leave Acme Inc?" })).toHaveCount(0);
+  await nina.getByRole("link", { name: "Leave organization" }).click();
   await nina.getByRole("button", { name: "Leave organization" }).click();
   await expect(nina).toHaveURL("/organizations");
   await expectStatus(nina, "You left Acme Inc.");
@@ -220,6 +231,35 @@ test("an invitation link that is unknown says so clearly", async ({ page }) => {
   expect(await response.text()).toContain("Invitation not found");
 });
 
+test("the only owner is told why they cannot leave, instead of being offered controls that can only fail", async ({ page }) => {
+  const slug = await ownerWithOrganization(page, "Solo Owner");
+  await page.goto(`/organizations/${slug}`);
+  await expect(page.getByTestId("only-owner")).toHaveText(
+    "You are the only owner of Solo Owner, so you cannot leave it or stop being its owner. Invite someone and make them an owner first, or delete the organization.",
+  );
+  await expect(page.getByRole("link", { name: "Leave organization" })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Leave organization" })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Change role" })).toHaveCount(0);
+  await expect(page.getByText("You are the only owner.")).toBeVisible();
+  // A crafted ?confirm=leave asks nothing either.
+  await page.goto(`/organizations/${slug}?confirm=leave`);
+  await expect(page.getByRole("button", { name: "Leave organization" })).toHaveCount(0);
+  await expectNoAxeViolations(page, "only owner");
+});
+
+test("switching the active organization without JavaScript confirms it at the top of the page", async ({ page }) => {
+  await ownerWithOrganization(page, "Switch Co");
+  await page.goto("/account/profile");
+  await page.getByRole("combobox", { name: "Active organization" }).selectOption("");
+  await page.getByRole("button", { name: "Switch" }).click();
+  await expect(page).toHaveURL("/account/profile");
+  await expectStatus(page, "No organization is active now.");
+  await page.getByRole("combobox", { name: "Active organization" }).selectOption({ label: "Switch Co" });
+  await page.getByRole("button", { name: "Switch" }).click();
+  await expectStatus(page, "Switched to Switch Co.");
+  await expectNoAxeViolations(page, "switched organization");
+});
+
 test.describe("with JavaScript on", () => {
   // bypassCSP: axe-core is injected as a script the page's nonce-based policy would block.
   test.use({ javaScriptEnabled: true, bypassCSP: true });
@@ -253,5 +293,14 @@ test.describe("with JavaScript on", () => {
     await page.getByRole("button", { name: "Switch" }).click();
     await expect(page).toHaveURL("/account");
     await expect(switcher.locator("option:checked")).toHaveText("None");
+    // The switch is confirmed in words beside the switcher (a status, so it is read out too).
+    await expect(page.getByRole("status").filter({ hasText: "No organization is active now." })).toBeVisible();
+    // The page's own heading comes before the switcher.
+    const headingFirst = await page.evaluate(() => {
+      const heading = document.querySelector(".account-page h1")!;
+      const switcherForm = document.querySelector(".organization-switcher")!;
+      return Boolean(heading.compareDocumentPosition(switcherForm) & Node.DOCUMENT_POSITION_FOLLOWING);
+    });
+    expect(headingFirst).toBe(true);
   });
 });

@@ -114,13 +114,19 @@ for (const javaScriptEnabled of [false, true]) {
         await expectStatus(page, `Welcome, Ada Lovelace. We sent a verification link to ${user.email}.`);
       });
 
-      test("sign-in: a narrow card, 'Forgot password?' beside the Password label, and targets of at least 24 px", async ({ page }) => {
+      test("sign-in: a narrow card, 'Forgot password?' after the password field (also for Tab), and targets of at least 24 px", async ({ page }) => {
         await page.goto("/sign-in");
         const card = (await page.locator("form.card").boundingBox())!;
         expect(card.width).toBeLessThanOrEqual(420);
-        const label = (await page.locator('label[for="sign-in-password"]').boundingBox())!;
+        // The "Continue with" card is no wider than the sign-in card.
+        const social = await page.locator("section.social").boundingBox();
+        if (social) expect(Math.abs(social.width - card.width)).toBeLessThan(2);
+        const input = (await page.getByLabel("Password", { exact: true }).boundingBox())!;
         const forgot = (await page.getByRole("link", { name: "Forgot password?" }).boundingBox())!;
-        expect(Math.abs(forgot.y + forgot.height / 2 - (label.y + label.height / 2)), "on the label's line").toBeLessThan(12);
+        expect(forgot.y, "below the password field").toBeGreaterThanOrEqual(input.y + input.height);
+        await page.getByLabel("Email or username").focus();
+        await page.keyboard.press("Tab");
+        await expect(page.getByLabel("Password", { exact: true })).toBeFocused();
         for (const target of await page.locator("main button, main input, main a").all()) {
           const box = await target.boundingBox();
           if (box) expect(box.height, await target.evaluate((e) => e.outerHTML.slice(0, 80))).toBeGreaterThanOrEqual(24);
@@ -133,6 +139,7 @@ for (const javaScriptEnabled of [false, true]) {
         const response = await page.goto("/acount");
         expect(response!.status()).toBe(404);
         await expect(page.getByRole("heading", { name: "Page not found" })).toBeVisible();
+        await expect(page).toHaveTitle("Error: Page not found · Latchkey");
         await expect(page.getByRole("link", { name: "Return to the home page" })).toBeVisible();
         await expectNoAxeViolations(page, "404");
         // This 404 is the point of the test; anything else logged still fails it.

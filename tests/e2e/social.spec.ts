@@ -30,8 +30,8 @@ test("a password account links the provider from Linked accounts, then signs in 
   await providerWillVouchFor({ sub: `sub-${user.email}`, email: user.email, email_verified: true, name: user.name });
   await page.goto("/account/linked-accounts");
   await page.getByRole("button", { name: "Link Test SSO" }).click();
-  await expect(page).toHaveURL(/\/account\/linked-accounts\?linked=1/);
-  await expectStatus(page, "Account linked.");
+  await expect(page).toHaveURL("/account/linked-accounts");
+  await expectStatus(page, "Test SSO is linked. You can sign in with it now.");
   await expect(page.getByRole("button", { name: "Unlink Test SSO" })).toBeVisible();
 
   // Unlinking comes back with its own confirmation; linking again works as before.
@@ -39,13 +39,27 @@ test("a password account links the provider from Linked accounts, then signs in 
   await expect(page).toHaveURL("/account/linked-accounts");
   await expectStatus(page, "Test SSO is unlinked.");
   await page.getByRole("button", { name: "Link Test SSO" }).click();
-  await expectStatus(page, "Account linked.");
+  await expectStatus(page, "Test SSO is linked. You can sign in with it now.");
+  // A reload does not repeat it.
+  await page.reload();
+  await expect(page.getByRole("status")).toHaveCount(0);
 
   await page.goto("/account");
   await page.getByRole("button", { name: "Sign out" }).click();
   await page.goto("/sign-in");
   await page.getByRole("button", { name: "Continue with Test SSO" }).click();
   await expectSignedInAs(page, user);
+});
+
+test("?linked= typed into the address confirms nothing that did not happen", async ({ page }) => {
+  const user = { name: "Katherine Johnson", email: uniqueEmail("not-linked"), password: PASSWORD };
+  await signUp(page, user);
+  for (const value of ["1", "oidc", "github"]) {
+    await page.goto(`/account/linked-accounts?linked=${value}`);
+    await expect(page).toHaveURL("/account/linked-accounts");
+    await expect(page.getByRole("status")).toHaveCount(0);
+    await expect(page.getByText(/is linked|Account linked/)).toHaveCount(0);
+  }
 });
 
 test("a provider's refusal to link comes back to Linked accounts in the focused error summary", async ({ page }) => {

@@ -3,10 +3,18 @@
 import { createRequire } from "node:module";
 import type { Page } from "@playwright/test";
 import { Secret, TOTP } from "otpauth";
-import { expect, expectErrorSummary, expectSignedInAs, expectStatus, PASSWORD, signIn, test, uniqueEmail, type TestUser } from "./fixtures";
+import { expect, expectErrorSummary, expectNoAxeViolations, expectSignedInAs, expectStatus, PASSWORD, signIn, test, uniqueEmail, type TestUser } from "./fixtures";
 import { countMail, waitForMail } from "./mail";
 
 test.use({ javaScriptEnabled: false });
+
+/** The secret as the page writes it out, in groups of four (as a person types it into an app, without spaces). */
+async function secretShown(page: Page): Promise<string> {
+  const shown = (await page.getByTestId("totp-secret").textContent())!.trim();
+  expect(shown).toMatch(/^[A-Z2-7]{4}( [A-Z2-7]{1,4})+$/);
+  await expect(page.getByRole("img", { name: "QR code to add Latchkey to your authenticator app" })).toBeVisible();
+  return shown.replace(/ /g, "");
+}
 
 /** Codes as an authenticator app computes them from the secret shown on the page; each time step used once. */
 function authenticator(secret: string) {
@@ -42,7 +50,7 @@ async function enableTwoFactor(page: Page, user: TestUser) {
   await page.getByRole("button", { name: "Enable two-factor authentication" }).click();
   await expect(page.getByRole("img", { name: "QR code" })).toBeVisible();
   expect(await page.getByRole("img", { name: "QR code" }).getAttribute("src")).toMatch(/^data:image\/png;base64,/);
-  const nextCode = authenticator((await page.getByTestId("totp-secret").textContent())!.trim());
+  const nextCode = authenticator(await secretShown(page));
 
   await page.getByLabel("Code").fill("000000");
   await page.getByRole("button", { name: "Turn on two-factor authentication" }).click();
@@ -161,7 +169,11 @@ test("two-factor: after too many wrong codes the sign-in is over, and the sign-i
   await page.getByLabel("Code").fill("000000");
   await page.getByRole("button", { name: "Verify" }).click();
   await expect(page).toHaveURL("/sign-in");
-  await expectStatus(page, "This sign-in ended after too many wrong codes, or took too long. Sign in again with your password.");
+  // A refusal, so it reads as one: in the error summary, with "Error:" in the title, not a green confirmation.
+  await expectErrorSummary(page, ["This sign-in ended after too many wrong codes, or took too long. Sign in again with your password."]);
+  await expect(page).toHaveTitle(/^Error: Sign in/);
+  await expect(page.locator(".notice")).toHaveCount(0);
+  await expectNoAxeViolations(page, "sign-in after a second step that ended");
   await passwordStep(page, user.email);
   await expect(page).toHaveURL("/two-factor");
 });
@@ -275,7 +287,7 @@ test.describe("accessibility", () => {
     await page.getByRole("button", { name: "Enable two-factor authentication" }).click();
     await expect(page.getByRole("img", { name: "QR code" })).toBeVisible();
     await expectNoAxeViolations(page);
-    const nextCode = authenticator((await page.getByTestId("totp-secret").textContent())!.trim());
+    const nextCode = authenticator(await secretShown(page));
     await page.getByLabel("Code").fill(nextCode());
     await page.getByRole("button", { name: "Turn on two-factor authentication" }).click();
     await expect(page.getByRole("list", { name: "Backup codes" })).toBeVisible();

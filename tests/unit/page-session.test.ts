@@ -11,6 +11,8 @@ const reads = vi.hoisted(() => ({ count: 0 }));
 vi.mock("~/auth/session/cached-read.server", () => ({
   readSessionWithUser: vi.fn(async (token: string) => {
     reads.count += 1;
+    // A genuine cookie naming a session that was ended elsewhere (revoked from another device).
+    if (token.startsWith("gone")) return null;
     const now = new Date();
     return {
       // Extended just now: not due for another extension, so nothing is written.
@@ -36,6 +38,12 @@ vi.mock("~/auth/organization/organizations.server", async (original) => ({
   switcherData: vi.fn(async (current: unknown) => (current ? { organizations: [], activeId: null } : null)),
 }));
 
+// The profile's pending change of address is a read of the verification table, not of the session.
+vi.mock("~/auth/account/change-email.server", async (original) => ({
+  ...(await original<typeof import("~/auth/account/change-email.server")>()),
+  pendingEmailChange: vi.fn(async () => null),
+}));
+
 const { loader: rootLoader } = await import("~/root");
 const { loader: accountLayoutLoader } = await import("~/routes/account");
 const { loader: profileLoader } = await import("~/routes/account.profile");
@@ -51,6 +59,9 @@ async function loadProfilePage(request: Request) {
   return Promise.allSettled([rootLoader(args), accountLayoutLoader(args), profileLoader(args)]);
 }
 
+type RootResult = Awaited<ReturnType<typeof rootLoader>>;
+const rootData = (root: PromiseSettledResult<unknown>) => (root as PromiseFulfilledResult<RootResult>).value.data;
+
 describe("the session of one page request", () => {
   beforeEach(() => {
     reads.count = 0;
@@ -62,7 +73,8 @@ describe("the session of one page request", () => {
     expect(root.status, String((root as PromiseRejectedResult).reason)).toBe("fulfilled");
     expect(layout.status).toBe("fulfilled");
     expect(page.status, String((page as PromiseRejectedResult).reason)).toBe("fulfilled");
-    expect((root as PromiseFulfilledResult<{ viewer: { name: string } | null }>).value.viewer?.name).toBe("Ada");
+    expect(rootData(root).viewer?.name).toBe("Ada");
+    expect(rootData(root).signedOutElsewhere).toBeNull();
     expect(reads.count).toBe(1);
   });
 
@@ -73,9 +85,22 @@ describe("the session of one page request", () => {
     expect(reads.count).toBe(2);
   });
 
+  it("a session ended elsewhere: the page says so once and clears the cookie, and the sign-in it sends to says so", async () => {
+    const cookie = `${COOKIE_NAMES.sessionToken}=${encodeURIComponent(sign(`gone${"t".repeat(28)}`, "session"))}`;
+    const [root, , page] = await loadProfilePage(pageRequest(cookie));
+    expect(rootData(root).viewer).toBeNull();
+    expect(rootData(root).signedOutElsewhere).toMatch(/^You were signed out on this browser/);
+    const rootCookies = new Headers((root as PromiseFulfilledResult<RootResult>).value.init?.headers).getSetCookie();
+    expect(rootCookies.some((c) => c.startsWith(`${COOKIE_NAMES.sessionToken}=;`))).toBe(true);
+    const redirect = (page as PromiseRejectedResult).reason as Response;
+    expect(redirect.headers.get("location")).toBe("/sign-in?redirectTo=%2Faccount%2Fprofile");
+    expect(redirect.headers.getSetCookie().some((c) => c.includes("latchkey.flash="))).toBe(true);
+    expect(reads.count).toBe(1);
+  });
+
   it("signed out: nothing to read, and the page sends to sign in", async () => {
     const [root, , page] = await loadProfilePage(pageRequest());
-    expect((root as PromiseFulfilledResult<{ viewer: unknown }>).value.viewer).toBeNull();
+    expect(rootData(root).viewer).toBeNull();
     expect(page.status).toBe("rejected");
     expect(((page as PromiseRejectedResult).reason as Response).headers.get("location")).toBe("/sign-in?redirectTo=%2Faccount%2Fprofile");
     expect(reads.count).toBe(0);

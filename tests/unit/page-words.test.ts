@@ -1,7 +1,9 @@
 // Words for people (ADR 014): page messages carry the number or the way on; relative times read naturally.
 import { describe, expect, it } from "vitest";
 import { AuthError } from "~/auth/errors";
-import { relativeTime } from "~/components/time";
+import { expiryWords, relativeTime } from "~/components/time";
+import { accountNav, oneOf } from "~/components/account-nav";
+import { refusalPage } from "~/http/error-page.server";
 import { socialSignInProblem, wordsFor } from "~/http/page-messages.server";
 
 describe("wordsFor", () => {
@@ -53,5 +55,41 @@ describe("relativeTime", () => {
     expect(ago(30 * 3600)).toBe("yesterday");
     expect(ago(3 * 86400)).toBe("3 days ago");
     expect(ago(60 * 86400)).toBe("on 2026-09-24");
+  });
+});
+
+describe("expiryWords", () => {
+  const now = new Date("2026-11-26T20:00:00Z");
+  it("says when in the reader's words, counted in calendar days, with the date in en-GB", () => {
+    expect(expiryWords(new Date("2026-11-28T20:00:00Z"), now)).toBe("in 2 days, on 28 November");
+    expect(expiryWords(new Date("2026-11-27T01:00:00Z"), now)).toBe("tomorrow, 27 November");
+    expect(expiryWords(new Date("2026-11-26T23:00:00Z"), now)).toBe("today, 26 November");
+    expect(expiryWords(new Date("2027-01-03T10:00:00Z"), now)).toBe("in 38 days, on 3 January 2027");
+  });
+});
+
+describe("the account navigation", () => {
+  it("names only the configured providers, and leaves Linked accounts out when there are none", () => {
+    expect(oneOf(["GitHub"])).toBe("GitHub");
+    expect(oneOf(["GitHub", "Google", "Test SSO"])).toBe("GitHub, Google or Test SSO");
+    const linked = (names: string[]) => accountNav(names).find((entry) => entry.to === "/account/linked-accounts");
+    expect(linked([])).toBeUndefined();
+    expect(linked(["Test SSO"])?.description).toBe("Sign in with Test SSO.");
+    expect(linked(["GitHub", "Google"])?.description).toBe("Sign in with GitHub or Google.");
+    expect(accountNav([]).map((entry) => entry.description ?? "").join(" ")).not.toMatch(/GitHub|Google/);
+  });
+});
+
+describe("the server's own refusals", () => {
+  it("are pages in words, titled 'Error: …', for a browser, and nothing (plain text stays) for anyone else", () => {
+    for (const status of [400, 403, 405]) {
+      const page = refusalPage(status, "text/html,application/xhtml+xml;q=0.9")!;
+      expect(page.status).toBe(status);
+      expect(page.headers["Content-Type"]).toBe("text/html; charset=utf-8");
+      expect(page.body).toMatch(/<title>Error: [^<]+ · Latchkey<\/title>/);
+      expect(page.body).not.toMatch(/Method Not Allowed|Bad Request/);
+    }
+    expect(refusalPage(405, "application/json")).toBeNull();
+    expect(refusalPage(405, undefined)).toBeNull();
   });
 });

@@ -11,7 +11,7 @@ import {
 import { AuthError } from "~/auth/errors";
 import type { RequestContext } from "~/auth/request-context.server";
 import { refreshCookieCache, type SessionWithUser } from "~/auth/session/sessions.server";
-import { mailToken } from "~/auth/verification.server";
+import { liveTokenPayloads, mailToken } from "~/auth/verification.server";
 import { db } from "~/db.server";
 import { emails } from "~/email/templates.server";
 import { env } from "~/env.server";
@@ -41,4 +41,13 @@ export async function changeEmail(
     emails.confirmEmailChange(current.user.email, newEmail, verifyEmailLink(token, input.callbackURL), ttl),
   );
   return { status: true, pendingConfirmation: true };
+}
+
+/**
+ * The change of address waiting for its confirmation from the current inbox, if any (the newest asked for): the
+ * profile shows it, so nobody wonders why the address has not changed yet.
+ */
+export async function pendingEmailChange(current: SessionWithUser): Promise<string | null> {
+  const pending = await liveTokenPayloads<ChangeEmailPayload>("change-email", current.user.id);
+  return pending.find((p) => p.email === current.user.email && p.newEmail !== current.user.email)?.newEmail ?? null;
 }

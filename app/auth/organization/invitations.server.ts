@@ -133,7 +133,8 @@ export async function inviteMember(current: SessionWithUser, input: { email: str
 const isAddressedTo = (user: Pick<User, "email">, invitation: Pick<Invitation, "email">) => invitation.email === user.email.toLowerCase();
 
 /** An unverified address proves nothing (anyone can sign up with someone else's) unless the deployment says so. */
-const inboxUnproven = (user: Pick<User, "emailVerified">) => !user.emailVerified && env.AUTH_INVITATION_REQUIRE_VERIFIED_EMAIL === "on";
+/** Whether invitations to this user's address stay hidden (and unanswerable without the mailed link) for now. */
+export const inboxUnproven = (user: Pick<User, "emailVerified">) => !user.emailVerified && env.AUTH_INVITATION_REQUIRE_VERIFIED_EMAIL === "on";
 
 /** The invitation if it is live and addressed to the caller. */
 async function recipientInvitation(current: SessionWithUser, invitationId: string) {

@@ -6,6 +6,7 @@ import { isLiveInvitation } from "~/auth/organization/invitations.server";
 import { getFullOrganization } from "~/auth/organization/organizations.server";
 import {
   grantableRoles,
+  isOwner,
   mayCancelInvitations,
   mayChangeRoleOf,
   mayDeleteOrganization,
@@ -27,9 +28,12 @@ export async function memberView(current: SessionWithUser, slug: string) {
   }
   if (!organization) return null;
   const me = organization.members.find((m) => m.userId === current.user.id)!;
+  // The only owner can neither leave nor give up the role (the domain refuses both under the lock): the page
+  // offers neither, and says why.
+  const onlyOwner = isOwner(me.role) && organization.members.filter((m) => isOwner(m.role)).length === 1;
   return {
     organization: { id: organization.id, name: organization.name, slug: organization.slug, logo: organization.logo },
-    me: { memberId: me.id, role: me.role },
+    me: { memberId: me.id, role: me.role, onlyOwner },
     can: {
       update: mayUpdateOrganization(me.role),
       delete: mayDeleteOrganization(me.role),
@@ -43,7 +47,8 @@ export async function memberView(current: SessionWithUser, slug: string) {
       role: m.role,
       name: m.user.name,
       email: m.user.email,
-      mayChangeRole: mayChangeRoleOf(me.role, m.role),
+      mayChangeRole: mayChangeRoleOf(me.role, m.role) && !(m.id === me.id && onlyOwner),
+      isMe: m.id === me.id,
       // Oneself leaves from the "Leave" section instead.
       mayRemove: m.id !== me.id && mayRemoveMember(me, m),
     })),

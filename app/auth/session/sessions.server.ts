@@ -154,23 +154,32 @@ export async function getSession(
 
 /** The signed-in session as stored, never extended; deletes an expired one and clears cookies that name none. */
 export async function lookUpSession(ctx: RequestContext): Promise<SessionWithUser | null> {
+  return (await lookUpSessionOrEnding(ctx)).current;
+}
+
+/**
+ * `lookUpSession`, and whether the browser's own, genuine session cookie named a session that is no longer there:
+ * it was ended elsewhere (revoked from another device, every session ended by a password change, cleaned up),
+ * since signing out here clears the cookie. Pages tell that browser once why it is signed out.
+ */
+export async function lookUpSessionOrEnding(ctx: RequestContext): Promise<{ current: SessionWithUser | null; endedElsewhere: boolean }> {
   const token = sessionTokenFrom(ctx.request);
   if (!token) {
     if (requestCookies(ctx.request)[COOKIE_NAMES.sessionToken]) clearSessionCookies(ctx);
-    return null;
+    return { current: null, endedElsewhere: false };
   }
   const found = await readSessionWithUser(token);
   if (!found) {
     clearSessionCookies(ctx);
-    return null;
+    return { current: null, endedElsewhere: true };
   }
   const { user, session } = found;
   if (session.expiresAt.getTime() <= Date.now()) {
     await db.session.deleteMany({ where: { id: session.id } });
     clearSessionCookies(ctx);
-    return null;
+    return { current: null, endedElsewhere: false };
   }
-  return { session, user };
+  return { current: { session, user }, endedElsewhere: false };
 }
 
 /** Extends a session read after the update age (and re-sends its cookies); null if it was removed meanwhile. */

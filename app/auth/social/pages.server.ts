@@ -15,3 +15,15 @@ export async function linkedAccountsOf(userId: string) {
     })),
   };
 }
+
+/** How long after a provider's account was linked its page may still confirm it (the way back from the provider). */
+export const LINKED_NOTICE_WINDOW_MS = 5 * 60 * 1000;
+
+/**
+ * Whether `providerId` was linked to the user within the last few minutes: the way back from linking says
+ * "linked" only when a link really happened, not because the address carries `?linked=`.
+ */
+export async function linkedJustNow(userId: string, providerId: string, now: Date = new Date()): Promise<boolean> {
+  const account = await db.account.findFirst({ where: { userId, providerId }, select: { createdAt: true } });
+  return account !== null && now.getTime() - account.createdAt.getTime() <= LINKED_NOTICE_WINDOW_MS;
+}
