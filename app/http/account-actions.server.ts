@@ -72,7 +72,7 @@ function accountIntents() {
       hideFields: PASSWORDS,
       fieldFor: (error) => (error.code.startsWith("PASSWORD") ? "newPassword" : undefined),
       run: async (value, current, ctx) => {
-        await setPassword(current, value.newPassword);
+        await setPassword(ctx, current, value.newPassword);
         return back(ctx, "Password set. You can now sign in with it.");
       },
     }),
