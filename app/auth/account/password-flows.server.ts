@@ -35,11 +35,22 @@ export async function requestPasswordReset(input: { email: string; redirectTo?: 
 
 async function mailResetLink(email: string, redirectTo: string | undefined): Promise<void> {
   const user = await db.user.findUnique({ where: { email }, select: { id: true, email: true } });
-  if (!user) return;
+  if (user) await mailResetLinkTo(user, redirectTo);
+}
+
+/**
+ * Mails a reset link to the account's address. `securityNotice`: sent whatever the per-recipient cap says
+ * ("This wasn't me" mails one, and a flood of reset requests must not keep it from the owner, ADR 048).
+ */
+export async function mailResetLinkTo(user: { id: string; email: string }, redirectTo?: string, sending: { securityNotice?: boolean } = {}): Promise<void> {
   const ttl = env.AUTH_RESET_TOKEN_TTL;
   const query = new URLSearchParams({ callbackURL: redirectTo || PAGES.resetPassword });
-  await mailToken<ResetPayload>("reset-password", { userId: user.id }, { ttlSeconds: ttl, length: RESET_TOKEN_LENGTH }, (token) =>
-    emails.resetPassword(user.email, absoluteUrl(`/api/auth/reset-password/${token}?${query}`), ttl),
+  await mailToken<ResetPayload>(
+    "reset-password",
+    { userId: user.id },
+    { ttlSeconds: ttl, length: RESET_TOKEN_LENGTH },
+    (token) => emails.resetPassword(user.email, absoluteUrl(`/api/auth/reset-password/${token}?${query}`), ttl),
+    sending,
   );
 }
 
