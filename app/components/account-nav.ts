@@ -17,5 +17,6 @@ export const ACCOUNT_NAV: AccountNavEntry[] = [
   { to: "/account/linked-accounts", label: "Linked accounts", description: "Sign in with GitHub, Google or your company's single sign-on." },
   { to: "/account/sessions", label: "Sessions", description: "Where you are signed in, and signing out other devices." },
   { to: "/account/passkeys", label: "Passkeys", description: "Signing in with your fingerprint, face or screen lock instead of a password." },
+  { to: "/account/activity", label: "Activity", description: "What happened to your account lately, and signing out everywhere if it wasn't you." },
   { to: "/organizations", label: "Organizations" },
 ];

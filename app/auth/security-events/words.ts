@@ -82,17 +82,3 @@ export function describeEvent(type: string, details: SecurityEventDetails): stri
       return "Account changed";
   }
 }
-
-/** "5 minutes ago", "yesterday", "3 days ago"; a date past a month. */
-export function describeAgo(at: Date, now = new Date()): string {
-  const seconds = Math.max(0, Math.round((now.getTime() - at.getTime()) / 1000));
-  if (seconds < 60) return "just now";
-  const minutes = Math.round(seconds / 60);
-  if (minutes < 60) return minutes === 1 ? "1 minute ago" : `${minutes} minutes ago`;
-  const hours = Math.round(minutes / 60);
-  if (hours < 24) return hours === 1 ? "1 hour ago" : `${hours} hours ago`;
-  const days = Math.round(hours / 24);
-  if (days === 1) return "yesterday";
-  if (days < 31) return `${days} days ago`;
-  return at.toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
-}
