@@ -111,6 +111,8 @@ const STATES = [
     },
   },
   { name: "account-sessions", signedIn: true, go: (page) => page.goto("/account/sessions") },
+  { name: "account-activity", signedIn: true, go: (page) => page.goto("/account/activity") },
+  { name: "account-activity-confirm", signedIn: true, go: (page) => page.goto("/account/activity?confirm") },
   { name: "account-delete", signedIn: true, go: (page) => page.goto("/account/delete") },
 ];
 

@@ -80,10 +80,12 @@ export default function AccountActivity() {
             ))}
           </ol>
         )}
-        <nav aria-label="Activity pages" className="activity-pages">
-          {page.paged ? <Link to={HERE}>Newest</Link> : null}
-          {page.older ? <Link to={page.older}>Older</Link> : null}
-        </nav>
+        {page.paged || page.older ? (
+          <nav aria-label="Activity pages" className="activity-pages">
+            {page.paged ? <Link to={HERE}>Newest</Link> : null}
+            {page.older ? <Link to={page.older}>Older</Link> : null}
+          </nav>
+        ) : null}
       </section>
       <section aria-labelledby="not-me-heading" className="not-me">
         <h2 id="not-me-heading">Something you don't recognise?</h2>
