@@ -190,9 +190,13 @@ describe("changes, each recorded by its flow (and nothing for one that failed)",
     expect((await signIn(other, email, "a brand new passphrase")).status).toBe(200);
     expect((await client.post("/api/auth/revoke-other-sessions")).status).toBe(200);
 
+    // A verified address changes once the change is confirmed from it; then it is told where the account went.
+    expect((await client.get(actionLink(await mailbox.waitFor(email, /Verify/)))).status).toBeLessThan(400);
     const newEmail = `moved-${Date.now()}@example.com`;
     expect((await client.post("/api/auth/change-email", { newEmail })).status).toBe(200);
-    expect(await lastOf(user.id, "email_changed")).toMatchObject({ details: { from: email, to: newEmail } });
+    expect(await lastOf(user.id, "email_changed")).toBeUndefined();
+    expect((await client.get(actionLink(await mailbox.waitFor(email, /Confirm your new email/)))).status).toBeLessThan(400);
+    expect(await lastOf(user.id, "email_changed")).toMatchObject({ details: { from: email, to: newEmail, fromVerified: true } });
     const toOld = await mailbox.waitFor(email, /email address of your account was changed/);
     expect(toOld.to).toEqual([email]);
     expect(toOld.text).toContain(`from ${email} to ${newEmail}`);
@@ -210,6 +214,7 @@ describe("changes, each recorded by its flow (and nothing for one that failed)",
       "session_revoked",
       "sign_in",
       "session_revoked",
+      "email_verified",
       "email_changed",
       "sign_out",
     ]);

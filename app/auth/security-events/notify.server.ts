@@ -53,8 +53,8 @@ const NEW_WAYS_IN: Record<string, { kind: NewWayIn["kind"]; manage: string }> = 
 async function mailOwner(event: StoredEvent, details: SecurityEventDetails, deviceKey: string | undefined): Promise<void> {
   const activityUrl = absoluteUrl(ACTIVITY_PAGE);
   if (event.type === "email_changed") {
-    // To the address the account had: the new one may be the intruder's.
-    if (typeof details.from === "string" && typeof details.to === "string") {
+    // To the address the account had (the new one may be the intruder's), when it was the owner's proven inbox.
+    if (details.fromVerified === true && typeof details.from === "string" && typeof details.to === "string") {
       await sendMail(emails.securityMailEmailChanged(details.from, details.to, event.createdAt, activityUrl), { securityNotice: true });
     }
     return;
