@@ -368,3 +368,58 @@ describe("for operators and on deletion", () => {
     expect(await count(server.database, "securityEvent", `"userId" = ?`, [user.id])).toBe(0);
   });
 });
+
+describe("through the pages (no JavaScript: plain form posts)", () => {
+  const FORM = { "content-type": "application/x-www-form-urlencoded" };
+  const post = (client: ApiClient, path: string, fields: Record<string, string>) =>
+    client.request("POST", path, { rawBody: new URLSearchParams(fields).toString(), headers: FORM });
+
+  it("a password change, a revoked session and This wasn't me are recorded as through the API, and the page lists them", async () => {
+    const client = browser();
+    const { email, user } = await signUp(client);
+    const other = browser();
+    expect((await signIn(other, email)).status).toBe(200);
+
+    expect((await post(client, "/account/security", { intent: "change-password", currentPassword: "wrong password!", newPassword: "a page passphrase" })).status).toBe(400);
+    expect(await lastOf(user.id, "password_changed")).toBeUndefined();
+    expect((await post(client, "/account/security", { intent: "change-password", currentPassword: PASSWORD, newPassword: "a page passphrase" })).status).toBe(302);
+    expect(await lastOf(user.id, "password_changed")).toBeTruthy();
+
+    const otherSession = (await storedEvents(user.id)).filter((e) => e.type === "sign_in").at(-1)!.sessionId!;
+    expect((await post(client, "/account/sessions", { intent: "revoke-session", sessionId: otherSession })).status).toBe(302);
+    expect(await lastOf(user.id, "session_revoked")).toMatchObject({ sessionId: otherSession, details: {} });
+
+    const page = await client.get("/account/activity");
+    expect(page.status).toBe(200);
+    expect(page.text).toContain("Password changed");
+    expect(page.text).toContain("New device");
+    expect(page.text).toContain("Signed out a session");
+    expect(page.text).toContain('href="/account/activity?confirm"');
+    expect((await client.get("/account/activity?confirm")).text).toContain("Yes, sign out everywhere");
+
+    const ended = await post(client, "/account/activity", { intent: "end-all-sessions" });
+    expect(ended.status).toBe(302);
+    expect(ended.headers.get("location")).toBe("/");
+    expect(await lastOf(user.id, "sessions_ended_by_owner")).toBeTruthy();
+    expect(await count(server.database, "session", `"userId" = ?`, [user.id])).toBe(0);
+    expect((await client.get("/account/activity")).status).toBe(302);
+  });
+});
+
+describe("AUTH_NEW_DEVICE_MAIL=off", () => {
+  it("records the new device but mails only the other notices", async () => {
+    const quiet = await startServer({ env: { SMTP_URL: mailbox.url, AUTH_EMAIL_VERIFICATION: "off", AUTH_NEW_DEVICE_MAIL: "off" } });
+    try {
+      const owner = new ApiClient(quiet.baseUrl);
+      const { email, user } = await signUp(owner);
+      expect((await new ApiClient(quiet.baseUrl).post("/api/auth/sign-in/email", { email, password: PASSWORD })).status).toBe(200);
+      expect((await owner.post("/api/auth/change-password", { currentPassword: PASSWORD, newPassword: "a quiet passphrase" })).status).toBe(200);
+      await mailbox.waitFor(email, /password of your account was changed/);
+      const rows = await query<{ details: string }>(quiet.database, `SELECT "details" FROM "securityEvent" WHERE "userId" = ? AND "type" = 'sign_in'`, [user.id]);
+      expect(rows.map((row) => JSON.parse(row.details).newDevice)).toContain(true);
+      expect(mailsTo(email, /New sign-in/)).toHaveLength(0);
+    } finally {
+      await quiet.stop();
+    }
+  });
+});
