@@ -1,12 +1,13 @@
 // /account/activity (issue 29): the account's security events in words for people, "New device" marked, "Older"
 // pages, and "This wasn't me — sign out everywhere" behind a confirmation, all without JavaScript; axe on
 // every state.
-import { expect, expectNoAxeViolations, expectStatus, PASSWORD, signIn, test } from "./fixtures";
+import { expect, expectNoAxeViolations, expectStatus, PASSWORD, signIn, test, waitForHydration } from "./fixtures";
 import { linkFromMail } from "./mail";
 
 test.use({ javaScriptEnabled: false });
 
 test("a person reads what happened, pages back, and signs out everywhere because it wasn't them", async ({ page, openContext, user, baseURL }) => {
+  test.setTimeout(120_000); // more than a page of events, four axe checks: long on a loaded machine
   // Signed in here (a browser new to the account: sign-up happened elsewhere), then a sign-out and back in.
   await signIn(page, user);
   await page.getByRole("button", { name: "Sign out" }).click();
@@ -74,4 +75,21 @@ test("the activity page on a phone, in dark mode", async ({ page, user }) => {
   await expectNoAxeViolations(page, "activity, phone, dark");
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   expect(overflow, "no sideways scrolling at 320px").toBeLessThanOrEqual(0);
+});
+
+test.describe("with JavaScript on", () => {
+  test.use({ javaScriptEnabled: true });
+
+  test("the same confirmation, answered without a page load, signs out everywhere", async ({ page, user }) => {
+    await signIn(page, user);
+    await page.goto("/account/activity");
+    await expect(page.getByTestId("activity-row").first()).toContainText("Signed in with a password");
+    await page.getByRole("link", { name: "This wasn't me — sign out everywhere" }).click();
+    await expect(page).toHaveURL("/account/activity?confirm");
+    await waitForHydration(page);
+    await expectNoAxeViolations(page, "activity, confirm, JavaScript on");
+    await page.getByRole("button", { name: "Yes, sign out everywhere" }).click();
+    await expect(page).toHaveURL("/");
+    await expectStatus(page, /You are signed out everywhere/);
+  });
 });
