@@ -14,6 +14,7 @@ import { postgresListener } from "~/postgres-listener.server";
 
 export type { User, Session, Account, Verification, Organization, Member, Invitation, Passkey } from "~/generated/prisma-sqlite/client";
 export { Prisma } from "~/generated/prisma-sqlite/client";
+export { afterCommit } from "~/change-feed/prisma-hooks.server";
 
 /** The two generated clients share one model API; the SQLite one's types stand for both. */
 export type Db = SqliteClient;

@@ -88,6 +88,16 @@ const schema = z
     AUTH_PASSKEY_RP_NAME: z.string().trim().min(1).max(64).default("Latchkey"),
     /** E-mail one-time codes: "off" stops a code sign-in from creating an account for an unknown address. */
     AUTH_EMAIL_OTP_SIGN_UP: onOff("on"),
+    // Security events (docs/decisions/048-security-events.md)
+    /**
+     * Days a security event is kept; housekeeping deletes older ones. At least 30: "This wasn't me" keeps
+     * 30-day trusted-device cookies minted before it from matching by its event (trusted-device.server.ts).
+     */
+    AUTH_SECURITY_EVENT_DAYS: z.coerce.number().int().min(30).max(3650).default(180),
+    /** "stdout": each security event is also written to standard output as one JSON line, after it commits. */
+    AUTH_EVENT_LOG: z.enum(["off", "stdout"]).default("off"),
+    /** "off": no mail for a sign-in from a new device (the other security mails always go). */
+    AUTH_NEW_DEVICE_MAIL: onOff("on"),
     /**
      * Test suites only (ADR 032): "fast" hashes new passwords with a cheap scrypt cost, marked as such, so tests
      * whose subject is not the hash do not pay ~145 ms of CPU per password. Refused unless BASE_URL is loopback.

@@ -126,6 +126,8 @@ const STATES = [
       await page.waitForURL("**/account/sessions");
     },
   },
+  { name: "account-activity", signedIn: true, go: (page) => page.goto("/account/activity") },
+  { name: "account-activity-confirm", signedIn: true, go: (page) => page.goto("/account/activity?confirm") },
   { name: "account-delete", signedIn: true, go: (page) => page.goto("/account/delete") },
   // Unverified: the page says why no invitation is listed.
   { name: "organizations", signedIn: true, go: (page) => page.goto("/organizations") },

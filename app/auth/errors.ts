@@ -10,6 +10,7 @@ import { TWO_FACTOR_ERRORS } from "~/auth/two-factor/errors";
 import { USERNAME_ERRORS } from "~/auth/username/errors";
 import { EMAIL_OTP_ERRORS } from "~/auth/email-otp/errors";
 import { SOCIAL_ERRORS } from "~/auth/social/errors";
+import { SECURITY_EVENT_ERRORS } from "~/auth/security-events/errors";
 
 type Entry = readonly [status: number, message: string];
 
@@ -69,6 +70,7 @@ export const ERRORS = {
   ...USERNAME_ERRORS,
   ...EMAIL_OTP_ERRORS,
   ...SOCIAL_ERRORS,
+  ...SECURITY_EVENT_ERRORS,
 } as const satisfies Record<string, Entry>;
 
 export type ErrorName = keyof typeof ERRORS;

@@ -1,8 +1,9 @@
-// Deletes what has expired — sessions, verification tokens, finished rate-limit windows — so tables do not
+// Deletes what has expired — sessions, verification tokens, finished rate-limit windows, old security events — so tables do not
 // grow without bound. Runs in every instance; the deletes are idempotent, so instances need no coordination.
 import { deleteExpiredProviderRows } from "~/auth/oidc-provider/adapter.server";
 import { deleteRetiredKeys } from "~/auth/oidc-provider/keys.server";
 import { deleteStaleRateLimits } from "~/auth/rate-limit/limits.server";
+import { deleteOldSecurityEvents } from "~/auth/security-events/events.server";
 import { DEVICE_COOKIE_SECONDS, forgetDevicesUnseenSince } from "~/auth/sign-in/known-device.server";
 import { deleteExpiredTokens } from "~/auth/verification.server";
 import { db } from "~/db.server";
@@ -17,6 +18,7 @@ export async function deleteExpiredRows(): Promise<void> {
   await forgetDevicesUnseenSince(new Date(Date.now() - DEVICE_COOKIE_SECONDS * 1000));
   await deleteExpiredProviderRows();
   await deleteRetiredKeys();
+  await deleteOldSecurityEvents(); // AUTH_SECURITY_EVENT_DAYS (ADR 048)
 }
 
 const state = globalThis as unknown as { latchkeyHousekeeping?: NodeJS.Timeout };

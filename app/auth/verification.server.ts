@@ -82,10 +82,11 @@ export async function mailToken<P extends TokenPayload>(
   payload: P,
   options: IssueOptions,
   compose: (token: string) => MailMessage,
+  sending: { securityNotice?: boolean } = {},
 ): Promise<void> {
   const token = await issueToken(purpose, payload, options);
   try {
-    await sendMail(compose(token));
+    await sendMail(compose(token), sending);
   } catch (error) {
     await consumeToken(purpose, token, { signed: options.signed }).catch(() => {});
     throw error;

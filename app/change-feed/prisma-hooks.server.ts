@@ -9,6 +9,19 @@ import { changeFeed, type Change } from "~/change-feed/feed.server";
 const WRITES = new Set(["update", "updateMany", "updateManyAndReturn", "upsert", "delete", "deleteMany"]);
 /** Changes announced inside the current transaction, to be announced again after it ends. */
 const transactionScope = new AsyncLocalStorage<Change[]>();
+/** Work waiting for the current transaction to commit (dropped if it rolls back). */
+const commitScope = new AsyncLocalStorage<Array<() => void>>();
+
+/**
+ * Runs `work` once what was just written is committed: after the current `$transaction` commits (never if it
+ * rolls back), or at once outside a transaction (a single statement commits by itself). For what must only
+ * follow a change that happened, such as a security event's log line and mail (ADR 048).
+ */
+export function afterCommit(work: () => void): void {
+  const waiting = commitScope.getStore();
+  if (waiting) waiting.push(work);
+  else work();
+}
 
 /** The values a where-clause field pins down (`"x"`, `{equals: "x"}`, `{in: [...]}`), or null if it does not. */
 function pinnedValues(condition: unknown): string[] | null {
@@ -79,12 +92,16 @@ export function withChangeAnnouncements<Client extends ExtensibleClient>(base: C
 
   async function $transaction(...args: unknown[]) {
     const announced: Change[] = [];
+    const committed: Array<() => void> = [];
+    let result: unknown;
     try {
-      return await transactionScope.run(announced, () => extended.$transaction(...args));
+      result = await transactionScope.run(announced, () => commitScope.run(committed, () => extended.$transaction(...args)));
     } finally {
       // Committed or rolled back: either way the rows now read as they will stay.
       for (const change of announced) await changeFeed.publish(change);
     }
+    for (const work of committed) work();
+    return result;
   }
   return new Proxy(extended, {
     get(target, property) {

@@ -109,6 +109,9 @@ export function createAuthClient(options: AuthClientOptions = {}) {
     listSessions: get<typeof import("~/routes/api.auth.list-sessions")>("/list-sessions"),
     revokeSession: post<typeof import("~/routes/api.auth.revoke-session")>("/revoke-session"),
     revokeSessions: post<typeof import("~/routes/api.auth.revoke-sessions")>("/revoke-sessions"),
+    listSecurityEvents: get<typeof import("~/routes/api.auth.list-security-events")>("/list-security-events"),
+    /** "This wasn't me": ends every session (this one too), forgets devices, mails a reset link. */
+    endAllSessions: post<typeof import("~/routes/api.auth.end-all-sessions")>("/end-all-sessions"),
     revokeOtherSessions: post<typeof import("~/routes/api.auth.revoke-other-sessions")>("/revoke-other-sessions"),
     updateUser: post<typeof import("~/routes/api.auth.update-user")>("/update-user"),
     isUsernameAvailable: post<typeof import("~/routes/api.auth.is-username-available")>("/is-username-available"),

@@ -20,6 +20,7 @@ export const ACCOUNT_NAV: AccountNavEntry[] = [
   { to: "/account/sessions", label: "Sessions", description: "Where you are signed in, and signing out other devices." },
   { to: "/account/passkeys", label: "Passkeys", description: "Signing in with your fingerprint, face or screen lock instead of a password." },
   { to: "/account/applications", label: "Applications", description: "Applications you signed in to with this account, and revoking their access." },
+  { to: "/account/activity", label: "Activity", description: "What happened to your account lately, and signing out everywhere if it wasn't you." },
   { to: "/organizations", label: "Organizations" },
 ];
 

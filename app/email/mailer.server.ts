@@ -61,15 +61,15 @@ async function deliver(message: MailMessage): Promise<void> {
  * Sends now; a failure is logged and surfaces as 502 FAILED_TO_SEND_EMAIL for a caller who may know. Each
  * address receives at most AUTH_MAIL_PER_RECIPIENT_PER_HOUR messages an hour, whoever asks and from however many
  * client addresses, so nobody can use the product to flood an inbox; past that, 429 TOO_MANY_REQUESTS.
+ * A security notice (a change to the account: a new device, a new password, a passkey added…) is not capped:
+ * nobody can use up an inbox's quota with reset requests first so that the notice is never sent. Each notice
+ * follows a change that is itself rate-limited, and a flood of new-device notices is collapsed where they are
+ * made (docs/decisions/048-security-events.md, which replaces ADR 030's separate notice quota).
  */
 export async function sendMail(message: MailMessage, options: { securityNotice?: boolean } = {}): Promise<void> {
-  if (env.AUTH_MAIL_PER_RECIPIENT_PER_HOUR > 0) {
+  if (env.AUTH_MAIL_PER_RECIPIENT_PER_HOUR > 0 && !options.securityNotice) {
     const rule = { windowSeconds: 60 * 60, max: env.AUTH_MAIL_PER_RECIPIENT_PER_HOUR };
-    // A security notice ("a passkey was added") counts in a quota of its own: nobody can use up an inbox's
-    // quota with reset requests first so that the notice of their new way in is never sent
-    // (docs/decisions/030-new-ways-in-need-a-recent-sign-in.md). Notices are still bounded per address.
-    const bucket = options.securityNotice ? "notice-to" : "mail-to";
-    const verdict = await takeFromQuota(`${bucket}|${message.to.toLowerCase()}`, rule);
+    const verdict = await takeFromQuota(`mail-to|${message.to.toLowerCase()}`, rule);
     if (!verdict.allowed) {
       console.warn(`[latchkey] not sending "${message.subject}" to ${message.to}: ${rule.max} messages this hour already`);
       throw tooManyRequests(verdict.retryAfterSeconds);

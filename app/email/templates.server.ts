@@ -23,18 +23,21 @@ interface ActionMail {
   /** How long the link works; absent for a plain link to a page. */
   lifetimeSeconds?: number;
   outro: string;
+  /** Security mails (ADR 048): a second link, to the account's activity page. */
+  activityUrl?: string;
 }
 
-function actionMail({ to, subject, intro, action, url, lifetimeSeconds, outro }: ActionMail): MailMessage {
+function actionMail({ to, subject, intro, action, url, lifetimeSeconds, outro, activityUrl }: ActionMail): MailMessage {
   const lifetime = lifetimeSeconds ? `This link expires in ${describeLifetime(lifetimeSeconds)} and works once.` : "";
-  const text = [`${PRODUCT_NAME}`, "", intro, "", `${action}: ${url}`, "", lifetime, outro, ""].filter((line, i, all) => line || all[i - 1] !== "").join("\n");
+  const activity = activityUrl ? `Everything that happened to your account lately: ${activityUrl}` : "";
+  const text = [`${PRODUCT_NAME}`, "", intro, "", `${action}: ${url}`, "", lifetime, outro, "", activity, ""].filter((line, i, all) => line || all[i - 1] !== "").join("\n");
   const html = `<!doctype html><html><body style="font-family:system-ui,sans-serif;line-height:1.5;color:#1b1b1f">
 <p style="font-weight:700">${PRODUCT_NAME}</p>
 <p>${escapeHtml(intro)}</p>
 <p><a href="${escapeHtml(url)}" style="display:inline-block;padding:.5rem 1rem;background:#4646e6;color:#fff;border-radius:6px;text-decoration:none">${escapeHtml(action)}</a></p>
 <p style="color:#62626e;font-size:.9rem">${escapeHtml(`${lifetime} ${outro}`.trim())}</p>
 <p style="color:#62626e;font-size:.8rem">If the button does not work, open this address: ${escapeHtml(url)}</p>
-</body></html>`;
+${activityUrl ? `<p style="color:#62626e;font-size:.8rem">Everything that happened to your account lately: <a href="${escapeHtml(activityUrl)}">${escapeHtml(activityUrl)}</a></p>\n` : ""}</body></html>`;
   return { to, subject: `${subject} · ${PRODUCT_NAME}`, text, html };
 }
 
@@ -92,6 +95,21 @@ function newWayInSentence(what: NewWayIn): string {
       return `A ${what.provider} account was linked to your account, so it can now be used to sign in`;
   }
 }
+
+/** Security changes mailed to the owner that are not new ways in (ADR 048). */
+export type SecurityChange = "password_changed" | "password_reset" | "two_factor_disabled";
+
+const SECURITY_CHANGE_SUBJECTS: Record<SecurityChange, string> = {
+  password_changed: "The password of your account was changed",
+  password_reset: "The password of your account was reset",
+  two_factor_disabled: "Two-factor authentication was turned off for your account",
+};
+
+const SECURITY_CHANGE_REMEDY: Record<SecurityChange, string> = {
+  password_changed: 'reset your password from the sign-in page ("Forgot password?") and sign out everywhere from your account\'s activity page.',
+  password_reset: "reset it again from the sign-in page (\"Forgot password?\"), sign out everywhere from your account's activity page, and make sure nobody else can read your email.",
+  two_factor_disabled: "choose \"This wasn't me — sign out everywhere\" on your account's activity page, reset your password, and turn two-factor authentication on again.",
+};
 
 /** "26 November 2026 at 13:00 UTC": the same for every reader, whatever their time zone. */
 export function describeMoment(at: Date): string {
@@ -180,7 +198,7 @@ export const emails = {
    * A new way into the account was added (ADR 030): what, when, and what to do if it was not the owner. The
    * subject and the text name no user-written text, only what this service chose (a provider's configured name).
    */
-  newWayIn: (to: string, what: NewWayIn, at: Date, manageUrl: string) =>
+  newWayIn: (to: string, what: NewWayIn, at: Date, manageUrl: string, activityUrl?: string) =>
     actionMail({
       to,
       subject: NEW_WAY_IN_SUBJECTS[what.kind],
@@ -188,6 +206,43 @@ export const emails = {
       action: "Review your account",
       url: manageUrl,
       outro: `If this was not you, someone has access to your account: ${NEW_WAY_IN_REMEDY[what.kind]}`,
+      activityUrl,
+    }),
+  /**
+   * A sign-in from a browser that had not signed in to the account before (ADR 039, ADR 048): when, the device
+   * in words, how, and from which client address. The device name is this service's reading of the User-Agent.
+   */
+  securityMailNewDevice: (to: string, sign: { at: Date; device: string; method: string; ipAddress: string | null }, activityUrl: string) =>
+    actionMail({
+      to,
+      subject: "New sign-in to your account",
+      intro: `Someone signed in to your account ${sign.method} from a new device (${sign.device}${sign.ipAddress ? `, client address ${sign.ipAddress}` : ""}) on ${describeMoment(sign.at)}. If this was you, there is nothing to do.`,
+      action: "Review your account activity",
+      url: activityUrl,
+      outro: `If this was not you, open your account's activity page and choose "This wasn't me — sign out everywhere"; we will mail you a link to choose a new password.`,
+    }),
+  /** A change to how the account is protected (password, two-factor): one sentence, and what to do if it was not them. */
+  securityMailChange: (to: string, change: SecurityChange, at: Date, activityUrl: string) =>
+    actionMail({
+      to,
+      subject: SECURITY_CHANGE_SUBJECTS[change],
+      intro: `${SECURITY_CHANGE_SUBJECTS[change]} on ${describeMoment(at)}. If this was you, there is nothing to do.`,
+      action: "Review your account activity",
+      url: activityUrl,
+      outro: `If this was not you, someone has access to your account: ${SECURITY_CHANGE_REMEDY[change]}`,
+    }),
+  /**
+   * The account's address was changed: sent to the OLD address, naming the new one in full, since the old inbox
+   * is where the owner still reads mail if someone else made the change.
+   */
+  securityMailEmailChanged: (oldEmail: string, newEmail: string, at: Date, activityUrl: string) =>
+    actionMail({
+      to: oldEmail,
+      subject: "The email address of your account was changed",
+      intro: `The email address of your account was changed from ${oldEmail} to ${newEmail} on ${describeMoment(at)}, so mail about your account now goes to ${newEmail}. If this was you, there is nothing to do.`,
+      action: "Review your account activity",
+      url: activityUrl,
+      outro: `If this was not you, sign in while you still can, choose "This wasn't me — sign out everywhere" on the activity page and change the address back on your profile; if you can no longer sign in, contact this site's support with this message: it shows you were the owner of ${oldEmail}.`,
     }),
   twoFactorCode: (to: string, code: string, lifetimeSeconds: number) =>
     codeMail({

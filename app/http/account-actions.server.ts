@@ -15,6 +15,7 @@ import { passwordBounds } from "~/auth/account/password.server";
 import type { RequestContext } from "~/auth/request-context.server";
 import { changeEmailSchema, changePasswordSchema, deleteAccountSchema, profileSchema, setPasswordSchema } from "~/auth/schemas";
 import { listSessions, revokeOtherSessions, revokeSessionById, signOut } from "~/auth/session/sessions.server";
+import { endAllSessions } from "~/auth/security-events/end-all-sessions.server";
 import { updateUser } from "~/auth/account/users.server";
 import { answerIntent, goTo, intent, pageAction } from "~/http/page-action.server";
 
@@ -72,7 +73,7 @@ function accountIntents() {
       hideFields: PASSWORDS,
       fieldFor: (error) => (error.code.startsWith("PASSWORD") ? "newPassword" : undefined),
       run: async (value, current, ctx) => {
-        await setPassword(current, value.newPassword);
+        await setPassword(ctx, current, value.newPassword);
         return back(ctx, "Password set. You can now sign in with it.");
       },
     }),
@@ -117,8 +118,24 @@ function accountIntents() {
       session: "required",
       refusalShown: "page",
       run: async (_value, current, ctx) => {
-        await revokeOtherSessions(current);
+        await revokeOtherSessions(ctx, current);
         return back(ctx, "Signed out of all other devices. This one stays signed in.");
+      },
+    }),
+    // "This wasn't me — sign out everywhere" (/account/activity, after its confirmation step; ADR 048).
+    "end-all-sessions": intent({
+      schema: z.object({}),
+      rateLimitAs: "/end-all-sessions",
+      session: "required",
+      refusalShown: "page",
+      run: async (_value, current, ctx) => {
+        const { resetLinkMailed } = await endAllSessions(ctx, current);
+        return goTo(
+          "/",
+          resetLinkMailed
+            ? `You are signed out everywhere, on this device too. We emailed ${current.user.email} a link to choose a new password: use it before you sign in again.`
+            : "You are signed out everywhere, on this device too. Sign in again with a way only you have.",
+        );
       },
     }),
     "sign-out": intent({

@@ -61,7 +61,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
         requireRecentSignIn(current);
         return goTo((await startSocialFlow(ctx, { provider: value.provider, callbackURL: `${HERE}?linked=${encodeURIComponent(value.provider)}`, errorCallbackURL: HERE }, current.user.id)).url);
       }
-      await unlinkAccount(current, { providerId: value.provider });
+      await unlinkAccount(ctx, current, { providerId: value.provider });
       return goTo(HERE, `${enabledProviders().find((p) => p.id === value.provider)?.name ?? "The account"} is unlinked.`);
     },
   });

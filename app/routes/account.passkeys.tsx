@@ -54,8 +54,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
         schema: deletePasskeyForm,
         rateLimitAs: "/passkey/delete-passkey",
         session: "required",
-        run: async (value, current) => {
-          await deletePasskey(current.user.id, { id: value.id });
+        run: async (value, current, ctx) => {
+          await deletePasskey(ctx, current, { id: value.id });
           return goTo(HERE, "Passkey deleted.");
         },
       }),

@@ -77,8 +77,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
         await disableTwoFactor(ctx, current, { password });
         return goTo(HERE, "Two-factor authentication is off.");
       }),
-      generate: withPassword("/two-factor/generate-backup-codes", async (password, current) => ({
-        backupCodes: (await generateBackupCodes(current, { password })).backupCodes,
+      generate: withPassword("/two-factor/generate-backup-codes", async (password, current, ctx) => ({
+        backupCodes: (await generateBackupCodes(ctx, current, { password })).backupCodes,
       })),
       "enable-otp": withPassword("/two-factor/set-otp", async (password, current) => {
         await setTwoFactorOtp(current, { password, enabled: true });

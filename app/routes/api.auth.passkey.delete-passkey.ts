@@ -6,5 +6,5 @@ import { endpoint } from "~/http/endpoint.server";
 export const { loader, action } = endpoint({
   method: "POST",
   body: deletePasskeyBody,
-  handler: async ({ body, ctx }) => deletePasskey((await requireSession(ctx)).user.id, body),
+  handler: async ({ body, ctx }) => deletePasskey(ctx, await requireSession(ctx), body),
 });

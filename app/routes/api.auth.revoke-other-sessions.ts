@@ -4,7 +4,7 @@ import { endpoint } from "~/http/endpoint.server";
 export const { loader, action } = endpoint({
   method: "POST",
   handler: async ({ ctx }) => {
-    await revokeOtherSessions(await requireSession(ctx));
+    await revokeOtherSessions(ctx, await requireSession(ctx));
     return { status: true };
   },
 });

@@ -4,8 +4,7 @@ import { endpoint } from "~/http/endpoint.server";
 export const { loader, action } = endpoint({
   method: "POST",
   handler: async ({ ctx }) => {
-    const { user } = await requireSession(ctx);
-    await revokeAllSessions(ctx, user.id);
+    await revokeAllSessions(ctx, await requireSession(ctx));
     return { status: true };
   },
 });

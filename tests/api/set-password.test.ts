@@ -16,6 +16,9 @@ afterAll(async () => {
   await domain?.close();
 });
 
+/** The request the change came through: only its address and User-Agent are read (for the security event). */
+const CTX = { clientIp: "203.0.113.9", userAgent: "vitest" } as Parameters<typeof flows.setPassword>[0];
+
 async function passwordlessUser() {
   const { db } = domain;
   const user = await db.user.create({ data: { name: "Social", email: `social-${Date.now()}-${Math.random()}@example.com` } });
@@ -28,13 +31,13 @@ describe("setPassword", () => {
   it("gives a passwordless user a credential account, then refuses a second time", async () => {
     const current = await passwordlessUser();
     expect(await flows.hasPassword(current.user.id)).toBe(false);
-    await flows.setPassword(current, "a long enough password");
+    await flows.setPassword(CTX, current, "a long enough password");
     expect(await flows.hasPassword(current.user.id)).toBe(true);
     const account = await domain.db.account.findFirst({ where: { userId: current.user.id, providerId: "credential" } });
     expect(account?.accountId).toBe(current.user.id);
     expect(await passwords.verifyPassword("a long enough password", account!.password!)).toBe(true);
 
-    await expect(flows.setPassword(current, "another long password")).rejects.toMatchObject({
+    await expect(flows.setPassword(CTX, current, "another long password")).rejects.toMatchObject({
       code: "USER_ALREADY_HAS_A_PASSWORD",
       message: "user already has a password",
       status: 400,
@@ -44,19 +47,19 @@ describe("setPassword", () => {
   it("needs a sign-in within the last ten minutes: an older session is refused with 403 and nothing is written (issue 24)", async () => {
     const current = await passwordlessUser();
     const old = { ...current, session: { ...current.session, createdAt: new Date(Date.now() - 11 * 60_000) } };
-    await expect(flows.setPassword(old, "a long enough password")).rejects.toMatchObject({ code: "SESSION_IS_NOT_FRESH", status: 403 });
+    await expect(flows.setPassword(CTX, old, "a long enough password")).rejects.toMatchObject({ code: "SESSION_IS_NOT_FRESH", status: 403 });
     expect(await flows.hasPassword(current.user.id)).toBe(false);
   });
 
   it("checks the configured length bounds before writing anything", async () => {
     const current = await passwordlessUser();
-    await expect(flows.setPassword(current, "short")).rejects.toMatchObject({ code: "PASSWORD_TOO_SHORT" });
+    await expect(flows.setPassword(CTX, current, "short")).rejects.toMatchObject({ code: "PASSWORD_TOO_SHORT" });
     expect(await flows.hasPassword(current.user.id)).toBe(false);
   });
 
   it("lets exactly one of two concurrent calls set the password", async () => {
     const current = await passwordlessUser();
-    const results = await Promise.allSettled([flows.setPassword(current, "first long password"), flows.setPassword(current, "second long password")]);
+    const results = await Promise.allSettled([flows.setPassword(CTX, current, "first long password"), flows.setPassword(CTX, current, "second long password")]);
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
     expect(await domain.db.account.count({ where: { userId: current.user.id, providerId: "credential" } })).toBe(1);
   });

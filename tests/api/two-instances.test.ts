@@ -111,6 +111,13 @@ describe.skipIf(!onPostgres).each([
     expect(await holdsWithin(onB, (body) => body === null)).toBe(true);
   });
 
+  it("'This wasn't me' on A ends every session of the account on B within 100 ms (issue 29)", async () => {
+    const { onA, onB, aOnB } = await userOnBoth();
+    expect((await onA.post("/api/auth/end-all-sessions", {}, fromNewAddress())).status).toBe(200);
+    expect(await holdsWithin(onB, (body) => body === null)).toBe(true);
+    expect(await holdsWithin(aOnB, (body) => body === null)).toBe(true);
+  });
+
   it("a profile change on A shows on B within 100 ms", async () => {
     const { onA, onB } = await userOnBoth();
     expect((await onA.post("/api/auth/update-user", { name: "Renamed On A" }, fromNewAddress())).status).toBe(200);

@@ -40,6 +40,9 @@ afterAll(async () => {
   delete process.env.AUTH_TEST_PASSWORD_HASHING;
 });
 
+/** The request a sign-in came through: only its address and User-Agent are read (for a failed sign-in's event). */
+const CTX = { clientIp: "203.0.113.9", userAgent: "vitest" } as Parameters<typeof credentials.verifyCredentials>[0];
+
 async function workOf(attempt: () => Promise<unknown>): Promise<typeof derivations> {
   derivations.production = 0;
   derivations.other = 0;
@@ -49,15 +52,15 @@ async function workOf(attempt: () => Promise<unknown>): Promise<typeof derivatio
 
 describe("a wrong password costs the same for known and unknown accounts", () => {
   it("by e-mail address", async () => {
-    const known = await workOf(() => credentials.verifyCredentials("work@example.com", "not the password"));
-    const unknown = await workOf(() => credentials.verifyCredentials("nobody@example.com", "not the password"));
+    const known = await workOf(() => credentials.verifyCredentials(CTX, "work@example.com", "not the password"));
+    const unknown = await workOf(() => credentials.verifyCredentials(CTX, "nobody@example.com", "not the password"));
     expect(known).toEqual({ production: 1, other: 0 });
     expect(unknown).toEqual(known);
   });
 
   it("by username", async () => {
-    const known = await workOf(() => usernames.verifyUsernameCredentials("worker", "not the password"));
-    const unknown = await workOf(() => usernames.verifyUsernameCredentials("ghost", "not the password"));
+    const known = await workOf(() => usernames.verifyUsernameCredentials(CTX, "worker", "not the password"));
+    const unknown = await workOf(() => usernames.verifyUsernameCredentials(CTX, "ghost", "not the password"));
     expect(known).toEqual({ production: 1, other: 0 });
     expect(unknown).toEqual(known);
   });

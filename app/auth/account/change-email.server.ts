@@ -29,7 +29,7 @@ export async function changeEmail(
   }
 
   if (!current.user.emailVerified) {
-    const user = await replaceEmail(current.user.id, current.user.email, newEmail);
+    const user = await replaceEmail(ctx, current.user.id, current.user.email, newEmail, { verified: false });
     refreshCookieCache(ctx, { session: current.session, user });
     if (emailVerificationEnabled()) sendVerificationInBackground(user, input.callbackURL);
     return { status: true, pendingConfirmation: false };

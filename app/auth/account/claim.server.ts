@@ -9,6 +9,7 @@ import { isSignUpBrowserOf } from "~/auth/core/cookies.server";
 import { AuthError } from "~/auth/errors";
 import { CREDENTIAL_PROVIDER } from "~/auth/account/password.server";
 import type { RequestContext } from "~/auth/request-context.server";
+import { recordSecurityEvent } from "~/auth/security-events/record.server";
 import { db, type Transaction, type User } from "~/db.server";
 
 /** What a claim ended. Trusted devices end with the two-factor setup (their cookies stop matching). */
@@ -101,9 +102,14 @@ export async function proveInbox(
       });
       if (claim.count === 1) ended = await endEverything(tx, { id: userId, twoFactorEnabled: before.twoFactorEnabled });
     }
+    let verifiedNow = ended !== null;
     if (!ended) {
-      await tx.user.updateMany({ where: { id: userId, email, emailVerified: false }, data: { emailVerified: true } });
+      verifiedNow = (await tx.user.updateMany({ where: { id: userId, email, emailVerified: false }, data: { emailVerified: true } })).count > 0;
       await tx.user.updateMany({ where: { id: userId, email, inboxProvenAt: null }, data: { inboxProvenAt: now } });
+    }
+    // Written only when this proof is what verified the address (of two proofs at once, the one that did).
+    if (verifiedNow) {
+      await recordSecurityEvent(tx, { userId, type: "email_verified", ctx, details: { email, ...(ended ? { claimed: true } : {}) } });
     }
     if (within) await within(tx);
     const user = await tx.user.findUniqueOrThrow({ where: { id: userId } });

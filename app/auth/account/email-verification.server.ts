@@ -7,6 +7,7 @@ import { publicUser } from "~/auth/core/presenters.server";
 import type { RequestContext } from "~/auth/request-context.server";
 import { clearSessionCookies, getSession, refreshCookieCache, type SessionWithUser } from "~/auth/session/sessions.server";
 import { proveInbox } from "~/auth/account/claim.server";
+import { recordSecurityEvent } from "~/auth/security-events/record.server";
 import { finishFirstFactor } from "~/auth/sign-in/first-factor.server";
 import {
   bindVerificationToBrowser,
@@ -106,7 +107,8 @@ async function applyEmailChange(
   token: string,
 ) {
   await consumeToken("change-email", token, { signed: true });
-  const updated = await replaceEmail(user.id, payload.email, payload.newEmail);
+  // Confirmed from the current inbox: only a verified address is asked to confirm a change.
+  const updated = await replaceEmail(ctx, user.id, payload.email, payload.newEmail, { verified: true });
   if (current) refreshCookieCache(ctx, { session: current.session, user: updated });
   if (emailVerificationEnabled()) sendVerificationInBackground(updated);
   return { status: true, user: publicUser(updated) };
@@ -116,10 +118,15 @@ async function applyEmailChange(
  * Gives the account a new, unverified address, conditional on the address it had (of two changes at once, one
  * applies), and ends every link mailed before: a reset link sent to the old address must not outlive it.
  */
-export async function replaceEmail(userId: string, fromEmail: string, newEmail: string): Promise<User> {
+export async function replaceEmail(ctx: RequestContext, userId: string, fromEmail: string, newEmail: string, from: { verified: boolean }): Promise<User> {
   try {
-    const { count } = await db.user.updateMany({ where: { id: userId, email: fromEmail }, data: { email: newEmail, emailVerified: false } });
-    if (count === 0) throw new AuthError("USER_NOT_FOUND");
+    await db.$transaction(async (tx) => {
+      const { count } = await tx.user.updateMany({ where: { id: userId, email: fromEmail }, data: { email: newEmail, emailVerified: false } });
+      if (count === 0) throw new AuthError("USER_NOT_FOUND");
+      // Both addresses in full: the owner reads where the account went. The old address is mailed (ADR 048) when
+      // it was verified: an unverified one may be anybody's (ADR 028), and is not told about an account.
+      await recordSecurityEvent(tx, { userId, type: "email_changed", ctx, details: { from: fromEmail, to: newEmail, fromVerified: from.verified } });
+    });
   } catch (error) {
     if (isUniqueViolation(error)) throw new AuthError("COULDNT_UPDATE_YOUR_EMAIL");
     throw error;

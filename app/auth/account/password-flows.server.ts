@@ -4,7 +4,8 @@ import { AuthError } from "~/auth/errors";
 import { absoluteUrl, PAGES } from "~/auth/core/links.server";
 import { assertPasswordLength, CREDENTIAL_PROVIDER, hashPassword, verifyPassword } from "~/auth/account/password.server";
 import { publicUser } from "~/auth/core/presenters.server";
-import { mailNewWayIn, requireRecentSignIn } from "~/auth/session/recent-sign-in.server";
+import { requireRecentSignIn } from "~/auth/session/recent-sign-in.server";
+import { recordSecurityEvent } from "~/auth/security-events/record.server";
 import type { RequestContext } from "~/auth/request-context.server";
 import type { SessionWithUser } from "~/auth/session/sessions.server";
 import { replaceSessionAfterPasswordChange } from "~/auth/sign-in/first-factor.server";
@@ -35,11 +36,22 @@ export async function requestPasswordReset(input: { email: string; redirectTo?: 
 
 async function mailResetLink(email: string, redirectTo: string | undefined): Promise<void> {
   const user = await db.user.findUnique({ where: { email }, select: { id: true, email: true } });
-  if (!user) return;
+  if (user) await mailResetLinkTo(user, redirectTo);
+}
+
+/**
+ * Mails a reset link to the account's address. `securityNotice`: sent whatever the per-recipient cap says
+ * ("This wasn't me" mails one, and a flood of reset requests must not keep it from the owner, ADR 048).
+ */
+export async function mailResetLinkTo(user: { id: string; email: string }, redirectTo?: string, sending: { securityNotice?: boolean } = {}): Promise<void> {
   const ttl = env.AUTH_RESET_TOKEN_TTL;
   const query = new URLSearchParams({ callbackURL: redirectTo || PAGES.resetPassword });
-  await mailToken<ResetPayload>("reset-password", { userId: user.id }, { ttlSeconds: ttl, length: RESET_TOKEN_LENGTH }, (token) =>
-    emails.resetPassword(user.email, absoluteUrl(`/api/auth/reset-password/${token}?${query}`), ttl),
+  await mailToken<ResetPayload>(
+    "reset-password",
+    { userId: user.id },
+    { ttlSeconds: ttl, length: RESET_TOKEN_LENGTH },
+    (token) => emails.resetPassword(user.email, absoluteUrl(`/api/auth/reset-password/${token}?${query}`), ttl),
+    sending,
   );
 }
 
@@ -91,7 +103,8 @@ export async function replacePassword(ctx: RequestContext, userId: string, email
     if (updated.count === 0) {
       await tx.account.create({ data: { userId, providerId: CREDENTIAL_PROVIDER, accountId: userId, password: passwordHash, passwordResetByEmail: true } });
     }
-    if (env.AUTH_REVOKE_SESSIONS_ON_PASSWORD_RESET === "on") await tx.session.deleteMany({ where: { userId } });
+    const ended = env.AUTH_REVOKE_SESSIONS_ON_PASSWORD_RESET === "on" ? (await tx.session.deleteMany({ where: { userId } })).count : 0;
+    await recordSecurityEvent(tx, { userId, type: "password_reset", ctx, details: { sessionsEnded: ended } });
   });
   await revokeTokens("reset-password", userId);
   // The owner hears of it, whoever did it: a reset by someone else who reads the inbox is then not silent.
@@ -111,15 +124,21 @@ export async function changePassword(
   if (!account?.password) throw new AuthError("CREDENTIAL_ACCOUNT_NOT_FOUND");
   if (!(await verifyPassword(input.currentPassword, account.password))) throw new AuthError("INVALID_PASSWORD");
   // Chosen by someone who knew the current password inside a session (which passed the second factor, if on):
-  // no longer a password the inbox alone could have set.
-  await db.account.update({ where: { id: account.id }, data: { password: await hashPassword(input.newPassword), passwordResetByEmail: false } });
+  // no longer a password the inbox alone could have set. The new password, the other sessions' end and the
+  // event commit together.
+  const passwordHash = await hashPassword(input.newPassword);
+  await db.$transaction(async (tx) => {
+    await tx.account.update({ where: { id: account.id }, data: { password: passwordHash, passwordResetByEmail: false } });
+    // A new session replaces every existing one below, so a stolen cookie stops working here too.
+    const ended = input.revokeOtherSessions ? (await tx.session.deleteMany({ where: { userId: current.user.id } })).count : 0;
+    await recordSecurityEvent(tx, { userId: current.user.id, type: "password_changed", ctx, sessionId: current.session.id, details: { sessionsEnded: ended } });
+  });
   // A reset link requested before the change would otherwise still undo it.
   await revokeTokens("reset-password", current.user.id);
   let token: string | null = null;
   if (input.revokeOtherSessions) {
-    // A new session replaces every existing one, so a stolen cookie stops working here too. It is no new
-    // sign-in (the password alone, no second factor): it keeps the replaced session's sign-in time (ADR 030).
-    await db.session.deleteMany({ where: { userId: current.user.id } });
+    // It is no new sign-in (the password alone, no second factor): it keeps the replaced session's sign-in
+    // time (ADR 030).
     token = (await replaceSessionAfterPasswordChange(ctx, current)).session.token;
   }
   return { token, user: publicUser(current.user) };
@@ -129,20 +148,26 @@ export async function changePassword(
  * Server-only (no HTTP route): gives a password to an account that has none, e.g. after social sign-up. A new
  * way in: it needs a recent sign-in, and the owner is mailed (ADR 030).
  */
-export async function setPassword(current: SessionWithUser, newPassword: string): Promise<void> {
+export async function setPassword(ctx: RequestContext, current: SessionWithUser, newPassword: string): Promise<void> {
   requireRecentSignIn(current);
   assertPasswordLength(newPassword);
   const existing = await db.account.findFirst({ where: { userId: current.user.id, providerId: CREDENTIAL_PROVIDER } });
   if (existing?.password) throw new AuthError("USER_ALREADY_HAS_A_PASSWORD");
   const passwordHash = await hashPassword(newPassword);
   try {
-    if (existing) await db.account.update({ where: { id: existing.id }, data: { password: passwordHash, passwordResetByEmail: false } });
-    else await db.account.create({ data: { userId: current.user.id, providerId: CREDENTIAL_PROVIDER, accountId: current.user.id, password: passwordHash } });
+    await db.$transaction(async (tx) => {
+      if (existing) {
+        // Conditional on still having none: of two set-password requests at once, one sets it.
+        const { count } = await tx.account.updateMany({ where: { id: existing.id, password: null }, data: { password: passwordHash, passwordResetByEmail: false } });
+        if (count === 0) throw new AuthError("USER_ALREADY_HAS_A_PASSWORD");
+      } else await tx.account.create({ data: { userId: current.user.id, providerId: CREDENTIAL_PROVIDER, accountId: current.user.id, password: passwordHash } });
+      // The owner is mailed after the commit (a new way in, ADR 030).
+      await recordSecurityEvent(tx, { userId: current.user.id, type: "password_set", ctx, sessionId: current.session.id });
+    });
   } catch (error) {
     if (isUniqueViolation(error)) throw new AuthError("USER_ALREADY_HAS_A_PASSWORD");
     throw error;
   }
-  mailNewWayIn(current.user.email, { kind: "password" });
 }
 
 /** Whether the user can sign in with a password (decides which account-page section is shown). */

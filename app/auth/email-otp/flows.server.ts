@@ -11,6 +11,7 @@ import { publicUser } from "~/auth/core/presenters.server";
 import { replacePassword } from "~/auth/account/password-flows.server";
 import type { RequestContext } from "~/auth/request-context.server";
 import { finishFirstFactor } from "~/auth/sign-in/first-factor.server";
+import { recordFailedSignIn } from "~/auth/security-events/record.server";
 import { proveInbox } from "~/auth/account/claim.server";
 import { db, isUniqueViolation, type User } from "~/db.server";
 import { env } from "~/env.server";
@@ -57,7 +58,11 @@ async function findOrCreateUser(ctx: RequestContext, email: string): Promise<{ u
 
 /** POST /sign-in/email-otp: `{token, user}` and the session, or `{twoFactorRedirect: true}`. */
 export async function signInWithEmailOtp(ctx: RequestContext, input: { email: string; otp: string; rememberMe?: boolean }) {
-  const email = await verifyCode(input.email, "sign-in", input.otp);
+  const email = await verifyCode(input.email, "sign-in", input.otp).catch((error) => {
+    // A wrong code is the owner's to know when the address has an account; looked up after the answer.
+    if (error instanceof AuthError && error.code === "INVALID_OTP") recordFailedSignIn(ctx, { email: normalizeEmail(input.email) }, "email_otp");
+    throw error;
+  });
   const { user, created } = await findOrCreateUser(ctx, email);
   const outcome = await finishFirstFactor(ctx, user, { method: "email-otp", rememberMe: input.rememberMe, newAccount: created });
   if (outcome.twoFactorRedirect) return outcome;

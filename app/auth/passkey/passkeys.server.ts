@@ -1,6 +1,9 @@
 // A user's passkeys: the wire shape, listing, renaming and deleting. Every query names the owner, so another
 // user's passkey id finds nothing (404), the same as an id that does not exist.
 import { AuthError } from "~/auth/errors";
+import type { RequestContext } from "~/auth/request-context.server";
+import { recordSecurityEvent } from "~/auth/security-events/record.server";
+import type { SessionWithUser } from "~/auth/session/sessions.server";
 import { db, type Passkey } from "~/db.server";
 
 export const MAX_PASSKEY_NAME_LENGTH = 100;
@@ -38,8 +41,13 @@ export async function renamePasskey(userId: string, input: { id: string; name: s
   return { passkey: publicPasskey(passkey) };
 }
 
-export async function deletePasskey(userId: string, input: { id: string }) {
-  const { count } = await db.passkey.deleteMany({ where: { id: input.id, userId } });
-  if (count === 0) throw new AuthError("PASSKEY_NOT_FOUND");
+export async function deletePasskey(ctx: RequestContext, current: SessionWithUser, input: { id: string }) {
+  const userId = current.user.id;
+  await db.$transaction(async (tx) => {
+    const passkey = await tx.passkey.findFirst({ where: { id: input.id, userId }, select: { name: true } });
+    const { count } = await tx.passkey.deleteMany({ where: { id: input.id, userId } });
+    if (!passkey || count === 0) throw new AuthError("PASSKEY_NOT_FOUND");
+    await recordSecurityEvent(tx, { userId, type: "passkey_removed", ctx, sessionId: current.session.id, details: { passkeyId: input.id, name: passkey.name } });
+  });
   return { status: true as const };
 }

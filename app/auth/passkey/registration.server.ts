@@ -8,7 +8,8 @@ import { rememberChallenge, takeChallenge, type ChallengePayload } from "~/auth/
 import { cleanPasskeyName, publicPasskey } from "~/auth/passkey/passkeys.server";
 import { CEREMONY_TIMEOUT_SECONDS, relyingParty, WEBAUTHN_USER_ID_BYTES } from "~/auth/passkey/relying-party.server";
 import { publicKeyToText, webauthn } from "~/auth/passkey/webauthn.server";
-import { mailNewWayIn, requireRecentSignIn } from "~/auth/session/recent-sign-in.server";
+import { requireRecentSignIn } from "~/auth/session/recent-sign-in.server";
+import { recordSecurityEvent } from "~/auth/security-events/record.server";
 import type { RequestContext } from "~/auth/request-context.server";
 import type { SessionWithUser } from "~/auth/session/sessions.server";
 import { db, isUniqueViolation, type Prisma } from "~/db.server";
@@ -116,8 +117,12 @@ export async function verifyRegistration(
   if (challenge.userId !== current.user.id) throw new AuthError("CHALLENGE_NOT_FOUND");
   const data = await verifyNewCredential(input.response, challenge.challenge, cleanPasskeyName(input.name) ?? challenge.name, ctx.userAgent);
   try {
-    const passkey = await db.passkey.create({ data: { ...data, userId: current.user.id } });
-    mailNewWayIn(current.user.email, { kind: "passkey" }, passkey.createdAt);
+    // The owner is mailed once the passkey and its event have committed (a new way in, ADR 030 and 048).
+    const passkey = await db.$transaction(async (tx) => {
+      const passkey = await tx.passkey.create({ data: { ...data, userId: current.user.id } });
+      await recordSecurityEvent(tx, { userId: current.user.id, type: "passkey_added", ctx, sessionId: current.session.id, details: { passkeyId: passkey.id, name: passkey.name } });
+      return passkey;
+    });
     return publicPasskey(passkey);
   } catch (error) {
     // The same authenticator answering twice at once: the unique credential id lets one through.

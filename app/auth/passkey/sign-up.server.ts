@@ -119,6 +119,6 @@ export async function verifySignUp(ctx: RequestContext, input: { code: string; r
     throw error;
   }
   clearCookie(ctx, COOKIE);
-  const { session } = await startSessionForNewAccount(ctx, user);
+  const { session } = await startSessionForNewAccount(ctx, user, { method: "passkey" });
   return { session: publicSession(session), user: publicUser(user) };
 }

@@ -1,13 +1,10 @@
 // New ways into an account (a passkey, a linked provider account, a password) need a recent sign-in, and the
-// owner is told by mail when one is added (docs/decisions/030-new-ways-in-need-a-recent-sign-in.md). A stolen
+// owner is told by mail when one is added (docs/decisions/030-new-ways-in-need-a-recent-sign-in.md; the mail
+// follows the security event the change records, app/auth/security-events/notify.server.ts, ADR 048). A stolen
 // session cookie alone must not become a lasting way in.
 import { AuthError } from "~/auth/errors";
-import { absoluteUrl } from "~/auth/core/links.server";
 import type { SessionWithUser } from "~/auth/session/sessions.server";
-import { afterResponse } from "~/auth/verification.server";
 import type { Session } from "~/db.server";
-import { emails, type NewWayIn } from "~/email/templates.server";
-import { sendMail } from "~/email/mailer.server";
 import { env } from "~/env.server";
 
 /**
@@ -40,18 +37,4 @@ export function requireRecentSignIn(current: Pick<SessionWithUser, "session">): 
 /** Where a page sends someone to confirm it's them: the sign-in page, coming back to `page` afterwards. */
 export function confirmItsYouUrl(page: string): string {
   return `/sign-in?${new URLSearchParams({ redirectTo: page, reauthenticate: "1" })}`;
-}
-
-const MANAGE_PAGES: Record<NewWayIn["kind"], string> = {
-  passkey: "/account/passkeys",
-  password: "/account/security",
-  linked: "/account/linked-accounts",
-};
-
-/**
- * Tells the owner a new way in was added, after the answer (a mail server's hiccup does not undo the change;
- * the failure is logged). Security notices have their own per-address quota (see `sendMail`).
- */
-export function mailNewWayIn(to: string, what: NewWayIn, at = new Date()): void {
-  afterResponse(() => sendMail(emails.newWayIn(to, what, at, absoluteUrl(MANAGE_PAGES[what.kind])), { securityNotice: true }));
 }

@@ -16,6 +16,9 @@ import type { RequestContext } from "~/auth/request-context.server";
 import { sessionWithUserOnTheWire, type SessionWithUserOnTheWire } from "~/auth/core/presenters.server";
 import { readSessionWithUser } from "~/auth/session/cached-read.server";
 import { insertSession } from "~/auth/session/store.server";
+import { deviceHashOf, markDevice } from "~/auth/sign-in/known-device.server";
+import { recordSecurityEvent } from "~/auth/security-events/record.server";
+import type { SignInMethod } from "~/auth/security-events/words";
 import { db, type Session, type User } from "~/db.server";
 import { env } from "~/env.server";
 
@@ -66,34 +69,77 @@ function writeCookieCache(ctx: RequestContext, data: SessionWithUser, wire = ses
 }
 
 /**
+ * What a session that starts with a sign-in records (docs/decisions/048-security-events.md): how, whether a
+ * second factor was given, and whether this browser is new to the account (ADR 039). `device: "creating"` is
+ * the browser that created the account a moment ago: remembered as its first device, never "new".
+ */
+export interface SignInRecord {
+  method: SignInMethod;
+  /** A social sign-in's provider: its id and its configured display name. */
+  provider?: string;
+  providerName?: string;
+  twoFactor: boolean;
+  device: "mark" | "creating";
+}
+
+/** A started session, marked with whether this browser had signed in to the account before. */
+export type StartedSession = SessionWithUser & { newDevice: boolean };
+
+/**
  * Creates a session for a user who just proved who they are, and sets its cookies. Called by the first-factor
  * door (app/auth/sign-in/first-factor.server.ts) and the names it gives its exceptions, and by a finished
  * two-factor attempt: nowhere else, so no way in skips the verified-address check or the second factor. A session this browser
  * already had ends here: signing in again (as anyone) must not leave the earlier session usable.
  * `signedInAt`: for a session that replaces another without a new sign-in, the replaced session's sign-in time,
  * so how recent the sign-in is (ADR 030) does not start again.
+ * `signIn`: the session, the device mark and the `sign_in` event commit together, in one transaction.
  */
 export async function startSession(
   ctx: RequestContext,
   user: User,
-  options: { rememberMe?: boolean; signedInAt?: Date } = {},
-): Promise<SessionWithUser> {
+  options: { rememberMe?: boolean; signedInAt?: Date; signIn?: SignInRecord } = {},
+): Promise<StartedSession> {
   const rememberMe = options.rememberMe !== false;
   const lifetime = rememberMe ? env.AUTH_SESSION_EXPIRES_IN : Math.min(env.AUTH_SESSION_EXPIRES_IN, UNREMEMBERED_SESSION_SECONDS);
   const previousToken = sessionTokenFrom(ctx.request);
-  const session = await insertSession({
-    userId: user.id,
-    token: randomToken(SESSION_TOKEN_LENGTH),
-    expiresAt: new Date(Date.now() + lifetime * 1000),
-    rememberMe,
-    ipAddress: ctx.clientIp === "unknown" ? null : ctx.clientIp,
-    userAgent: ctx.userAgent,
-    ...(options.signedInAt ? { createdAt: options.signedInAt } : {}),
+  const signIn = options.signIn;
+  const deviceHash = signIn ? deviceHashOf(ctx) : null;
+  const { session, newDevice } = await db.$transaction(async (tx) => {
+    const session = await insertSession(
+      {
+        userId: user.id,
+        token: randomToken(SESSION_TOKEN_LENGTH),
+        expiresAt: new Date(Date.now() + lifetime * 1000),
+        rememberMe,
+        ipAddress: ctx.clientIp === "unknown" ? null : ctx.clientIp,
+        userAgent: ctx.userAgent,
+        ...(options.signedInAt ? { createdAt: options.signedInAt } : {}),
+      },
+      tx,
+    );
+    if (previousToken) await tx.session.deleteMany({ where: { token: previousToken } });
+    if (!signIn || !deviceHash) return { session, newDevice: false };
+    const firstSeen = await markDevice(tx, user.id, deviceHash);
+    const newDevice = signIn.device === "mark" && firstSeen;
+    await recordSecurityEvent(tx, {
+      userId: user.id,
+      type: "sign_in",
+      ctx,
+      sessionId: session.id,
+      details: {
+        method: signIn.method,
+        ...(signIn.provider ? { provider: signIn.provider, providerName: signIn.providerName ?? signIn.provider } : {}),
+        twoFactor: signIn.twoFactor,
+        newDevice,
+        ...(signIn.device === "creating" ? { signUp: true } : {}),
+      },
+      deviceKey: newDevice ? deviceHash : undefined,
+    });
+    return { session, newDevice };
   });
-  if (previousToken) await db.session.deleteMany({ where: { token: previousToken } });
   const data = { session, user };
   writeSessionCookies(ctx, data);
-  return data;
+  return { ...data, newDevice };
 }
 
 /** The session token from the signed cookie, or null when absent or tampered with. */
@@ -236,7 +282,13 @@ export function isFresh(session: Session): boolean {
 
 export async function signOut(ctx: RequestContext): Promise<void> {
   const token = sessionTokenFrom(ctx.request);
-  if (token) await db.session.deleteMany({ where: { token } });
+  if (token) {
+    await db.$transaction(async (tx) => {
+      const ended = await tx.session.findUnique({ where: { token }, select: { id: true, userId: true } });
+      const { count } = await tx.session.deleteMany({ where: { token } });
+      if (ended && count > 0) await recordSecurityEvent(tx, { userId: ended.userId, type: "sign_out", ctx, sessionId: ended.id });
+    });
+  }
   clearSessionCookies(ctx);
   // A signed-out browser is nobody's: a verification link opened in it later must not sign it in.
   if (requestCookies(ctx.request)[SIGN_UP_BROWSER_COOKIE]) clearCookie(ctx, SIGN_UP_BROWSER_COOKIE);
@@ -249,24 +301,51 @@ export async function listSessions(userId: string): Promise<Session[]> {
   });
 }
 
+/**
+ * Ends the user's sessions that `where` picks and records `session_revoked` for them, in one transaction: the
+ * event says which session (one) or how many, and is written only when something ended.
+ */
+async function endSessions(
+  ctx: RequestContext,
+  current: SessionWithUser,
+  where: { token?: string; id?: string | { not: string } },
+  details: { all?: true; others?: true } = {},
+): Promise<number> {
+  const userId = current.user.id;
+  return db.$transaction(async (tx) => {
+    const one = typeof where.id === "string" || where.token ? await tx.session.findFirst({ where: { ...where, userId }, select: { id: true } }) : null;
+    const { count } = await tx.session.deleteMany({ where: { ...where, userId } });
+    if (count > 0) {
+      await recordSecurityEvent(tx, {
+        userId,
+        type: "session_revoked",
+        ctx,
+        sessionId: one?.id ?? current.session.id,
+        details: one ? {} : { ...details, count },
+      });
+    }
+    return count;
+  });
+}
+
 /** Revokes one of the user's own sessions (a token belonging to someone else changes nothing). */
 export async function revokeSession(ctx: RequestContext, current: SessionWithUser, token: string): Promise<void> {
-  await db.session.deleteMany({ where: { token, userId: current.user.id } });
+  await endSessions(ctx, current, { token });
   if (token === current.session.token) clearSessionCookies(ctx);
 }
 
 export async function revokeSessionById(ctx: RequestContext, current: SessionWithUser, id: string): Promise<void> {
-  await db.session.deleteMany({ where: { id, userId: current.user.id } });
+  await endSessions(ctx, current, { id });
   if (id === current.session.id) clearSessionCookies(ctx);
 }
 
-export async function revokeAllSessions(ctx: RequestContext, userId: string): Promise<void> {
-  await db.session.deleteMany({ where: { userId } });
+export async function revokeAllSessions(ctx: RequestContext, current: SessionWithUser): Promise<void> {
+  await endSessions(ctx, current, {}, { all: true });
   clearSessionCookies(ctx);
 }
 
-export async function revokeOtherSessions(current: SessionWithUser): Promise<void> {
-  await db.session.deleteMany({ where: { userId: current.user.id, id: { not: current.session.id } } });
+export async function revokeOtherSessions(ctx: RequestContext, current: SessionWithUser): Promise<void> {
+  await endSessions(ctx, current, { id: { not: current.session.id } }, { others: true });
 }
 
 /** Rewrites the cookie cache after the user row changed, so the cached copy never shows stale data. */

@@ -6,7 +6,7 @@
 // the objects Prisma would return — tests/api/session-store.test.ts compares the two on both databases, and
 // fails if a column is added to either table without being added here.
 import { newId } from "~/auth/core/crypto.server";
-import { db, Prisma, type Session, type User } from "~/db.server";
+import { db, Prisma, type Db, type Session, type Transaction, type User } from "~/db.server";
 
 interface Row {
   s_id: string;
@@ -109,12 +109,12 @@ export interface NewSession {
 }
 
 /** Inserts a session row and returns it as Prisma's `session.create` would (a new session is in no cache). */
-export async function insertSession(data: NewSession): Promise<Session> {
+export async function insertSession(data: NewSession, tx: Transaction | Db = db): Promise<Session> {
   // Millisecond precision, as both databases keep it, so the object equals the row read back.
   const now = new Date(Date.now());
   const { createdAt = now, ...fields } = data;
   const session: Session = { id: newId(), ...fields, createdAt, updatedAt: now, activeOrganizationId: null };
-  await db.$executeRaw`
+  await tx.$executeRaw`
     INSERT INTO "session" ("id", "userId", "token", "expiresAt", "createdAt", "updatedAt", "ipAddress", "userAgent", "rememberMe")
     VALUES (${session.id}, ${session.userId}, ${session.token}, ${session.expiresAt}, ${createdAt}, ${now}, ${session.ipAddress}, ${session.userAgent}, ${session.rememberMe})`;
   return session;

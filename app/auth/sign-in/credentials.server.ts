@@ -13,6 +13,7 @@ import {
   sendVerificationNow,
 } from "~/auth/account/email-verification.server";
 import { MAX_NAME_LENGTH } from "~/auth/schemas";
+import { recordFailedSignIn } from "~/auth/security-events/record.server";
 import { findUserWithPasswordHash } from "~/auth/session/store.server";
 import { absoluteUrl } from "~/auth/core/links.server";
 import { finishFirstFactor, signInAnswer, startSessionForNewAccount } from "~/auth/sign-in/first-factor.server";
@@ -91,7 +92,7 @@ export async function signUpWithEmail(ctx: RequestContext, input: SignUpInput) {
     // they set up (docs/decisions/028-claim-on-proof.md).
     bindVerificationToBrowser(ctx, user.id);
   }
-  const { session } = await startSessionForNewAccount(ctx, user, { rememberMe: input.rememberMe });
+  const { session } = await startSessionForNewAccount(ctx, user, { rememberMe: input.rememberMe, method: "password" });
   return { token: session.token as string | null, user: publicUser(user) };
 }
 
@@ -137,18 +138,22 @@ export interface SignInInput {
   callbackURL?: string;
 }
 
-/** Checks the password; every failure is the same 401 after the same scrypt work. */
-export async function verifyCredentials(email: string, password: string): Promise<User> {
+/**
+ * Checks the password; every failure is the same 401 after the same scrypt work. A wrong password for an
+ * account with one is recorded for its owner after the answer (`recordFailedSignIn`).
+ */
+export async function verifyCredentials(ctx: RequestContext, email: string, password: string): Promise<User> {
   const found = await findUserWithPasswordHash(normalizeEmail(email), CREDENTIAL_PROVIDER);
   const hash = found?.passwordHash;
   const valid = hash ? await verifyPassword(password, hash) : await verifyAgainstDecoy(password);
+  if (found && hash && !valid) recordFailedSignIn(ctx, { userId: found.user.id }, "password");
   if (!found || !valid) throw new AuthError("INVALID_EMAIL_OR_PASSWORD");
   return found.user;
 }
 
 /** POST /sign-in/email: the session, or the second step, or EMAIL_NOT_VERIFIED (the first-factor door decides). */
 export async function signInWithEmail(ctx: RequestContext, input: SignInInput) {
-  const user = await verifyCredentials(input.email, input.password);
+  const user = await verifyCredentials(ctx, input.email, input.password);
   const outcome = await finishFirstFactor(ctx, user, { method: "password", rememberMe: input.rememberMe, callbackURL: input.callbackURL });
   return signInAnswer(outcome, input.callbackURL);
 }

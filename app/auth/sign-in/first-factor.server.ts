@@ -18,11 +18,10 @@ import { AuthError } from "~/auth/errors";
 import { CREDENTIAL_PROVIDER } from "~/auth/account/password.server";
 import { publicUser } from "~/auth/core/presenters.server";
 import type { RequestContext } from "~/auth/request-context.server";
-import { startSession, type SessionWithUser } from "~/auth/session/sessions.server";
+import { startSession, type SessionWithUser, type SignInRecord, type StartedSession } from "~/auth/session/sessions.server";
 import { startAttempt } from "~/auth/two-factor/attempt.server";
 import type { SecondFactorMethod } from "~/auth/two-factor/constants";
 import { isTrustedDevice } from "~/auth/two-factor/trusted-device.server";
-import { rememberCreatingDevice, signInIsFromNewDevice } from "~/auth/sign-in/known-device.server";
 import { db, type User } from "~/db.server";
 
 /** What was proven, and the choices the person made with it. */
@@ -35,7 +34,7 @@ export type FirstFactor = {
   | { method: "password" }
   | { method: "username" }
   | { method: "email-otp" }
-  | { method: "social" }
+  | { method: "social"; /** The provider's id and configured display name, for the security event. */ provider: string; providerName: string }
   | { method: "passkey"; /** The authenticator checked the person (PIN, biometrics): WebAuthn's UV flag. */ userVerified: boolean }
   | { method: "verification-link" }
 );
@@ -47,7 +46,7 @@ export interface TwoFactorRedirect {
 }
 
 /** A session, marked with whether this browser had signed in to the account before (known-device.server.ts). */
-export type SignedIn = SessionWithUser & { twoFactorRedirect?: undefined; newDevice: boolean };
+export type SignedIn = StartedSession & { twoFactorRedirect?: undefined };
 
 export type FirstFactorOutcome = TwoFactorRedirect | SignedIn;
 
@@ -70,21 +69,27 @@ export async function finishFirstFactor(ctx: RequestContext, user: User, factor:
       if (!factor.userVerified) throw new AuthError("AUTH_CANCELLED");
     } else if (!(await isTrustedDevice(ctx, user.id))) {
       const twoFactorMethods = await openSecondFactors(user.id, factor);
-      await startAttempt(ctx, user.id, { rememberMe: factor.rememberMe !== false, methods: twoFactorMethods });
+      await startAttempt(ctx, user.id, { rememberMe: factor.rememberMe !== false, methods: twoFactorMethods, signIn: signInRecord(factor, true) });
       return { twoFactorRedirect: true, twoFactorMethods };
     }
   }
-  const started = await startSession(ctx, user, { rememberMe: factor.rememberMe });
-  if (factor.newAccount) {
-    await rememberCreatingDevice(ctx, user.id);
-    return { ...started, newDevice: false };
-  }
-  return signedIn(ctx, started);
+  // With two-factor on, a passkey that checked the person or a trusted device stands for the second step.
+  return startSession(ctx, user, { rememberMe: factor.rememberMe, signIn: signInRecord(factor, user.twoFactorEnabled) });
 }
 
-/** The session, marked new-device or not (with two-factor on, marked when the second step succeeds instead). */
-export async function signedIn(ctx: RequestContext, started: SessionWithUser): Promise<SignedIn> {
-  return { ...started, newDevice: await signInIsFromNewDevice(ctx, started.user.id) };
+/** How the `sign_in` event names this first factor (issue 29's method strings). */
+function signInRecord(factor: FirstFactor, twoFactor: boolean): SignInRecord {
+  const device = factor.newAccount ? "creating" : "mark";
+  switch (factor.method) {
+    case "email-otp":
+      return { method: "email_otp", twoFactor, device };
+    case "verification-link":
+      return { method: "verification_link", twoFactor, device };
+    case "social":
+      return { method: "social", provider: factor.provider, providerName: factor.providerName, twoFactor, device };
+    default:
+      return { method: factor.method, twoFactor, device };
+  }
 }
 
 /**
@@ -129,12 +134,10 @@ export function signInAnswer(outcome: FirstFactorOutcome, callbackURL: string | 
 /**
  * A session for an account created a moment ago by this request (sign-up by password or by passkey): nothing
  * can be set up on it yet — no second factor, no unverified address to refuse (the sign-up decided that) — so
- * there is no door to go through.
+ * there is no door to go through. This browser becomes the account's first device (its sign-ins here are not "new").
  */
-export async function startSessionForNewAccount(ctx: RequestContext, user: User, options: { rememberMe?: boolean } = {}) {
-  const started = await startSession(ctx, user, options);
-  await rememberCreatingDevice(ctx, user.id); // its first sign-in from this browser will not be "new"
-  return started;
+export async function startSessionForNewAccount(ctx: RequestContext, user: User, options: { rememberMe?: boolean; method: "password" | "passkey" }) {
+  return startSession(ctx, user, { rememberMe: options.rememberMe, signIn: { method: options.method, twoFactor: false, device: "creating" } });
 }
 
 /**

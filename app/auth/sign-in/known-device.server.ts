@@ -3,9 +3,9 @@
 // knownDevice table (the id stored hashed). Not the client address, which changes. The first-factor door marks
 // every sign-in with whether it came from a new device; the security-event log and its new-device mail read it.
 import { cookieName, readSignedCookie, setSignedCookie } from "~/auth/core/cookies.server";
-import { randomToken, sha256Hex } from "~/auth/core/crypto.server";
+import { newId, randomToken, sha256Hex } from "~/auth/core/crypto.server";
 import type { RequestContext } from "~/auth/request-context.server";
-import { db, isUniqueViolation } from "~/db.server";
+import { db, type Db, type Transaction } from "~/db.server";
 
 export const DEVICE_COOKIE = cookieName("device");
 const DEVICE_PURPOSE = "device";
@@ -25,21 +25,31 @@ export function deviceIdOf(ctx: RequestContext): string {
   return id;
 }
 
+/** The stored form of this browser's device id (making one, and its cookie, if it has none). */
+export function deviceHashOf(ctx: RequestContext): string {
+  return sha256Hex(deviceIdOf(ctx));
+}
+
 /**
- * Marks a sign-in of `userId` from this browser: true when the browser had not signed in to (or created) this
- * account before, or its cookie was cleared. One conditional insert, so two sign-ins at once from one new
- * browser call it new once.
+ * Marks a sign-in of `userId` from the device `deviceHash`: true when the browser had not signed in to (or
+ * created) this account before, or its cookie was cleared. One insert that does nothing on a conflict — inside
+ * the sign-in's transaction a failed insert would end the transaction on PostgreSQL — so two sign-ins at once
+ * from one new browser call it new once.
  */
+export async function markDevice(tx: Transaction | Db, userId: string, deviceHash: string): Promise<boolean> {
+  const now = new Date(Date.now());
+  const inserted = await tx.$executeRaw`
+    INSERT INTO "knownDevice" ("id", "userId", "deviceHash", "createdAt", "lastSeenAt")
+    VALUES (${newId()}, ${userId}, ${deviceHash}, ${now}, ${now})
+    ON CONFLICT ("userId", "deviceHash") DO NOTHING`;
+  if (inserted > 0) return true;
+  await tx.knownDevice.updateMany({ where: { userId, deviceHash }, data: { lastSeenAt: now } });
+  return false;
+}
+
+/** `markDevice` for this browser, on its own (outside a sign-in's transaction). */
 export async function signInIsFromNewDevice(ctx: RequestContext, userId: string): Promise<boolean> {
-  const deviceHash = sha256Hex(deviceIdOf(ctx));
-  try {
-    await db.knownDevice.create({ data: { userId, deviceHash } });
-    return true;
-  } catch (error) {
-    if (!isUniqueViolation(error)) throw error;
-    await db.knownDevice.updateMany({ where: { userId, deviceHash }, data: { lastSeenAt: new Date() } });
-    return false;
-  }
+  return markDevice(db, userId, deviceHashOf(ctx));
 }
 
 /** The browser that creates an account is its first known device: its first sign-in there is not new. */
@@ -53,6 +63,6 @@ export async function forgetDevicesUnseenSince(before: Date): Promise<void> {
 }
 
 /** Forgets every device of the account ("This wasn't me"): the next sign-in from any of them is new. */
-export async function forgetDevices(userId: string): Promise<void> {
-  await db.knownDevice.deleteMany({ where: { userId } });
+export async function forgetDevices(userId: string, tx: Transaction | Db = db): Promise<void> {
+  await tx.knownDevice.deleteMany({ where: { userId } });
 }

@@ -1,11 +1,19 @@
 // A user's linked accounts: list, unlink (never the last way in), and the provider tokens kept on them.
 import { AuthError } from "~/auth/errors";
 import { isFresh, type SessionWithUser } from "~/auth/session/sessions.server";
-import { providerFor } from "~/auth/social/providers/registry.server";
+import { enabledProviders, providerFor } from "~/auth/social/providers/registry.server";
+import type { RequestContext } from "~/auth/request-context.server";
+import { recordSecurityEvent } from "~/auth/security-events/record.server";
 import { accountTokenData, readAccessToken, readIdToken, readRefreshToken } from "~/auth/social/tokens.server";
 import { db } from "~/db.server";
 
 const CREDENTIAL_PROVIDER = "credential";
+
+/** A provider's configured display name ("a password" for the credential account), for the event. */
+function providerName(providerId: string): string {
+  if (providerId === CREDENTIAL_PROVIDER) return "Password";
+  return enabledProviders().find((provider) => provider.id === providerId)?.name ?? providerId;
+}
 
 /** GET /list-accounts: Better Auth 1.7's shape (providerId, scopes as a list) plus the specification's `provider`. */
 export async function listAccounts(userId: string) {
@@ -22,7 +30,7 @@ export async function listAccounts(userId: string) {
 }
 
 /** POST /unlink-account: needs a fresh session, and leaves the user at least one way in (a passkey counts). */
-export async function unlinkAccount(current: SessionWithUser, input: { providerId: string; accountId?: string }) {
+export async function unlinkAccount(ctx: RequestContext, current: SessionWithUser, input: { providerId: string; accountId?: string }) {
   if (!isFresh(current.session)) throw new AuthError("SESSION_IS_NOT_FRESH");
   const accounts = await db.account.findMany({ where: { userId: current.user.id } });
   const target = accounts.find((a) => a.providerId === input.providerId && (!input.accountId || a.accountId === input.accountId));
@@ -31,7 +39,11 @@ export async function unlinkAccount(current: SessionWithUser, input: { providerI
   const waysIn = accounts.filter((a) => a.providerId !== CREDENTIAL_PROVIDER || a.password).length + passkeys;
   const targetIsWayIn = target.providerId !== CREDENTIAL_PROVIDER || Boolean(target.password);
   if (targetIsWayIn && waysIn <= 1) throw new AuthError("YOU_CANT_UNLINK_YOUR_LAST_ACCOUNT");
-  await db.account.delete({ where: { id: target.id } });
+  await db.$transaction(async (tx) => {
+    const { count } = await tx.account.deleteMany({ where: { id: target.id } });
+    if (count === 0) throw new AuthError("ACCOUNT_NOT_FOUND"); // unlinked a moment ago
+    await recordSecurityEvent(tx, { userId: current.user.id, type: "account_unlinked", ctx, sessionId: current.session.id, details: { provider: target.providerId, providerName: providerName(target.providerId) } });
+  });
   return { status: true };
 }
 

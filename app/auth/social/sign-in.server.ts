@@ -7,7 +7,7 @@ import { AuthError } from "~/auth/errors";
 import { normalizeEmail } from "~/auth/core/email-address";
 import { withQuery } from "~/auth/core/links.server";
 import { publicUser } from "~/auth/core/presenters.server";
-import { mailNewWayIn } from "~/auth/session/recent-sign-in.server";
+import { recordSecurityEvent } from "~/auth/security-events/record.server";
 import type { RequestContext } from "~/auth/request-context.server";
 import { isSafeImageUrl, MAX_NAME_LENGTH } from "~/auth/schemas";
 import { getSession } from "~/auth/session/sessions.server";
@@ -112,7 +112,7 @@ async function finish(ctx: RequestContext, provider: SocialProvider, state: OAut
   }
   const { user, isNew } = await resolveIdentity(ctx, provider, profile, tokens);
   // A provider is a first factor like a password: a user with two-factor on still owes the second step.
-  const outcome = await finishFirstFactor(ctx, user, { method: "social", newAccount: isNew });
+  const outcome = await finishFirstFactor(ctx, user, { method: "social", provider: provider.id, providerName: provider.name, newAccount: isNew });
   return { user, isNew, twoFactor: Boolean(outcome.twoFactorRedirect) };
 }
 
@@ -132,7 +132,7 @@ export async function signInWithIdToken(ctx: RequestContext, providerId: string,
     scopes: [],
   };
   const { user, isNew } = await resolveIdentity(ctx, provider, profile, tokens);
-  const outcome = await finishFirstFactor(ctx, user, { method: "social", newAccount: isNew });
+  const outcome = await finishFirstFactor(ctx, user, { method: "social", provider: provider.id, providerName: provider.name, newAccount: isNew });
   if (outcome.twoFactorRedirect) return outcome;
   return { redirect: false, token: outcome.session.token, url: null, user: publicUser(user) };
 }
@@ -169,6 +169,8 @@ export async function resolveIdentity(
     if (!(existing.emailVerified || trusted)) throw new AuthError("ACCOUNT_NOT_LINKED");
     const link = async (tx: Transaction) => {
       await tx.account.create({ data: { userId: existing.id, providerId: provider.id, accountId: profile.id, ...accountTokenData(tokens) } });
+      // Joined by its verified address at sign-in: a new way in like a link made from the account page.
+      await recordSecurityEvent(tx, { userId: existing.id, type: "account_linked", ctx, details: { provider: provider.id, providerName: provider.name, byAddress: true } });
     };
     try {
       // The provider proved the inbox: a never-proven account is claimed, then the identity joins it.
@@ -221,11 +223,14 @@ async function linkIdentity(ctx: RequestContext, provider: SocialProvider, userI
   const other = await db.account.findFirst({ where: { userId, providerId: provider.id } });
   if (other) throw new CallbackError("account_already_linked");
   try {
-    await db.account.create({ data: { userId, providerId: provider.id, accountId: profile.id, ...accountTokenData(tokens) } });
+    // A new way in: the owner is mailed once it and its event commit (ADR 030, 048; /link-social checked that
+    // the sign-in was recent).
+    await db.$transaction(async (tx) => {
+      await tx.account.create({ data: { userId, providerId: provider.id, accountId: profile.id, ...accountTokenData(tokens) } });
+      await recordSecurityEvent(tx, { userId, type: "account_linked", ctx, sessionId: current.session.id, details: { provider: provider.id, providerName: provider.name } });
+    });
   } catch (error) {
     if (isUniqueViolation(error)) throw new CallbackError("unable_to_link_account");
     throw error;
   }
-  // A new way in: the owner hears of it (ADR 030; /link-social checked that the sign-in was recent).
-  mailNewWayIn(current.user.email, { kind: "linked", provider: provider.name });
 }

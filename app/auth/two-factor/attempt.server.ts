@@ -7,8 +7,8 @@ import { AuthError } from "~/auth/errors";
 import { publicUser } from "~/auth/core/presenters.server";
 import type { RequestContext } from "~/auth/request-context.server";
 import { cookieName, requestCookies, setCookie } from "~/auth/core/cookies.server";
-import { signInIsFromNewDevice } from "~/auth/sign-in/known-device.server";
-import { startSession } from "~/auth/session/sessions.server";
+import { startSession, type SignInRecord } from "~/auth/session/sessions.server";
+import { recordFailedSignIn } from "~/auth/security-events/record.server";
 import { MAX_TWO_FACTOR_FAILURES, TWO_FACTOR_ATTEMPT_SECONDS, type SecondFactorMethod } from "~/auth/two-factor/constants";
 import { trustThisDevice } from "~/auth/two-factor/trusted-device.server";
 import { giveBackAccountGuess, takeAccountGuess, type AccountGuess } from "~/auth/rate-limit/guess-budget.server";
@@ -23,6 +23,8 @@ interface AttemptPayload {
   rememberMe: boolean;
   /** Absent on attempts opened before ADR 027: those get the authenticator app alone. */
   methods?: SecondFactorMethod[];
+  /** How the first factor was given, for the `sign_in` event recorded when the second step succeeds (ADR 048). */
+  signIn?: SignInRecord;
 }
 
 export interface Attempt {
@@ -31,16 +33,23 @@ export interface Attempt {
   rememberMe: boolean;
   /** The second factors this sign-in may finish with (backup codes always). */
   methods: SecondFactorMethod[];
+  signIn: SignInRecord;
   /** Set by `guessingAttempt`: the guess this request may compare, counted against the attempt and the account. */
   guess?: { reserved: ReservedGuess; account: AccountGuess };
 }
 
 const methodsOf = (payload: AttemptPayload): SecondFactorMethod[] => payload.methods ?? ["totp"];
+/** Attempts opened before ADR 048 carry no record of their first factor: a password, as they then were. */
+const signInOf = (payload: AttemptPayload): SignInRecord => ({ ...(payload.signIn ?? { method: "password", device: "mark" }), twoFactor: true });
 
 /** Opened by the first-factor door only (app/auth/sign-in/first-factor.server.ts). */
-export async function startAttempt(ctx: RequestContext, userId: string, options: { rememberMe: boolean; methods: SecondFactorMethod[] }): Promise<void> {
+export async function startAttempt(
+  ctx: RequestContext,
+  userId: string,
+  options: { rememberMe: boolean; methods: SecondFactorMethod[]; signIn: SignInRecord },
+): Promise<void> {
   const id = randomToken(32);
-  const payload: AttemptPayload = { userId, rememberMe: options.rememberMe, methods: options.methods };
+  const payload: AttemptPayload = { userId, rememberMe: options.rememberMe, methods: options.methods, signIn: options.signIn };
   await openEntry<AttemptPayload>("two-factor-attempt", id, payload, { ttlSeconds: TWO_FACTOR_ATTEMPT_SECONDS });
   setCookie(ctx, TWO_FACTOR_COOKIE, sign(id, PURPOSE), TWO_FACTOR_ATTEMPT_SECONDS);
 }
@@ -63,7 +72,7 @@ export async function currentAttempt(ctx: RequestContext): Promise<Attempt> {
     if (signed) clearAttemptCookie(ctx);
     throw new AuthError("INVALID_TWO_FACTOR_COOKIE");
   }
-  return { id, user, rememberMe: entry.payload.rememberMe, methods: methodsOf(entry.payload) };
+  return { id, user, rememberMe: entry.payload.rememberMe, methods: methodsOf(entry.payload), signIn: signInOf(entry.payload) };
 }
 
 /** The second factors this browser's sign-in may finish with, or null without an open attempt (for the page). */
@@ -119,6 +128,7 @@ export async function failAttempt(ctx: RequestContext, attempt: Attempt, reason?
     reserved = reservation.ok ? reservation.guess : undefined;
   }
   const open = reserved ? await settleWrongGuess(reserved) : false;
+  recordFailedSignIn(ctx, { userId: attempt.user.id }, "two_factor");
   if (!open) clearAttemptCookie(ctx);
   throw new AuthError("INVALID_TWO_FACTOR_AUTHENTICATION", { reason });
 }
@@ -134,9 +144,8 @@ export async function finishAttempt(ctx: RequestContext, attempt: Attempt, trust
   if (!won) throw new AuthError("INVALID_TWO_FACTOR_COOKIE");
   // Not the first-factor door: this is its second half. The door opened this attempt after the first factor
   // (and its verified-address check), and the second factor was just given.
-  const { session, user } = await startSession(ctx, attempt.user, { rememberMe: attempt.rememberMe });
-  // The sign-in counts (and its device is marked new or known) once the second step succeeds.
-  await signInIsFromNewDevice(ctx, user.id);
+  // The sign-in counts (its event is recorded, its device marked new or known) once the second step succeeds.
+  const { session, user } = await startSession(ctx, attempt.user, { rememberMe: attempt.rememberMe, signIn: attempt.signIn });
   if (trustDevice) await trustThisDevice(ctx, user.id);
   return { token: session.token, user: publicUser(user) };
 }

@@ -9,6 +9,7 @@ import { refreshCookieCache, type SessionWithUser } from "~/auth/session/session
 import { newBackupCodes, openBackupCodes, sealBackupCodes } from "~/auth/two-factor/backup-codes.server";
 import { newEncryptedSecret, plainSecret, totpUri } from "~/auth/two-factor/totp.server";
 import { forgetThisDevice } from "~/auth/two-factor/trusted-device.server";
+import { recordSecurityEvent } from "~/auth/security-events/record.server";
 import { db } from "~/db.server";
 
 async function assertPassword(userId: string, password: string): Promise<void> {
@@ -27,11 +28,15 @@ export async function enableTwoFactor(ctx: RequestContext, current: SessionWithU
   const backupCodes = newBackupCodes();
   // Starting over starts the e-mailed second factor over too: off until chosen again.
   const data = { secret, backupCodes: sealBackupCodes(backupCodes), otpEnabled: false };
-  const [, user] = await db.$transaction([
-    db.twoFactor.upsert({ where: { userId: current.user.id }, create: { userId: current.user.id, ...data }, update: data }),
+  const user = await db.$transaction(async (tx) => {
+    const before = await tx.user.findUniqueOrThrow({ where: { id: current.user.id }, select: { twoFactorEnabled: true } });
+    await tx.twoFactor.upsert({ where: { userId: current.user.id }, create: { userId: current.user.id, ...data }, update: data });
     // Setting up again starts over: the old secret stops counting until the new one is confirmed.
-    db.user.update({ where: { id: current.user.id }, data: { twoFactorEnabled: false } }),
-  ]);
+    const user = await tx.user.update({ where: { id: current.user.id }, data: { twoFactorEnabled: false } });
+    // Two-factor that was on is off until the new secret is confirmed: the owner reads (and is mailed) that.
+    if (before.twoFactorEnabled) await recordSecurityEvent(tx, { userId: user.id, type: "two_factor_disabled", ctx, sessionId: current.session.id, details: { settingUpAgain: true } });
+    return user;
+  });
   refreshCookieCache(ctx, { session: current.session, user });
   return { totpURI: totpUri(secret, current.user.email, input.issuer), backupCodes };
 }
@@ -68,7 +73,11 @@ export async function getTotpUri(current: SessionWithUser, input: { password: st
 
 /** The first verified code switches two-factor on. */
 export async function confirmEnable(ctx: RequestContext, current: SessionWithUser) {
-  const user = await db.user.update({ where: { id: current.user.id }, data: { twoFactorEnabled: true } });
+  const user = await db.$transaction(async (tx) => {
+    const { count } = await tx.user.updateMany({ where: { id: current.user.id, twoFactorEnabled: false }, data: { twoFactorEnabled: true } });
+    if (count > 0) await recordSecurityEvent(tx, { userId: current.user.id, type: "two_factor_enabled", ctx, sessionId: current.session.id });
+    return tx.user.findUniqueOrThrow({ where: { id: current.user.id } });
+  });
   refreshCookieCache(ctx, { session: current.session, user });
   return user;
 }
@@ -76,10 +85,14 @@ export async function confirmEnable(ctx: RequestContext, current: SessionWithUse
 /** POST /two-factor/disable: the secret and backup codes are deleted, trusted devices with them. */
 export async function disableTwoFactor(ctx: RequestContext, current: SessionWithUser, input: { password: string }) {
   await assertPassword(current.user.id, input.password);
-  const [, user] = await db.$transaction([
-    db.twoFactor.deleteMany({ where: { userId: current.user.id } }),
-    db.user.update({ where: { id: current.user.id }, data: { twoFactorEnabled: false } }),
-  ]);
+  const user = await db.$transaction(async (tx) => {
+    const { count } = await tx.twoFactor.deleteMany({ where: { userId: current.user.id } });
+    const before = await tx.user.findUniqueOrThrow({ where: { id: current.user.id }, select: { twoFactorEnabled: true } });
+    const user = await tx.user.update({ where: { id: current.user.id }, data: { twoFactorEnabled: false } });
+    // Only a change is recorded: turning off what was never set up is no event.
+    if (before.twoFactorEnabled || count > 0) await recordSecurityEvent(tx, { userId: user.id, type: "two_factor_disabled", ctx, sessionId: current.session.id });
+    return user;
+  });
   forgetThisDevice(ctx);
   refreshCookieCache(ctx, { session: current.session, user });
   return { status: true };
@@ -101,14 +114,17 @@ export async function setTwoFactorOtp(current: SessionWithUser, input: { passwor
 }
 
 /** POST /two-factor/generate-backup-codes: ten new codes replace the old ones. */
-export async function generateBackupCodes(current: SessionWithUser, input: { password: string }) {
+export async function generateBackupCodes(ctx: RequestContext, current: SessionWithUser, input: { password: string }) {
   await assertPassword(current.user.id, input.password);
   const backupCodes = newBackupCodes();
-  const { count } = await db.twoFactor.updateMany({
-    where: { userId: current.user.id, user: { twoFactorEnabled: true } },
-    data: { backupCodes: sealBackupCodes(backupCodes) },
+  await db.$transaction(async (tx) => {
+    const { count } = await tx.twoFactor.updateMany({
+      where: { userId: current.user.id, user: { twoFactorEnabled: true } },
+      data: { backupCodes: sealBackupCodes(backupCodes) },
+    });
+    if (count === 0) throw new AuthError("TWO_FACTOR_ISNT_ENABLED");
+    await recordSecurityEvent(tx, { userId: current.user.id, type: "backup_codes_generated", ctx, sessionId: current.session.id });
   });
-  if (count === 0) throw new AuthError("TWO_FACTOR_ISNT_ENABLED");
   return { status: true, backupCodes };
 }
 

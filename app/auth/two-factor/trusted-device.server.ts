@@ -7,21 +7,27 @@ import { CREDENTIAL_PROVIDER } from "~/auth/account/password.server";
 import type { RequestContext } from "~/auth/request-context.server";
 import { cookieName, requestCookies, setCookie } from "~/auth/core/cookies.server";
 import { TRUST_DEVICE_SECONDS } from "~/auth/two-factor/constants";
+import { lastEndedByOwner } from "~/auth/security-events/events.server";
 import { db } from "~/db.server";
 
 export const TRUST_DEVICE_COOKIE = cookieName("trust_device");
 const PURPOSE = "trust_device";
 
 async function fingerprint(userId: string): Promise<string | null> {
-  const [twoFactor, account] = await Promise.all([
+  const [twoFactor, account, endedByOwner] = await Promise.all([
     db.twoFactor.findUnique({ where: { userId }, select: { secret: true, user: { select: { inboxProvenAt: true } } } }),
     db.account.findFirst({ where: { userId, providerId: CREDENTIAL_PROVIDER }, select: { password: true } }),
+    lastEndedByOwner(userId),
   ]);
   if (!twoFactor) return null;
   // A device trusted before the account's inbox was first proven never counts after it (ADR 028's claim), even
   // should the same secret and password hash come back; for proven accounts the fingerprint is as it was.
   const unproven = twoFactor.user.inboxProvenAt === null ? "\0unproven" : "";
-  return hmacBase64Url(`${userId}\0${twoFactor.secret}\0${account?.password ?? ""}${unproven}`, "trusted-device");
+  // "This wasn't me" forgets every trusted device: one trusted before it no longer matches (ADR 048). The event
+  // is kept at least 30 days (AUTH_SECURITY_EVENT_DAYS' minimum) and a cookie minted before it expires within
+  // 30 days (renewed only while it matches), so deleting the event by age brings no old cookie back.
+  const ended = endedByOwner ? `\0ended:${endedByOwner}` : "";
+  return hmacBase64Url(`${userId}\0${twoFactor.secret}\0${account?.password ?? ""}${unproven}${ended}`, "trusted-device");
 }
 
 export async function trustThisDevice(ctx: RequestContext, userId: string): Promise<void> {

@@ -5,6 +5,7 @@ import { CREDENTIAL_PROVIDER, verifyAgainstDecoy, verifyPassword } from "~/auth/
 import type { RequestContext } from "~/auth/request-context.server";
 import { finishFirstFactor, signInAnswer } from "~/auth/sign-in/first-factor.server";
 import { usernameProblem } from "~/auth/username/schemas";
+import { recordFailedSignIn } from "~/auth/security-events/record.server";
 import { db, type User } from "~/db.server";
 
 export interface UsernameNames {
@@ -32,7 +33,7 @@ export function usernameTaken(): AuthError {
 }
 
 /** Checks the password of the user with this username; every failure is the same 401 after the same work. */
-export async function verifyUsernameCredentials(typed: string, password: string): Promise<User> {
+export async function verifyUsernameCredentials(ctx: RequestContext, typed: string, password: string): Promise<User> {
   const { username } = parseUsername(typed);
   const user = await db.user.findUnique({
     where: { username },
@@ -40,6 +41,7 @@ export async function verifyUsernameCredentials(typed: string, password: string)
   });
   const hash = user?.accounts[0]?.password;
   const valid = hash ? await verifyPassword(password, hash) : await verifyAgainstDecoy(password);
+  if (user && hash && !valid) recordFailedSignIn(ctx, { userId: user.id }, "username");
   if (!user || !valid) throw new AuthError("INVALID_USERNAME_OR_PASSWORD");
   const { accounts: _accounts, ...plainUser } = user;
   return plainUser;
@@ -50,7 +52,7 @@ export async function signInWithUsername(
   ctx: RequestContext,
   input: { username: string; password: string; rememberMe?: boolean; callbackURL?: string },
 ) {
-  const user = await verifyUsernameCredentials(input.username, input.password);
+  const user = await verifyUsernameCredentials(ctx, input.username, input.password);
   const outcome = await finishFirstFactor(ctx, user, { method: "username", rememberMe: input.rememberMe, callbackURL: input.callbackURL });
   return signInAnswer(outcome, input.callbackURL);
 }

@@ -1,0 +1,31 @@
+// "This wasn't me — sign out everywhere" (POST /end-all-sessions, the activity page; ADR 048): every session of
+// the account ends, this one too (each instance's session cache hears it through the change feed), every known
+// device and trusted device is forgotten, the event is recorded — all in one transaction — and, when the
+// account has a password, a reset link is mailed. No fresh-session rule: the point is to act fast.
+import { hasPassword, mailResetLinkTo } from "~/auth/account/password-flows.server";
+import type { RequestContext } from "~/auth/request-context.server";
+import { recordSecurityEvent } from "~/auth/security-events/record.server";
+import { clearSessionCookies, type SessionWithUser } from "~/auth/session/sessions.server";
+import { forgetDevices } from "~/auth/sign-in/known-device.server";
+import { forgetThisDevice } from "~/auth/two-factor/trusted-device.server";
+import { afterResponse } from "~/auth/verification.server";
+import { db } from "~/db.server";
+
+export async function endAllSessions(ctx: RequestContext, current: SessionWithUser): Promise<{ status: true; resetLinkMailed: boolean }> {
+  const userId = current.user.id;
+  const withPassword = await hasPassword(userId);
+  await db.$transaction(async (tx) => {
+    // Pinned by userId: the change feed tells every instance's session cache (ADR 024).
+    const { count } = await tx.session.deleteMany({ where: { userId } });
+    // Every browser's device cookie stops counting: the next sign-in from any of them is a new device (ADR 039).
+    await forgetDevices(userId, tx);
+    // Trusted devices are forgotten by this event itself: their fingerprint names the latest one.
+    await recordSecurityEvent(tx, { userId, type: "sessions_ended_by_owner", ctx, sessionId: current.session.id, details: { sessionsEnded: count, resetLinkMailed: withPassword } });
+  });
+  clearSessionCookies(ctx);
+  forgetThisDevice(ctx);
+  // Whoever else knows the password can sign in again: the owner gets a link to choose a new one. After the
+  // answer, whatever the per-recipient cap says (a notice of its own kind).
+  if (withPassword) afterResponse(() => mailResetLinkTo(current.user, undefined, { securityNotice: true }));
+  return { status: true, resetLinkMailed: withPassword };
+}

@@ -1,0 +1,82 @@
+// What follows a committed security event (docs/decisions/048-security-events.md): one JSON line on standard
+// output for a log shipper (AUTH_EVENT_LOG=stdout), and the owner's mail for the events that warrant one. Called
+// only after the event's transaction committed (record.server.ts), and the mail after the answer, so neither a
+// mail server's hiccup nor its speed changes what the caller sees.
+import { absoluteUrl } from "~/auth/core/links.server";
+import { takeFromQuota } from "~/auth/rate-limit/limits.server";
+import type { SecurityEventDetails } from "~/auth/security-events/types";
+import { signInMethodWords } from "~/auth/security-events/words";
+import { afterResponse } from "~/auth/verification.server";
+import { db } from "~/db.server";
+import { sendMail } from "~/email/mailer.server";
+import { emails, type NewWayIn } from "~/email/templates.server";
+import { env } from "~/env.server";
+
+export const ACTIVITY_PAGE = "/account/activity";
+
+interface StoredEvent {
+  id: string;
+  userId: string;
+  type: string;
+  createdAt: Date;
+  ipAddress: string | null;
+  userAgent: string | null;
+  device: string | null;
+  sessionId: string | null;
+  actorUserId: string | null;
+  details: string;
+}
+
+/** At most one new-device mail per device per hour: a flood of sign-ins is collapsed, not dropped at the cap. */
+const NEW_DEVICE_MAIL_RULE = { windowSeconds: 60 * 60, max: 1 };
+
+export function announceEvent(event: StoredEvent, extra: { deviceKey?: string } = {}): void {
+  const details = JSON.parse(event.details) as SecurityEventDetails;
+  if (env.AUTH_EVENT_LOG === "stdout") {
+    const { details: _, ...fields } = event;
+    process.stdout.write(`${JSON.stringify({ kind: "security_event", ...fields, createdAt: event.createdAt.toISOString(), details })}\n`);
+  }
+  if (mailsFor(event.type, details)) afterResponse(() => mailOwner(event, details, extra.deviceKey));
+}
+
+function mailsFor(type: string, details: SecurityEventDetails): boolean {
+  if (type === "sign_in") return details.newDevice === true && env.AUTH_NEW_DEVICE_MAIL === "on";
+  return ["password_changed", "password_reset", "password_set", "two_factor_disabled", "passkey_added", "account_linked", "email_changed"].includes(type);
+}
+
+const NEW_WAYS_IN: Record<string, { kind: NewWayIn["kind"]; manage: string }> = {
+  password_set: { kind: "password", manage: "/account/security" },
+  passkey_added: { kind: "passkey", manage: "/account/passkeys" },
+  account_linked: { kind: "linked", manage: "/account/linked-accounts" },
+};
+
+async function mailOwner(event: StoredEvent, details: SecurityEventDetails, deviceKey: string | undefined): Promise<void> {
+  const activityUrl = absoluteUrl(ACTIVITY_PAGE);
+  if (event.type === "email_changed") {
+    // To the address the account had (the new one may be the intruder's), when it was the owner's proven inbox.
+    if (details.fromVerified === true && typeof details.from === "string" && typeof details.to === "string") {
+      await sendMail(emails.securityMailEmailChanged(details.from, details.to, event.createdAt, activityUrl), { securityNotice: true });
+    }
+    return;
+  }
+  if (event.type === "sign_in") {
+    const key = `new-device-mail|${event.userId}|${deviceKey ?? `${event.device}|${event.ipAddress}`}`;
+    if (!(await takeFromQuota(key, NEW_DEVICE_MAIL_RULE)).allowed) return;
+  }
+  const user = await db.user.findUnique({ where: { id: event.userId }, select: { email: true } });
+  if (!user) return; // deleted a moment later
+  const newWay = NEW_WAYS_IN[event.type];
+  const message =
+    event.type === "sign_in"
+      ? emails.securityMailNewDevice(user.email, { at: event.createdAt, device: event.device ?? "an unknown device", method: signInMethodWords(details), ipAddress: event.ipAddress }, activityUrl)
+      : newWay
+        ? emails.newWayIn(
+            user.email,
+            newWay.kind === "linked" ? { kind: "linked", provider: String(details.providerName ?? details.provider ?? "another") } : { kind: newWay.kind },
+            event.createdAt,
+            absoluteUrl(newWay.manage),
+            activityUrl,
+          )
+        : emails.securityMailChange(user.email, event.type as "password_changed" | "password_reset" | "two_factor_disabled", event.createdAt, activityUrl);
+  await sendMail(message, { securityNotice: true });
+}

@@ -1,0 +1,69 @@
+// Writing a security event (docs/decisions/048-security-events.md). Call it with the transaction that makes the
+// change, so the change and its event commit or roll back together: after kill -9 there is never one without
+// the other. What follows an event — its JSON log line (AUTH_EVENT_LOG=stdout) and the owner's mail — waits
+// until that transaction has committed, so nothing is told about a change that was rolled back.
+import { describeDevice } from "~/auth/core/device";
+import type { RequestContext } from "~/auth/request-context.server";
+import { announceEvent } from "~/auth/security-events/notify.server";
+import type { SecurityEventDetails, SecurityEventType } from "~/auth/security-events/types";
+import { afterResponse } from "~/auth/verification.server";
+import { afterCommit, db, type Db, type Transaction } from "~/db.server";
+
+export interface SecurityEventInput {
+  userId: string;
+  type: SecurityEventType;
+  /** The request the change came through (its client address and User-Agent); null for housekeeping or the CLI. */
+  ctx?: Pick<RequestContext, "clientIp" | "userAgent"> | null;
+  /** The session the event concerns. */
+  sessionId?: string | null;
+  /** Who acted, when not the account's owner (an admin). */
+  actorUserId?: string | null;
+  details?: SecurityEventDetails;
+  /**
+   * Not stored: the hashed device id of a new-device sign-in, by which a flood of its mails is collapsed to one
+   * an hour per device.
+   */
+  deviceKey?: string;
+}
+
+/** Keys that would name a secret: refused, so a careless caller fails its tests instead of storing one. */
+const SECRET_KEY = /token|secret|password|hash|code|otp|cookie/i;
+
+export function assertNoSecrets(details: SecurityEventDetails): void {
+  for (const key of Object.keys(details)) {
+    if (SECRET_KEY.test(key)) throw new Error(`security event details must not hold "${key}"`);
+  }
+}
+
+/** Writes one event with `tx` (a transaction, or the client for a change that is a single statement). */
+export async function recordSecurityEvent(tx: Transaction | Db, input: SecurityEventInput) {
+  const details = input.details ?? {};
+  assertNoSecrets(details);
+  const event = await tx.securityEvent.create({
+    data: {
+      userId: input.userId,
+      type: input.type,
+      ipAddress: input.ctx?.clientIp && input.ctx.clientIp !== "unknown" ? input.ctx.clientIp : null,
+      userAgent: input.ctx?.userAgent ?? null,
+      device: input.ctx ? describeDevice(input.ctx.userAgent) : null,
+      sessionId: input.sessionId ?? null,
+      actorUserId: input.actorUserId ?? null,
+      details: JSON.stringify(details),
+    },
+  });
+  afterCommit(() => announceEvent(event, { deviceKey: input.deviceKey }));
+  return event;
+}
+
+/**
+ * A wrong password or code for an account that exists (`sign_in_failed`). Written after the answer, as work
+ * nobody awaits: the caller's answer and its timing are exactly those of a wrong guess at an unknown account,
+ * so the event can tell the owner without telling the guesser anything (issue 29).
+ */
+export function recordFailedSignIn(ctx: Pick<RequestContext, "clientIp" | "userAgent">, who: { userId: string } | { email: string }, method: string): void {
+  const seen = { clientIp: ctx.clientIp, userAgent: ctx.userAgent };
+  afterResponse(async () => {
+    const userId = "userId" in who ? who.userId : (await db.user.findUnique({ where: { email: who.email }, select: { id: true } }))?.id;
+    if (userId) await recordSecurityEvent(db, { userId, type: "sign_in_failed", ctx: seen, details: { method } });
+  });
+}

@@ -1,0 +1,34 @@
+// The kinds of security event (issue 29; docs/decisions/048-security-events.md). The strings are the wire format:
+// the API, the pages and the tests use them as they are.
+export const SECURITY_EVENT_TYPES = [
+  "sign_in",
+  "sign_in_failed",
+  "sign_out",
+  "session_revoked",
+  "password_changed",
+  "password_reset",
+  "password_set",
+  "email_changed",
+  "email_verified",
+  "two_factor_enabled",
+  "two_factor_disabled",
+  "backup_codes_generated",
+  "passkey_added",
+  "passkey_removed",
+  "account_linked",
+  "account_unlinked",
+  "sessions_ended_by_owner",
+  // Administration (issue 30): what an admin did to the account; the event's actor is the admin.
+  "user_banned",
+  "user_unbanned",
+  "role_changed",
+  "impersonation_started",
+  "impersonation_stopped",
+  "profile_updated_by_admin",
+  "user_created_by_admin",
+] as const;
+
+export type SecurityEventType = (typeof SECURITY_EVENT_TYPES)[number];
+
+/** A flat object of plain values: what a person or an operator needs to read the event, never a secret. */
+export type SecurityEventDetails = Record<string, string | number | boolean | null>;

@@ -1,0 +1,84 @@
+// Security events in words for people (docs/decisions/014-words-for-people.md, 048-security-events.md): the
+// activity page and the security mails read the same sentences. Plain functions of stored values, no I/O.
+import type { SecurityEventDetails } from "~/auth/security-events/types";
+
+/** The ways a sign-in can be made, as `details.method` stores them (issue 29's exact strings). */
+export type SignInMethod = "password" | "username" | "email_otp" | "passkey" | "social" | "verification_link";
+
+/** "with a passkey", "with Test SSO": how someone signed in, to follow "Signed in". */
+export function signInMethodWords(details: SecurityEventDetails): string {
+  switch (details.method) {
+    case "password":
+      return "with a password";
+    case "username":
+      return "with a username and password";
+    case "email_otp":
+      return "with a code sent by email";
+    case "passkey":
+      return "with a passkey";
+    case "social":
+      return `with ${typeof details.providerName === "string" ? details.providerName : typeof details.provider === "string" ? details.provider : "another account"}`;
+    case "verification_link":
+      return "with an email verification link";
+    default:
+      return "";
+  }
+}
+
+const text = (value: unknown, fallback: string) => (typeof value === "string" && value ? value : fallback);
+
+/** One sentence for an event: "Signed in with a passkey", "Wrong password entered", "Passkey “Laptop” removed". */
+export function describeEvent(type: string, details: SecurityEventDetails): string {
+  switch (type) {
+    case "sign_in":
+      return `${details.signUp ? "Account created and signed in" : "Signed in"} ${signInMethodWords(details)}`.trim();
+    case "sign_in_failed":
+      return details.method === "two_factor" ? "Wrong two-factor code entered" : details.method === "email_otp" ? "Wrong sign-in code entered" : "Wrong password entered";
+    case "sign_out":
+      return "Signed out";
+    case "session_revoked":
+      return details.all ? "Signed out on every device" : details.others ? "Signed out on the other devices" : "Signed out a session";
+    case "password_changed":
+      return "Password changed";
+    case "password_reset":
+      return "Password reset";
+    case "password_set":
+      return "Password set";
+    case "email_changed":
+      return `Email address changed from ${text(details.from, "the old address")} to ${text(details.to, "a new address")}`;
+    case "email_verified":
+      return `Email address ${text(details.email, "")} verified`.replace("  ", " ");
+    case "two_factor_enabled":
+      return "Two-factor authentication turned on";
+    case "two_factor_disabled":
+      return "Two-factor authentication turned off";
+    case "backup_codes_generated":
+      return "New backup codes made";
+    case "passkey_added":
+      return `Passkey ${typeof details.name === "string" && details.name ? `“${details.name}” ` : ""}added`;
+    case "passkey_removed":
+      return `Passkey ${typeof details.name === "string" && details.name ? `“${details.name}” ` : ""}removed`;
+    case "account_linked":
+      return `${text(details.providerName, text(details.provider, "Another"))} account linked`;
+    case "account_unlinked":
+      return `${text(details.providerName, text(details.provider, "Another"))} account unlinked`;
+    case "sessions_ended_by_owner":
+      return "Signed out everywhere (“This wasn't me”)";
+    case "user_banned":
+      return "Account suspended by an administrator";
+    case "user_unbanned":
+      return "Account suspension lifted by an administrator";
+    case "role_changed":
+      return "Role changed by an administrator";
+    case "impersonation_started":
+      return "An administrator started acting as you";
+    case "impersonation_stopped":
+      return "An administrator stopped acting as you";
+    case "profile_updated_by_admin":
+      return "Profile changed by an administrator";
+    case "user_created_by_admin":
+      return "Account created by an administrator";
+    default:
+      return "Account changed";
+  }
+}
