@@ -16,6 +16,7 @@ import type { RequestContext } from "~/auth/request-context.server";
 import { sessionWithUserOnTheWire, type SessionWithUserOnTheWire } from "~/auth/core/presenters.server";
 import { readSessionWithUser } from "~/auth/session/cached-read.server";
 import { insertSession } from "~/auth/session/store.server";
+import { pageArgs, type Page } from "~/auth/schemas";
 import { db, type Session, type User } from "~/db.server";
 import { env } from "~/env.server";
 
@@ -233,11 +234,18 @@ export async function signOut(ctx: RequestContext): Promise<void> {
   if (requestCookies(ctx.request)[SIGN_UP_BROWSER_COOKIE]) clearCookie(ctx, SIGN_UP_BROWSER_COOKIE);
 }
 
-export async function listSessions(userId: string): Promise<Session[]> {
+/** A page of the user's live sessions, most recently used first: by default the 100 Better Auth lists (ADR 044). */
+export async function listSessions(userId: string, page?: Page): Promise<Session[]> {
   return db.session.findMany({
     where: { userId, expiresAt: { gt: new Date() } },
-    orderBy: { updatedAt: "desc" },
+    orderBy: [{ updatedAt: "desc" }, { id: "desc" }],
+    ...pageArgs(page),
   });
+}
+
+/** One of the user's own live sessions by id, or null. */
+export async function findOwnSession(userId: string, id: string): Promise<Session | null> {
+  return db.session.findFirst({ where: { id, userId, expiresAt: { gt: new Date() } } });
 }
 
 /** Revokes one of the user's own sessions (a token belonging to someone else changes nothing). */
