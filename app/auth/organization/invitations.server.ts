@@ -256,6 +256,11 @@ export async function listInvitations(current: SessionWithUser, organizationId?:
   return invitations.map(publicInvitation);
 }
 
+/** The organization's live invitations, oldest first (the first 100): what its page lists. */
+export async function liveInvitationsOf(organizationId: string) {
+  return db.invitation.findMany({ where: { organizationId, ...liveWhere() }, orderBy: [{ createdAt: "asc" }, { id: "asc" }], ...pageArgs() });
+}
+
 /** The caller's live invitations (the first 100); none for an unverified address when verification is required. */
 export async function listUserInvitations(current: SessionWithUser, page?: Page) {
   if (inboxUnproven(current.user)) return [];

@@ -81,6 +81,11 @@ export async function listMembers(current: SessionWithUser, query: ListMembersQu
     ? (await organizationOfMember(current, { organizationSlug: query.organizationSlug }))!.organization.id
     : targetOrganizationId(current, query.organizationId);
   await requireMember(db, organizationId, current.user.id);
+  return pageOfMembers(organizationId, query);
+}
+
+/** A page of the members of an organization whose membership the caller has already checked. */
+export async function pageOfMembers(organizationId: string, query: Omit<ListMembersQuery, "organizationId" | "organizationSlug">) {
   const where: Prisma.MemberWhereInput = {
     organizationId,
     ...(query.filterField && query.filterValue !== undefined ? memberFilter(query.filterField, query.filterOperator ?? "eq", query.filterValue) : {}),
