@@ -1,4 +1,4 @@
-// `npm run bench -- --scale [--pairs=10] [--seconds=0.5] [--connections=20]` (also `npm run bench:scale`)
+// `npm run bench -- --scale [--pairs=6] [--seconds=2] [--connections=10]` (also `npm run bench:scale`)
 //
 // Cost flat as the data grows (issue 28, docs/decisions/044-bounded-lists-and-indexes.md): the same build of the
 // app, with its session cache off so every read reaches the database, runs twice on PostgreSQL side by side —
@@ -15,6 +15,7 @@
 import autocannon from "autocannon";
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
+import os from "node:os";
 import { parseArgs } from "node:util";
 import pg from "pg";
 import { ensureBuilt } from "./lib/build.mjs";
@@ -24,9 +25,9 @@ import { spawnServer } from "./lib/spawn-server.mjs";
 
 const { values: args } = parseArgs({
   options: {
-    pairs: { type: "string", default: "10" },
-    seconds: { type: "string", default: "0.5" },
-    connections: { type: "string", default: "20" },
+    pairs: { type: "string", default: "6" },
+    seconds: { type: "string", default: "2" },
+    connections: { type: "string", default: "10" },
     users: { type: "string", default: "100000" },
     sessions: { type: "string", default: "1000000" },
     members: { type: "string", default: "10000" },
@@ -242,8 +243,10 @@ async function main() {
   }
 
   const fmt = (v, digits = 2) => v.toFixed(digits);
+  const cpus = os.cpus();
   console.log(
-    `\nPostgreSQL, session cache off. Small: ${SMALL.users} users, ${SMALL.sessions} sessions, a ${SMALL.members}-member organization; ` +
+    `\nNode ${process.version}, ${cpus.length} × ${cpus[0]?.model.trim() ?? "CPU"}, load average ${os.loadavg()[0].toFixed(1)} at the end. ` +
+      `PostgreSQL, session cache off. Small: ${SMALL.users} users, ${SMALL.sessions} sessions, a ${SMALL.members}-member organization; ` +
       `large: ${LARGE.users} users with a password, ${LARGE.sessions} sessions, a ${LARGE.members}-member organization. ` +
       `Ratios are large ÷ small, the median of ${PAIRS} pairs.\n`,
   );
