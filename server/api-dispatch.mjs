@@ -137,6 +137,9 @@ function isRedirect(response) {
   return response.status >= 300 && response.status <= 399 && response.headers.get("Location") != null;
 }
 
+/** A query that may name a parameter Remix strips before the loader sees it (`index`, `_data`, `_routes`). */
+const REMIX_QUERY_NAMES = /index|_data|_routes|%/i;
+
 function isApiPath(path) {
   if (path.length < API_PREFIX.length || path.slice(0, API_PREFIX.length).toLowerCase() !== API_PREFIX) return false;
   const next = path[API_PREFIX.length];
@@ -188,7 +191,10 @@ export function createApiDispatch({ build, clientAddress, strictTransport }) {
 
     // What the loader sees: Remix strips `index` (keeping non-empty values, last) and `_routes` (single fetch)
     // or `_data` from the query, which also re-serialises it.
-    if (hasQuery) {
+    // Only when the query may hold one of them: touching `searchParams` re-serialises the whole URL, some 10 µs
+    // a request, which took GET /get-session?disableCookieCache=true off the fast path (issue 28, ADR 045). A
+    // percent sign may spell a name in escapes ("%69ndex"), so it takes the careful path too.
+    if (hasQuery && REMIX_QUERY_NAMES.test(url.search)) {
       const keep = url.searchParams.getAll("index").filter(Boolean);
       url.searchParams.delete("index");
       for (const value of keep) url.searchParams.append("index", value);

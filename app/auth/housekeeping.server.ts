@@ -11,8 +11,34 @@ import { db } from "~/db.server";
 const EVERY_TEN_MINUTES_MS = 10 * 60 * 1000;
 const ONE_DAY_MS = 24 * 60 * 60 * 1000;
 
+/**
+ * Expired sessions go SESSION_BATCH at a time (ADR 045): each batch is a short statement of its own, named by
+ * id, so the change feed announces just those ids — the app's hook sees `id: {in: [...]}`, and PostgreSQL's
+ * statement trigger names up to 100 rows before it falls back to "everything changed". A backlog of a million
+ * never empties every instance's session cache, and never holds one long delete.
+ */
+export const SESSION_BATCH = 100;
+/** Batches in one run at most (100 000 sessions); what is left waits for the next run, ten minutes on. */
+export const SESSION_BATCHES_PER_RUN = 1000;
+
+/** Deletes sessions expired before `now` in batches of `batch`, at most `maxBatches` of them; returns how many went. */
+export async function deleteExpiredSessions(options: { now?: Date; batch?: number; maxBatches?: number } = {}): Promise<number> {
+  const { now = new Date(), batch = SESSION_BATCH, maxBatches = SESSION_BATCHES_PER_RUN } = options;
+  let deleted = 0;
+  for (let round = 0; round < maxBatches; round++) {
+    // The expiresAt index gives the oldest first; a session extended meanwhile is re-checked by the delete.
+    const ids = (await db.session.findMany({ where: { expiresAt: { lt: now } }, select: { id: true }, orderBy: { expiresAt: "asc" }, take: batch })).map(
+      (s) => s.id,
+    );
+    if (ids.length === 0) break;
+    deleted += (await db.session.deleteMany({ where: { id: { in: ids }, expiresAt: { lt: now } } })).count;
+    if (ids.length < batch) break;
+  }
+  return deleted;
+}
+
 export async function deleteExpiredRows(): Promise<void> {
-  await db.session.deleteMany({ where: { expiresAt: { lt: new Date() } } });
+  await deleteExpiredSessions();
   await deleteExpiredTokens();
   await deleteStaleRateLimits(ONE_DAY_MS);
   await forgetDevicesUnseenSince(new Date(Date.now() - DEVICE_COOKIE_SECONDS * 1000));

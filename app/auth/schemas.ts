@@ -144,3 +144,24 @@ export const deleteAccountSchema = z.object({
   /** The page's confirmation step: the account's address, typed out. */
   confirmEmail: z.string({ error: "Type your email address to confirm." }).trim().min(1, "Type your email address to confirm."),
 });
+
+/**
+ * Every list the API returns is one page (ADR 044). Without a `limit` a page holds Better Auth's default of 100
+ * (its adapters' default for a list, and the organization plugin's membership limit); a page asks for at most
+ * MAX_PAGE_SIZE, and `offset` skips at most MAX_PAGE_OFFSET rows (a deeper offset reads every row it skips).
+ */
+export const DEFAULT_PAGE_SIZE = 100;
+export const MAX_PAGE_SIZE = 1000;
+export const MAX_PAGE_OFFSET = 1_000_000;
+export const pageLimitField = z.coerce.number().int().min(1).max(MAX_PAGE_SIZE);
+export const pageOffsetField = z.coerce.number().int().min(0).max(MAX_PAGE_OFFSET);
+/** `?limit=&offset=`, both optional: the query of a list that Better Auth pages (and of those it only bounds). */
+export const pageQuery = z.object({ limit: pageLimitField.optional(), offset: pageOffsetField.optional() });
+export interface Page {
+  limit?: number;
+  offset?: number;
+}
+/** Prisma's `take`/`skip` for a page, with the default size when none is asked for. */
+export function pageArgs(page: Page = {}, defaultSize = DEFAULT_PAGE_SIZE): { take: number; skip: number } {
+  return { take: page.limit ?? defaultSize, skip: page.offset ?? 0 };
+}

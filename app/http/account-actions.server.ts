@@ -14,7 +14,7 @@ import { changePassword, setPassword } from "~/auth/account/password-flows.serve
 import { passwordBounds } from "~/auth/account/password.server";
 import type { RequestContext } from "~/auth/request-context.server";
 import { changeEmailSchema, changePasswordSchema, deleteAccountSchema, profileSchema, setPasswordSchema } from "~/auth/schemas";
-import { listSessions, revokeOtherSessions, revokeSessionById, signOut } from "~/auth/session/sessions.server";
+import { findOwnSession, revokeOtherSessions, revokeSessionById, signOut } from "~/auth/session/sessions.server";
 import { endAllSessions } from "~/auth/security-events/end-all-sessions.server";
 import { updateUser } from "~/auth/account/users.server";
 import { answerIntent, goTo, intent, pageAction } from "~/http/page-action.server";
@@ -107,7 +107,7 @@ function accountIntents() {
       refusalShown: "page",
       run: async (value, current, ctx) => {
         const id = value.sessionId ?? "";
-        const revoked = (await listSessions(current.user.id)).find((s) => s.id === id);
+        const revoked = await findOwnSession(current.user.id, id);
         await revokeSessionById(ctx, current, id);
         return back(ctx, revoked ? `Signed out ${describeDevice(revoked.userAgent)}.` : "That session had already ended.");
       },

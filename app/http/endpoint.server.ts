@@ -135,16 +135,30 @@ export function found(target: string): Response {
   return new Response(null, { status: 302, headers: { Location: withQuery(target, {}) } });
 }
 
+/** Distinct query strings an endpoint keeps the parse of (ADR 045). */
+const MAX_PARSED_QUERIES = 256;
+
 export function endpoint<Body extends z.ZodType = z.ZodUnknown, Query extends z.ZodType = z.ZodUnknown, Result extends Promise<unknown> = Promise<unknown>>(
   definition: EndpointDefinition<Body, Query, Result>,
 ): { loader: EndpointHandler<Body, Query, Result>; action: EndpointHandler<Body, Query, Result> } {
-  /** What an empty query parses to, kept once it parsed (most GETs carry none; zod costs ~2 µs a parse). */
-  let emptyQuery: object | undefined;
-  const parseQuery = (url: URL, rawQuery: Record<string, string>) => {
-    if (!definition.query) return rawQuery;
-    if (url.search !== "") return parseWith(definition.query, rawQuery, "query");
-    emptyQuery ??= parseWith(definition.query, rawQuery, "query") as object;
-    return { ...emptyQuery };
+  /**
+   * What each query string parsed to, kept once it parsed and passed the callback checks: most GETs carry none
+   * or one a client sends again and again (Better Auth's `?disableCookieCache=true`), and reading the
+   * parameters, zod and the checks cost ~5 µs a request, enough to take get-session off its fast path (issue 28,
+   * ADR 045). What a query parses to depends on nothing but its text and the configuration. Bounded: emptied
+   * when full, so a client inventing queries costs itself the parse and nobody memory.
+   */
+  const parsedQueries = new Map<string, object>();
+  const parseQuery = (url: URL) => {
+    const key = url.search;
+    const known = parsedQueries.get(key);
+    if (known) return { ...known };
+    const rawQuery = Object.fromEntries(url.searchParams);
+    const parsed = definition.query ? (parseWith(definition.query, rawQuery, "query") as object) : rawQuery;
+    assertSafeCallbacks(parsed);
+    if (parsedQueries.size >= MAX_PARSED_QUERIES) parsedQueries.clear();
+    parsedQueries.set(key, Object.freeze({ ...parsed }));
+    return parsed;
   };
 
   async function handle({ request, context, params }: LoaderFunctionArgs | ActionFunctionArgs): Promise<Response> {
@@ -158,12 +172,10 @@ export function endpoint<Body extends z.ZodType = z.ZodUnknown, Query extends z.
       }
       const url = new URL(request.url);
       ctx = await requestContext(request, context, rateLimitPath(url.pathname));
-      const rawQuery = Object.fromEntries(url.searchParams);
-      const query = parseQuery(url, rawQuery);
+      const query = parseQuery(url);
       const rawBody = definition.method === "POST" ? await readBody(request, context) : undefined;
       const body = definition.body ? parseWith(definition.body, rawBody, "body") : rawBody;
       assertSafeCallbacks(body);
-      assertSafeCallbacks(query);
       const result = await definition.handler({ body: body as z.infer<Body>, query: query as z.infer<Query>, ctx, params });
       if (result instanceof Response) {
         ctx.responseHeaders.forEach((value, name) => result.headers.append(name, value));

@@ -1,11 +1,12 @@
-import { z } from "zod";
 import { idField } from "~/auth/organization/schemas";
 import { listInvitations } from "~/auth/organization/invitations.server";
+import { pageQuery } from "~/auth/schemas";
 import { requireSession } from "~/auth/session/sessions.server";
 import { endpoint } from "~/http/endpoint.server";
 
 export const { loader, action } = endpoint({
   method: "GET",
-  query: z.object({ organizationId: idField.optional() }),
-  handler: async ({ query, ctx }) => listInvitations(await requireSession(ctx), query.organizationId),
+  // The first 100 without `limit` (Better Auth's bound); `limit`/`offset` page further.
+  query: pageQuery.extend({ organizationId: idField.optional() }),
+  handler: async ({ query, ctx }) => listInvitations(await requireSession(ctx), query.organizationId, query),
 });

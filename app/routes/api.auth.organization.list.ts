@@ -1,8 +1,11 @@
 import { listOrganizations } from "~/auth/organization/organizations.server";
+import { pageQuery } from "~/auth/schemas";
 import { requireSession } from "~/auth/session/sessions.server";
 import { endpoint } from "~/http/endpoint.server";
 
 export const { loader, action } = endpoint({
   method: "GET",
-  handler: async ({ ctx }) => listOrganizations((await requireSession(ctx)).user.id),
+  // The first 100 without `limit` (Better Auth's bound); `limit`/`offset` page further.
+  query: pageQuery,
+  handler: async ({ query, ctx }) => listOrganizations((await requireSession(ctx)).user.id, query),
 });

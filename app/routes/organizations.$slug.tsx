@@ -10,7 +10,7 @@ import type { ReactNode } from "react";
 import { z } from "zod";
 import { cancelInvitation, inviteMember } from "~/auth/organization/invitations.server";
 import { leaveOrganization, removeMember, updateMemberRole } from "~/auth/organization/members.server";
-import { deleteOrganization, getFullOrganization, switcherData, updateOrganization } from "~/auth/organization/organizations.server";
+import { deleteOrganization, organizationOfMember, switcherData, updateOrganization } from "~/auth/organization/organizations.server";
 import { memberView } from "~/auth/organization/member-view.server";
 import { describeRole, parseRoles } from "~/auth/organization/permissions";
 import type { RequestContext } from "~/auth/request-context.server";
@@ -31,9 +31,15 @@ export const meta: MetaFunction<typeof loader> = withErrorTitle(({ data }) => [
 
 const notFound = () => new Response("Not found", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
 
+/** `?members=2`: which page of members to show (from 1); anything else shows the first. */
+function membersPageOf(request: Request): number {
+  const asked = Number(new URL(request.url).searchParams.get("members"));
+  return Number.isInteger(asked) && asked >= 1 && asked <= 100_000 ? asked : 1;
+}
+
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const [current, ctx] = await requirePageSession(request, context);
-  const view = await memberView(current, params.slug ?? "");
+  const view = await memberView(current, params.slug ?? "", membersPageOf(request));
   if (!view) throw notFound();
   const now = new Date();
   return data(
@@ -53,9 +59,9 @@ const confirmField = z.boolean({ error: "Tick the box to confirm" }).refine((tic
 export async function action({ request, context, params }: ActionFunctionArgs) {
   /** The organization this page is about, for the signed-in member (the domain checks their rights). */
   const organizationOf = async (current: SessionWithUser) => {
-    const full = await getFullOrganization(current, { organizationSlug: params.slug ?? "" });
-    if (!full) throw notFound();
-    return full;
+    const found = await organizationOfMember(current, { organizationSlug: params.slug ?? "" });
+    if (!found) throw notFound();
+    return found.organization;
   };
   const orgId = async (current: SessionWithUser) => (await organizationOf(current)).id;
   const here = (ctx: RequestContext, message: string) => goTo(pageThatPosted(ctx.request), message);
@@ -176,6 +182,32 @@ function Refusal({ last, intent: name }: { last?: IntentResult; intent: string }
 
 type PageData = ReturnType<typeof useLoaderData<typeof loader>>;
 
+/** Where the members shown sit in the whole list, and links to the pages before and after (plain links: no JS). */
+function MembersPager({ slug, at }: { slug: string; at: PageData["membersPage"] }) {
+  if (at.total <= at.shown && at.page === 1) return null;
+  const href = (n: number) => `/organizations/${encodeURIComponent(slug)}?members=${n}#members`;
+  return (
+    <nav aria-label="Pages of members" className="pager">
+      <p className="muted" data-testid="members-shown">
+        {at.shown > 0 ? `Members ${at.first}–${at.first + at.shown - 1} of ${at.total}` : `No members on this page; there are ${at.total}.`}
+      </p>
+      <p>
+        {at.page > 1 ? (
+          <Link to={href(Math.min(at.page - 1, at.pages))} rel="prev">
+            Earlier members
+          </Link>
+        ) : null}
+        {at.page > 1 && at.page < at.pages ? " · " : null}
+        {at.page < at.pages ? (
+          <Link to={href(at.page + 1)} rel="next">
+            More members
+          </Link>
+        ) : null}
+      </p>
+    </nav>
+  );
+}
+
 /** The invite form; keyed by the page's confirmation, so a sent invitation leaves it empty for the next one. */
 function InviteForm({ roles, last }: { roles: PageData["grantableRoles"]; last?: IntentResult }) {
   const [invite, inviteFields] = useZodForm("invite", inviteForm, last?.intent === "invite" ? last.result : undefined, { role: "member" });
@@ -281,6 +313,7 @@ export default function OrganizationPage() {
             </li>
           ))}
         </ul>
+        <MembersPager slug={organization.slug} at={page.membersPage} />
       </Section>
 
       {page.invitations.length || can.invite ? (

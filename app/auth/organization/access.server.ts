@@ -1,8 +1,8 @@
 // Who is asking, about which organization, and the lock that makes membership changes take turns.
 import { AuthError } from "~/auth/errors";
 import type { SessionWithUser } from "~/auth/session/sessions.server";
-import { databaseKind, db, type Db, type Member, type Transaction } from "~/db.server";
-import { isOwner } from "~/auth/organization/permissions";
+import { databaseKind, db, type Db, type Member, type Prisma, type Transaction } from "~/db.server";
+import { OWNER } from "~/auth/organization/permissions";
 
 type Client = Db | Transaction;
 
@@ -54,10 +54,18 @@ export async function requireMember(client: Client, organizationId: string, user
   throw new AuthError(exists ? "USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION" : "ORGANIZATION_NOT_FOUND");
 }
 
-/** Inside a transaction, after the lock: the owners other than `exceptMemberId`. */
+/**
+ * A condition true for a member whose comma-separated role holds `role` as one of its names (ADR 044): "owner",
+ * "owner,admin", "admin,owner", "member,owner,admin" — never "co-owner" or "owners". Roles are stored as
+ * `normalizeRole` writes them (known names joined by "," with no spaces), which is what makes four shapes enough.
+ */
+export function roleHolds(role: string): Prisma.MemberWhereInput {
+  return { OR: [{ role }, { role: { startsWith: `${role},` } }, { role: { endsWith: `,${role}` } }, { role: { contains: `,${role},` } }] };
+}
+
+/** Inside a transaction, after the lock: how many owners there are besides `exceptMemberId`, counted by the database. */
 export async function countOtherOwners(tx: Client, organizationId: string, exceptMemberId: string): Promise<number> {
-  const members = await tx.member.findMany({ where: { organizationId, id: { not: exceptMemberId } }, select: { role: true } });
-  return members.filter((m) => isOwner(m.role)).length;
+  return tx.member.count({ where: { organizationId, id: { not: exceptMemberId }, ...roleHolds(OWNER) } });
 }
 
 /** A member who leaves or is removed stops having it as their active organization. */
@@ -69,22 +77,38 @@ export async function setActiveOrganizationId(sessionId: string, organizationId:
   await db.session.updateMany({ where: { id: sessionId }, data: { activeOrganizationId: organizationId } });
 }
 
+interface MembershipStanding {
+  id: string;
+  name: string;
+  /** 1/true when the user holds the owner role there (SQLite answers 0/1, PostgreSQL a boolean). */
+  isOwner: unknown;
+  hasOthers: unknown;
+  hasOtherOwner: unknown;
+}
+
 /**
  * Before an account goes (issue 9): refused while the user is the only owner of an organization that has other
- * members, naming those organizations. Returns the organizations where the user is the only member.
+ * members, naming those organizations. Returns the organizations where the user is the only member. One query
+ * (ADR 044): per membership, whether anyone else is there and whether another owner is, each an EXISTS that the
+ * (organizationId, …) indexes answer without reading the organization's members into the process.
  */
 export async function assertNoOrganizationLeftWithoutOwner(client: Client, userId: string): Promise<string[]> {
-  const memberships = await client.member.findMany({
-    where: { userId },
-    include: { organization: { include: { members: { select: { userId: true, role: true } } } } },
-  });
-  const blocking: string[] = [];
-  const alone: string[] = [];
-  for (const { organization, role } of memberships) {
-    const others = organization.members.filter((m) => m.userId !== userId);
-    if (others.length === 0) alone.push(organization.id);
-    else if (isOwner(role) && !others.some((m) => isOwner(m.role))) blocking.push(organization.name);
-  }
+  // The four shapes of `roleHolds`, in SQL (OWNER is a constant, not input).
+  const holdsOwner = (alias: string) =>
+    `(${alias}."role" = '${OWNER}' OR ${alias}."role" LIKE '${OWNER},%' OR ${alias}."role" LIKE '%,${OWNER}' OR ${alias}."role" LIKE '%,${OWNER},%')`;
+  const standings = await client.$queryRawUnsafe<MembershipStanding[]>(
+    `SELECT o."id" AS "id", o."name" AS "name",
+       ${holdsOwner("m")} AS "isOwner",
+       EXISTS (SELECT 1 FROM "member" x WHERE x."organizationId" = m."organizationId" AND x."userId" <> m."userId") AS "hasOthers",
+       EXISTS (SELECT 1 FROM "member" x WHERE x."organizationId" = m."organizationId" AND x."userId" <> m."userId" AND ${holdsOwner("x")}) AS "hasOtherOwner"
+     FROM "member" m JOIN "organization" o ON o."id" = m."organizationId"
+     WHERE m."userId" = ${databaseKind === "postgres" ? "$1" : "?"}
+     ORDER BY m."createdAt", m."id"`,
+    userId,
+  );
+  const yes = (value: unknown) => value === true || Number(value) === 1;
+  const alone = standings.filter((s) => !yes(s.hasOthers)).map((s) => s.id);
+  const blocking = standings.filter((s) => yes(s.hasOthers) && yes(s.isOwner) && !yes(s.hasOtherOwner)).map((s) => s.name);
   if (blocking.length) {
     throw new AuthError("YOU_ARE_THE_ONLY_OWNER_OF_AN_ORGANIZATION_WITH_OTHER_MEMBERS", {
       message: `You are the only owner of ${blocking.map((n) => `"${n}"`).join(", ")}, which ${blocking.length === 1 ? "has" : "have"} other members. Make another member an owner or delete ${blocking.length === 1 ? "the organization" : "them"} first.`,

@@ -15,6 +15,7 @@ import { emails } from "~/email/templates.server";
 import { env } from "~/env.server";
 import { findMember, lockOrganization, requireMember, setActiveOrganizationId, targetOrganizationId, TX_OPTIONS } from "~/auth/organization/access.server";
 import { normalizeRole } from "~/auth/organization/members.server";
+import { pageArgs, type Page } from "~/auth/schemas";
 import { mayCancelInvitations, mayHandleRole, mayInvite } from "~/auth/organization/permissions";
 import { memberWithUser, publicInvitation } from "~/auth/organization/presenters.server";
 
@@ -248,20 +249,27 @@ export async function getInvitation(current: SessionWithUser, invitationId: stri
   return { ...publicInvitation(invitation), organizationName: organization.name, organizationSlug: organization.slug, inviterEmail: inviter.user.email };
 }
 
-export async function listInvitations(current: SessionWithUser, organizationId?: string) {
+/** A page of the organization's invitations, oldest first (by default the first 100, as Better Auth bounds it). */
+export async function listInvitations(current: SessionWithUser, organizationId?: string, page?: Page) {
   const id = targetOrganizationId(current, organizationId);
   await requireMember(db, id, current.user.id);
-  const invitations = await db.invitation.findMany({ where: { organizationId: id }, orderBy: { createdAt: "asc" } });
+  const invitations = await db.invitation.findMany({ where: { organizationId: id }, orderBy: [{ createdAt: "asc" }, { id: "asc" }], ...pageArgs(page) });
   return invitations.map(publicInvitation);
 }
 
-/** The caller's live invitations; none for an unverified address when verification is required. */
-export async function listUserInvitations(current: SessionWithUser) {
+/** The organization's live invitations, oldest first (the first 100): what its page lists. */
+export async function liveInvitationsOf(organizationId: string) {
+  return db.invitation.findMany({ where: { organizationId, ...liveWhere() }, orderBy: [{ createdAt: "asc" }, { id: "asc" }], ...pageArgs() });
+}
+
+/** The caller's live invitations (the first 100); none for an unverified address when verification is required. */
+export async function listUserInvitations(current: SessionWithUser, page?: Page) {
   if (inboxUnproven(current.user)) return [];
   const invitations = await db.invitation.findMany({
     where: { email: current.user.email.toLowerCase(), ...liveWhere() },
     include: { organization: { select: { name: true, slug: true } } },
-    orderBy: { createdAt: "asc" },
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+    ...pageArgs(page),
   });
   return invitations.map((i) => ({ ...publicInvitation(i), organizationName: i.organization.name, organizationSlug: i.organization.slug }));
 }

@@ -2,7 +2,10 @@
 // Every change that depends on who else is an owner runs under the organization's lock (access.server.ts).
 import { AuthError } from "~/auth/errors";
 import type { SessionWithUser } from "~/auth/session/sessions.server";
-import { db, type Member, type Transaction } from "~/db.server";
+import { db, type Member, type Prisma, type Transaction } from "~/db.server";
+import { env } from "~/env.server";
+import { organizationOfMember } from "~/auth/organization/organizations.server";
+import { pageArgs, type Page } from "~/auth/schemas";
 import {
   countOtherOwners,
   findMember,
@@ -13,7 +16,7 @@ import {
   unsetActiveOrganization,
 } from "~/auth/organization/access.server";
 import { isKnownRole, isOwner, mayChangeRoleOf, mayChangeRoles, mayRemoveMember, parseRoles, roleAllows } from "~/auth/organization/permissions";
-import { memberWithUser } from "~/auth/organization/presenters.server";
+import { MEMBER_ORDER, memberWithUser } from "~/auth/organization/presenters.server";
 
 const WITH_USER = { user: { select: { id: true, name: true, email: true, image: true } } } as const;
 
@@ -41,12 +44,57 @@ export async function getActiveMemberRole(current: SessionWithUser, query: { use
   return { role: other.role };
 }
 
-export async function listMembers(current: SessionWithUser, query: { organizationId?: string; limit?: number; offset?: number }) {
-  const organizationId = targetOrganizationId(current, query.organizationId);
+export const MEMBER_FIELDS = ["id", "userId", "role", "createdAt"] as const;
+export type MemberField = (typeof MEMBER_FIELDS)[number];
+export const FILTER_OPERATORS = ["eq", "ne", "lt", "lte", "gt", "gte", "contains"] as const;
+export type FilterOperator = (typeof FILTER_OPERATORS)[number];
+
+export interface ListMembersQuery extends Page {
+  organizationId?: string;
+  organizationSlug?: string;
+  sortBy?: MemberField;
+  sortDirection?: "asc" | "desc";
+  filterField?: MemberField;
+  filterOperator?: FilterOperator;
+  filterValue?: string;
+}
+
+/** Better Auth's `filterField`/`filterOperator`/`filterValue` as a Prisma condition on one member field. */
+function memberFilter(field: MemberField, operator: FilterOperator, raw: string): Prisma.MemberWhereInput {
+  const value = field === "createdAt" ? new Date(raw) : raw;
+  if (value instanceof Date && Number.isNaN(value.getTime())) throw new AuthError("VALIDATION_ERROR", { message: "[query.filterValue] Invalid date" });
+  const condition =
+    operator === "eq" ? { equals: value }
+    : operator === "ne" ? { not: value }
+    : operator === "contains" ? (value instanceof Date ? { equals: value } : { contains: value })
+    : { [operator]: value };
+  return { [field]: condition };
+}
+
+/**
+ * One page of an organization's members with their total (Better Auth's list-members): by default the first
+ * AUTH_ORGANIZATION_MEMBERSHIP_LIMIT (100) in joining order, which the (organizationId, createdAt, id) index
+ * serves without a sort; `sortBy` another field sorts that organization's members (ADR 044).
+ */
+export async function listMembers(current: SessionWithUser, query: ListMembersQuery) {
+  const organizationId = query.organizationSlug && !query.organizationId
+    ? (await organizationOfMember(current, { organizationSlug: query.organizationSlug }))!.organization.id
+    : targetOrganizationId(current, query.organizationId);
   await requireMember(db, organizationId, current.user.id);
+  return pageOfMembers(organizationId, query);
+}
+
+/** A page of the members of an organization whose membership the caller has already checked. */
+export async function pageOfMembers(organizationId: string, query: Omit<ListMembersQuery, "organizationId" | "organizationSlug">) {
+  const where: Prisma.MemberWhereInput = {
+    organizationId,
+    ...(query.filterField && query.filterValue !== undefined ? memberFilter(query.filterField, query.filterOperator ?? "eq", query.filterValue) : {}),
+  };
+  const direction = query.sortDirection ?? "asc";
+  const orderBy = query.sortBy ? [{ [query.sortBy]: direction }, { id: direction }] : [...MEMBER_ORDER];
   const [members, total] = await Promise.all([
-    db.member.findMany({ where: { organizationId }, include: WITH_USER, orderBy: { createdAt: "asc" }, take: query.limit, skip: query.offset }),
-    db.member.count({ where: { organizationId } }),
+    db.member.findMany({ where, include: WITH_USER, orderBy, ...pageArgs(query, env.AUTH_ORGANIZATION_MEMBERSHIP_LIMIT) }),
+    db.member.count({ where }),
   ]);
   return { members: members.map(memberWithUser), total };
 }

@@ -6,7 +6,8 @@ import { env } from "~/env.server";
 import { revokeTokensWhere } from "~/auth/verification.server";
 import { lockUserForCreate, requireMember, setActiveOrganizationId, targetOrganizationId, TX_OPTIONS } from "~/auth/organization/access.server";
 import { mayDeleteOrganization, mayUpdateOrganization } from "~/auth/organization/permissions";
-import { memberWithUser, publicInvitation, publicMember, publicOrganization } from "~/auth/organization/presenters.server";
+import { MEMBER_ORDER, memberWithUser, publicInvitation, publicMember, publicOrganization } from "~/auth/organization/presenters.server";
+import { DEFAULT_PAGE_SIZE, pageArgs, type Page } from "~/auth/schemas";
 
 const USER_FIELDS = { select: { id: true, name: true, email: true, image: true } } as const;
 
@@ -98,8 +99,11 @@ export async function deleteOrganization(current: SessionWithUser, organizationI
   return { id: organizationId };
 }
 
-/** The organization with its members (and their name, e-mail, image) and invitations; members only (spec §6). */
-export async function getFullOrganization(current: SessionWithUser, by: { organizationId?: string; organizationSlug?: string }) {
+/**
+ * The organization a call names — by id, else by slug, else the session's active one — checked to exist and to
+ * have the caller as a member (spec §6: members only). Null when nothing names one.
+ */
+export async function organizationOfMember(current: SessionWithUser, by: { organizationId?: string; organizationSlug?: string }) {
   let organizationId = by.organizationId;
   if (!organizationId && by.organizationSlug) {
     const found = await db.organization.findUnique({ where: { slug: by.organizationSlug }, select: { id: true } });
@@ -108,16 +112,37 @@ export async function getFullOrganization(current: SessionWithUser, by: { organi
   }
   organizationId ??= current.session.activeOrganizationId ?? undefined;
   if (!organizationId) return null;
-  await requireMember(db, organizationId, current.user.id);
-  const organization = await db.organization.findUnique({
-    where: { id: organizationId },
-    include: { members: { include: { user: USER_FIELDS }, orderBy: { createdAt: "asc" } }, invitations: { orderBy: { createdAt: "asc" } } },
-  });
+  const member = await requireMember(db, organizationId, current.user.id);
+  const organization = await db.organization.findUnique({ where: { id: organizationId } });
   if (!organization) throw new AuthError("ORGANIZATION_NOT_FOUND");
+  return { organization, member };
+}
+
+/**
+ * The organization with its first members (and their name, e-mail, image) in joining order and its latest
+ * invitations (ADR 044): `membersLimit` members, by default Better Auth's membership limit (100), and the 100
+ * most recent invitations, oldest first. The rest is paged with list-members and list-invitations.
+ */
+export async function getFullOrganization(
+  current: SessionWithUser,
+  by: { organizationId?: string; organizationSlug?: string; membersLimit?: number },
+) {
+  const found = await organizationOfMember(current, by);
+  if (!found) return null;
+  const { organization } = found;
+  const [members, invitations] = await Promise.all([
+    db.member.findMany({
+      where: { organizationId: organization.id },
+      include: { user: USER_FIELDS },
+      orderBy: MEMBER_ORDER,
+      take: by.membersLimit ?? env.AUTH_ORGANIZATION_MEMBERSHIP_LIMIT,
+    }),
+    db.invitation.findMany({ where: { organizationId: organization.id }, orderBy: { createdAt: "desc" }, take: DEFAULT_PAGE_SIZE }),
+  ]);
   return {
     ...publicOrganization(organization),
-    members: organization.members.map(memberWithUser),
-    invitations: organization.invitations.map(publicInvitation),
+    members: members.map(memberWithUser),
+    invitations: invitations.reverse().map(publicInvitation),
   };
 }
 
@@ -126,29 +151,31 @@ export async function setActiveOrganization(current: SessionWithUser, input: { o
     await setActiveOrganizationId(current.session.id, null);
     return null;
   }
+  // Better Auth answers with the organization as get-full-organization gives it: its first page of members.
   const full = await getFullOrganization(current, { organizationId: input.organizationId, organizationSlug: input.organizationSlug });
   if (!full) throw new AuthError("ORGANIZATION_NOT_FOUND");
   await setActiveOrganizationId(current.session.id, full.id);
   return full;
 }
 
-/** The user's organizations, with the role they hold in each (the role is for pages; the API drops it). */
-export async function listOrganizationsWithRole(userId: string) {
-  const memberships = await db.member.findMany({ where: { userId }, include: { organization: true }, orderBy: { createdAt: "asc" } });
+/** The user's organizations (a page of them, in joining order), with the role they hold in each (for pages). */
+export async function listOrganizationsWithRole(userId: string, page?: Page) {
+  const memberships = await db.member.findMany({ where: { userId }, include: { organization: true }, orderBy: MEMBER_ORDER, ...pageArgs(page) });
   return memberships.map((m) => ({ ...publicOrganization(m.organization), role: m.role }));
 }
 
-export async function listOrganizations(userId: string) {
-  return (await listOrganizationsWithRole(userId)).map(({ role: _role, ...organization }) => organization);
+export async function listOrganizations(userId: string, page?: Page) {
+  return (await listOrganizationsWithRole(userId, page)).map(({ role: _role, ...organization }) => organization);
 }
 
-/** What the active-organization switcher shows: the user's organizations and the session's active one. */
+/** What the active-organization switcher shows: the user's (first 100) organizations and the session's active one. */
 export async function switcherData(current: SessionWithUser | null) {
   if (!current) return null;
   const organizations = await db.member.findMany({
     where: { userId: current.user.id },
     select: { organization: { select: { id: true, name: true } } },
-    orderBy: { createdAt: "asc" },
+    orderBy: MEMBER_ORDER,
+    ...pageArgs(),
   });
   return { organizations: organizations.map((m) => m.organization), activeId: current.session.activeOrganizationId };
 }

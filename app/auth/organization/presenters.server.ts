@@ -37,5 +37,11 @@ export function publicInvitation(invitation: Invitation) {
   };
 }
 
+/**
+ * The one order members are listed in (joining order; the id breaks ties, so pages neither skip nor repeat
+ * anyone): what the (organizationId, createdAt, id) and (userId, createdAt) indexes serve (ADR 044).
+ */
+export const MEMBER_ORDER = [{ createdAt: "asc" }, { id: "asc" }] as const satisfies { createdAt?: "asc"; id?: "asc" }[];
+
 export type PublicOrganization = ReturnType<typeof publicOrganization>;
 export type MemberWithUser = ReturnType<typeof memberWithUser>;

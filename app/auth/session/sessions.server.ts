@@ -19,6 +19,7 @@ import { insertSession } from "~/auth/session/store.server";
 import { deviceHashOf, markDevice } from "~/auth/sign-in/known-device.server";
 import { recordSecurityEvent } from "~/auth/security-events/record.server";
 import type { SignInMethod } from "~/auth/security-events/words";
+import { pageArgs, type Page } from "~/auth/schemas";
 import { db, type Session, type User } from "~/db.server";
 import { env } from "~/env.server";
 
@@ -294,11 +295,18 @@ export async function signOut(ctx: RequestContext): Promise<void> {
   if (requestCookies(ctx.request)[SIGN_UP_BROWSER_COOKIE]) clearCookie(ctx, SIGN_UP_BROWSER_COOKIE);
 }
 
-export async function listSessions(userId: string): Promise<Session[]> {
+/** A page of the user's live sessions, most recently used first: by default the 100 Better Auth lists (ADR 044). */
+export async function listSessions(userId: string, page?: Page): Promise<Session[]> {
   return db.session.findMany({
     where: { userId, expiresAt: { gt: new Date() } },
-    orderBy: { updatedAt: "desc" },
+    orderBy: [{ updatedAt: "desc" }, { id: "desc" }],
+    ...pageArgs(page),
   });
+}
+
+/** One of the user's own live sessions by id, or null. */
+export async function findOwnSession(userId: string, id: string): Promise<Session | null> {
+  return db.session.findFirst({ where: { id, userId, expiresAt: { gt: new Date() } } });
 }
 
 /**

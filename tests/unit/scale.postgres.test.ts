@@ -1,0 +1,3 @@
+import { scaleSuite } from "./scale.suite";
+
+scaleSuite("postgres");
