@@ -2,7 +2,8 @@
 // On the wire an error is `{ code, message }`. Each entry's key IS its wire code, and is the message upper-cased
 // with words joined by underscores (spec §8) — a unit test holds every entry to that — so code here and clients
 // compare the same strings. Two codes are fixed by the specification instead: VALIDATION_ERROR (its message
-// names the fields) and INTERNAL_SERVER_ERROR ("unknown error").
+// names the fields) and INTERNAL_SERVER_ERROR ("unknown error"); and Better Auth's admin plugin fixes a few of its own
+// (app/auth/admin/errors.ts, ADMIN_CODES_NOT_FROM_MESSAGES).
 
 import { ORGANIZATION_ERRORS } from "~/auth/organization/errors";
 import { PASSKEY_ERRORS } from "~/auth/passkey/errors";
@@ -10,6 +11,7 @@ import { TWO_FACTOR_ERRORS } from "~/auth/two-factor/errors";
 import { USERNAME_ERRORS } from "~/auth/username/errors";
 import { EMAIL_OTP_ERRORS } from "~/auth/email-otp/errors";
 import { SOCIAL_ERRORS } from "~/auth/social/errors";
+import { ADMIN_ERRORS } from "~/auth/admin/errors";
 
 type Entry = readonly [status: number, message: string];
 
@@ -69,6 +71,7 @@ export const ERRORS = {
   ...USERNAME_ERRORS,
   ...EMAIL_OTP_ERRORS,
   ...SOCIAL_ERRORS,
+  ...ADMIN_ERRORS,
 } as const satisfies Record<string, Entry>;
 
 export type ErrorName = keyof typeof ERRORS;

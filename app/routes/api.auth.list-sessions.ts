@@ -6,6 +6,7 @@ export const { loader, action } = endpoint({
   method: "GET",
   handler: async ({ ctx }) => {
     const { user } = await requireSession(ctx);
-    return (await listSessions(user.id)).map(publicSession);
+    // An admin's impersonation session is not the owner's to list or end, as Better Auth's admin plugin hides it.
+    return (await listSessions(user.id)).filter((s) => !s.impersonatedBy).map(publicSession);
   },
 });

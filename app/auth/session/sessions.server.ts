@@ -12,6 +12,7 @@ import {
 } from "~/auth/core/cookies.server";
 import { randomToken, sign, unsign } from "~/auth/core/crypto.server";
 import { AuthError } from "~/auth/errors";
+import { isBannedNow } from "~/auth/admin/bans.server";
 import type { RequestContext } from "~/auth/request-context.server";
 import { sessionWithUserOnTheWire, type SessionWithUserOnTheWire } from "~/auth/core/presenters.server";
 import { readSessionWithUser } from "~/auth/session/cached-read.server";
@@ -76,11 +77,21 @@ function writeCookieCache(ctx: RequestContext, data: SessionWithUser, wire = ses
 export async function startSession(
   ctx: RequestContext,
   user: User,
-  options: { rememberMe?: boolean; signedInAt?: Date } = {},
+  options: {
+    rememberMe?: boolean;
+    signedInAt?: Date;
+    /** An admin's session as this user (ADR 049): it lasts `lifetimeSeconds`, and the admin's own session is kept. */
+    impersonation?: { adminId: string; lifetimeSeconds: number };
+  } = {},
 ): Promise<SessionWithUser> {
-  const rememberMe = options.rememberMe !== false;
-  const lifetime = rememberMe ? env.AUTH_SESSION_EXPIRES_IN : Math.min(env.AUTH_SESSION_EXPIRES_IN, UNREMEMBERED_SESSION_SECONDS);
-  const previousToken = sessionTokenFrom(ctx.request);
+  const { impersonation } = options;
+  const rememberMe = options.rememberMe !== false && !impersonation;
+  const lifetime = impersonation
+    ? impersonation.lifetimeSeconds
+    : rememberMe
+      ? env.AUTH_SESSION_EXPIRES_IN
+      : Math.min(env.AUTH_SESSION_EXPIRES_IN, UNREMEMBERED_SESSION_SECONDS);
+  const previousToken = impersonation ? null : sessionTokenFrom(ctx.request);
   const session = await insertSession({
     userId: user.id,
     token: randomToken(SESSION_TOKEN_LENGTH),
@@ -88,8 +99,15 @@ export async function startSession(
     rememberMe,
     ipAddress: ctx.clientIp === "unknown" ? null : ctx.clientIp,
     userAgent: ctx.userAgent,
+    impersonatedBy: impersonation?.adminId ?? null,
     ...(options.signedInAt ? { createdAt: options.signedInAt } : {}),
   });
+  // Every session start passes here, so a banned user gets none by any door, also one added later; checked
+  // after the row exists, so a ban that lands between the door's check and this insert still wins (ADR 049).
+  if (await isBannedNow(user.id)) {
+    await db.session.deleteMany({ where: { id: session.id } });
+    throw new AuthError("BANNED_USER");
+  }
   if (previousToken) await db.session.deleteMany({ where: { token: previousToken } });
   const data = { session, user };
   writeSessionCookies(ctx, data);
@@ -258,6 +276,11 @@ export async function revokeAllSessions(ctx: RequestContext, userId: string): Pr
 
 export async function revokeOtherSessions(current: SessionWithUser): Promise<void> {
   await db.session.deleteMany({ where: { userId: current.user.id, id: { not: current.session.id } } });
+}
+
+/** Puts a stored session back in this browser (the admin's own, when they stop impersonating). */
+export function resumeSession(ctx: RequestContext, data: SessionWithUser): void {
+  writeSessionCookies(ctx, data);
 }
 
 /** Rewrites the cookie cache after the user row changed, so the cached copy never shows stale data. */
