@@ -2,6 +2,7 @@ import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run
 import { Link, Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useRouteError, useRouteLoaderData } from "@remix-run/react";
 import { BrandMark } from "~/components/brand-mark";
 import { useNonce } from "~/components/nonce";
+import { ImpersonationBanner } from "~/components/impersonation-banner";
 import { SignedInUser } from "~/components/signed-in-user";
 import { viewerOf } from "~/http/viewer.server";
 import stylesUrl from "~/styles.css";
@@ -30,6 +31,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <Links />
       </head>
       <body>
+        {root?.viewer?.impersonated ? <ImpersonationBanner viewer={root.viewer} /> : null}
         <header className="site-header">
           <Link to="/" className="brand">
             <BrandMark />

@@ -2,6 +2,7 @@
 // banned person hears it before any second step, and again in startSession itself, after the row is written, so
 // no door added later and no sign-in racing the ban leaves a banned user with a session.
 import { AuthError } from "~/auth/errors";
+import { promoteIfConfigured } from "~/auth/admin/bootstrap.server";
 import { db, type User } from "~/db.server";
 
 type BanState = Pick<User, "banned" | "banExpires">;
@@ -23,8 +24,14 @@ export async function refuseBannedUser(user: User): Promise<void> {
   await clearEndedBan(user.id, user);
 }
 
-/** The same check against the row as it is now: after a session was written, for a ban that came meanwhile. */
+/**
+ * At every session start, against the row as it is now (after the session was written, for a ban that came
+ * meanwhile): whether the user is banned; if not, an AUTH_ADMIN_EMAILS account is promoted (bootstrap.server.ts).
+ */
 export async function isBannedNow(userId: string): Promise<boolean> {
-  const row = await db.user.findUnique({ where: { id: userId }, select: { banned: true, banExpires: true } });
-  return row !== null && isBanned(row);
+  const row = await db.user.findUnique({ where: { id: userId }, select: { id: true, email: true, emailVerified: true, role: true, banned: true, banExpires: true } });
+  if (row === null) return false;
+  if (isBanned(row)) return true;
+  await promoteIfConfigured(row);
+  return false;
 }
