@@ -19,3 +19,6 @@ export const ACCOUNT_NAV: AccountNavEntry[] = [
   { to: "/account/passkeys", label: "Passkeys", description: "Signing in with your fingerprint, face or screen lock instead of a password." },
   { to: "/organizations", label: "Organizations" },
 ];
+
+/** Shown to admins only (issue 30): the console. */
+export const ADMIN_NAV_ENTRY: AccountNavEntry = { to: "/admin", label: "Admin" };

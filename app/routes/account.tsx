@@ -2,11 +2,12 @@
 // `account.<page>.tsx`). Each page has its own loader, which requires a session. With JavaScript, moving to
 // another page moves the focus to its heading, as a page load would start a screen reader at the new page.
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { NavLink, Outlet, useLoaderData, useLocation } from "@remix-run/react";
+import { NavLink, Outlet, useLoaderData, useLocation, useRouteLoaderData } from "@remix-run/react";
 import { useEffect, useRef } from "react";
-import { ACCOUNT_NAV } from "~/components/account-nav";
+import { ACCOUNT_NAV, ADMIN_NAV_ENTRY } from "~/components/account-nav";
 import { OrganizationSwitcher } from "~/components/organization-switcher";
 import { switcherLoader } from "~/http/organization-pages.server";
+import type { loader as rootLoader } from "~/root";
 
 export const loader = ({ request, context }: LoaderFunctionArgs) => switcherLoader(request, context);
 
@@ -34,11 +35,14 @@ function useFocusOnNewPage() {
 
 export default function AccountLayout() {
   const page = useFocusOnNewPage();
+  // Admins also get the console (ADMIN_NAV_ENTRY); the console itself checks again.
+  const admin = useRouteLoaderData<typeof rootLoader>("root")?.viewer?.admin === true;
+  const entries = admin ? [...ACCOUNT_NAV, ADMIN_NAV_ENTRY] : ACCOUNT_NAV;
   return (
     <div className="account-area">
       <nav aria-label="Account" className="account-nav">
         <ul>
-          {ACCOUNT_NAV.map((entry) => (
+          {entries.map((entry) => (
             <li key={entry.to}>
               <NavLink to={entry.to} end={entry.end} prefetch="intent">
                 {entry.label}
