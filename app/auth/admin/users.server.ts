@@ -162,7 +162,7 @@ export async function createUser(
     return await db.$transaction(async (tx) => {
       const user = await tx.user.create({ data: { email, name: input.name, role, emailVerified, image } });
       if (passwordHash) await tx.account.create({ data: { userId: user.id, providerId: CREDENTIAL_PROVIDER, accountId: user.id, password: passwordHash } });
-      await recordSecurityEvent(tx, { userId: user.id, type: "user_created_by_admin", ctx, actorUserId: admin.user.id, details: { role, withPassword: Boolean(passwordHash) } });
+      await recordSecurityEvent(tx, { userId: user.id, type: "user_created_by_admin", ctx, actorUserId: admin.user.id, details: { role, credentialAccount: Boolean(passwordHash) } });
       return user;
     });
   } catch (error) {
