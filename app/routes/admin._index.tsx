@@ -92,7 +92,7 @@ export default function AdminUsers() {
         </label>
         <button type="submit">Search</button>
       </Form>
-      <p className="muted" role="status">
+      <p className="muted">
         {page.total === 1 ? "1 account" : `${page.total} accounts`}
         {page.pages > 1 ? `, page ${page.page} of ${page.pages}` : ""}
       </p>
