@@ -8,6 +8,7 @@ import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { startHousekeeping } from "~/auth/housekeeping.server";
+import { promoteConfiguredAdmins, setAdminByEmail } from "~/auth/admin/bootstrap.server";
 import { startRateLimiting } from "~/auth/rate-limit/limits.server";
 import { NonceContext } from "~/components/nonce";
 import { env } from "~/env.server";
@@ -30,6 +31,18 @@ export { rotateSigningKeys } from "~/auth/oidc-provider/keys.server";
 
 /** The OpenID provider's paths, which server/serve.mjs hands to it before anything else (ADR 046). */
 export const oidcProvider: OidcProviderHooks = { handles: handlesOidcPath, handle: handleOidcRequest };
+/**
+ * Called by the server once it listens (server/serve.mjs), so after `npm start` migrated the database: accounts
+ * AUTH_ADMIN_EMAILS names that are already verified become admins (ADR 049).
+ */
+export function afterStart(): void {
+  promoteConfiguredAdmins()
+    .then((count) => count && console.log(`[latchkey] AUTH_ADMIN_EMAILS: ${count} verified account(s) made admin`))
+    .catch((error) => console.error("[latchkey] AUTH_ADMIN_EMAILS could not be applied at start-up:", error.message));
+}
+
+/** What `npm run admin` (scripts/admin.mjs) calls in the built app. */
+export const adminCommands = { setAdminByEmail };
 
 const ABORT_DELAY_MS = 5_000;
 startHousekeeping();

@@ -86,6 +86,17 @@ const schema = z
       .regex(/^(?=.{1,253}$)[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/, "must be a host name such as example.com")
       .optional(),
     AUTH_PASSKEY_RP_NAME: z.string().trim().min(1).max(64).default("Latchkey"),
+    // Administration (docs/decisions/049-administration.md)
+    /**
+     * Addresses whose accounts are made admins once the address is verified (at that verification or sign-in,
+     * and at start-up for accounts already verified). Comma-separated, compared lowercased.
+     */
+    AUTH_ADMIN_EMAILS: z
+      .string()
+      .default("")
+      .transform((value) => value.split(",").map((address) => address.trim().toLowerCase()).filter(Boolean)),
+    /** How long an admin's session as another user lasts (Better Auth's impersonationSessionDuration). */
+    AUTH_IMPERSONATION_SECONDS: seconds(60 * 60).refine((v) => v <= DAY_SECONDS, "at most one day (86400)"),
     /** E-mail one-time codes: "off" stops a code sign-in from creating an account for an unknown address. */
     AUTH_EMAIL_OTP_SIGN_UP: onOff("on"),
     // Security events (docs/decisions/048-security-events.md)

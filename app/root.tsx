@@ -3,6 +3,7 @@ import { data } from "@remix-run/node";
 import { Link, Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useRouteError, useRouteLoaderData } from "@remix-run/react";
 import { BrandMark } from "~/components/brand-mark";
 import { useNonce } from "~/components/nonce";
+import { ImpersonationBanner } from "~/components/impersonation-banner";
 import { SignedInUser } from "~/components/signed-in-user";
 import { SIGNED_OUT_ELSEWHERE, sessionEndedElsewhere } from "~/http/page-session.server";
 import { viewerOf } from "~/http/viewer.server";
@@ -38,6 +39,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <Links />
       </head>
       <body>
+        {root?.viewer?.impersonated ? <ImpersonationBanner viewer={root.viewer} /> : null}
         <header className="site-header">
           <Link to="/" className="brand">
             <BrandMark />

@@ -66,6 +66,8 @@ export async function serve({ root, port, host }) {
   server.keepAliveTimeout = 5_000;
   server.on("connection", lingerOnClose);
   await new Promise((resolve) => server.listen(port, host, resolve));
+  // Start-up work that needs the migrated database (AUTH_ADMIN_EMAILS, ADR 049).
+  build.entry?.module?.afterStart?.();
 
   function shutdown() {
     server.close(() => process.exit(0));

@@ -2,7 +2,8 @@
 // On the wire an error is `{ code, message }`. Each entry's key IS its wire code, and is the message upper-cased
 // with words joined by underscores (spec §8) — a unit test holds every entry to that — so code here and clients
 // compare the same strings. Two codes are fixed by the specification instead: VALIDATION_ERROR (its message
-// names the fields) and INTERNAL_SERVER_ERROR ("unknown error").
+// names the fields) and INTERNAL_SERVER_ERROR ("unknown error"); and Better Auth's admin plugin fixes a few of its own
+// (app/auth/admin/errors.ts, ADMIN_CODES_NOT_FROM_MESSAGES).
 
 import { ORGANIZATION_ERRORS } from "~/auth/organization/errors";
 import { PASSKEY_ERRORS } from "~/auth/passkey/errors";
@@ -11,6 +12,7 @@ import { USERNAME_ERRORS } from "~/auth/username/errors";
 import { EMAIL_OTP_ERRORS } from "~/auth/email-otp/errors";
 import { SOCIAL_ERRORS } from "~/auth/social/errors";
 import { SECURITY_EVENT_ERRORS } from "~/auth/security-events/errors";
+import { ADMIN_ERRORS } from "~/auth/admin/errors";
 
 type Entry = readonly [status: number, message: string];
 
@@ -71,6 +73,7 @@ export const ERRORS = {
   ...EMAIL_OTP_ERRORS,
   ...SOCIAL_ERRORS,
   ...SECURITY_EVENT_ERRORS,
+  ...ADMIN_ERRORS,
 } as const satisfies Record<string, Entry>;
 
 export type ErrorName = keyof typeof ERRORS;

@@ -36,3 +36,5 @@ export function accountNav(providerNames: string[]): AccountNavEntry[] {
     return providerNames.length ? [{ ...entry, description: `Sign in with ${oneOf(providerNames)}.` }] : [];
   });
 }
+/** Shown to admins only (issue 30): the console. */
+export const ADMIN_NAV_ENTRY: AccountNavEntry = { to: "/admin", label: "Admin" };

@@ -4,6 +4,21 @@ import type { ApiRouteTable } from "~/http/api-routes.server";
 
 export const apiRouteTable: ApiRouteTable = {
   static: {
+    "/api/auth/admin/ban-user": "routes/api.auth.admin.ban-user",
+    "/api/auth/admin/create-user": "routes/api.auth.admin.create-user",
+    "/api/auth/admin/get-user": "routes/api.auth.admin.get-user",
+    "/api/auth/admin/has-permission": "routes/api.auth.admin.has-permission",
+    "/api/auth/admin/impersonate-user": "routes/api.auth.admin.impersonate-user",
+    "/api/auth/admin/list-user-sessions": "routes/api.auth.admin.list-user-sessions",
+    "/api/auth/admin/list-users": "routes/api.auth.admin.list-users",
+    "/api/auth/admin/remove-user": "routes/api.auth.admin.remove-user",
+    "/api/auth/admin/revoke-user-session": "routes/api.auth.admin.revoke-user-session",
+    "/api/auth/admin/revoke-user-sessions": "routes/api.auth.admin.revoke-user-sessions",
+    "/api/auth/admin/set-role": "routes/api.auth.admin.set-role",
+    "/api/auth/admin/set-user-password": "routes/api.auth.admin.set-user-password",
+    "/api/auth/admin/stop-impersonating": "routes/api.auth.admin.stop-impersonating",
+    "/api/auth/admin/unban-user": "routes/api.auth.admin.unban-user",
+    "/api/auth/admin/update-user": "routes/api.auth.admin.update-user",
     "/api/auth/change-email": "routes/api.auth.change-email",
     "/api/auth/change-password": "routes/api.auth.change-password",
     "/api/auth/delete-user": "routes/api.auth.delete-user",

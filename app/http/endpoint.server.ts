@@ -7,6 +7,7 @@ import { z } from "zod";
 import { AuthError } from "~/auth/errors";
 import { withQuery } from "~/auth/core/links.server";
 import { assertSafeCallbacks } from "~/auth/origin.server";
+import { refuseImpersonatorAt } from "~/auth/admin/impersonation-guard.server";
 import { standingRefusal } from "~/auth/rate-limit/limits.server";
 import { jsonText } from "~/auth/core/json-text.server";
 import { requestContext, type RequestContext } from "~/auth/request-context.server";
@@ -171,7 +172,10 @@ export function endpoint<Body extends z.ZodType = z.ZodUnknown, Query extends z.
         return new Response(null, { status: 200, headers: { "Cache-Control": "no-store" } });
       }
       const url = new URL(request.url);
-      ctx = await requestContext(request, context, rateLimitPath(url.pathname));
+      const path = rateLimitPath(url.pathname);
+      ctx = await requestContext(request, context, path);
+      // An admin acting as the user cannot change how the account signs in, nor delete it (ADR 049).
+      await refuseImpersonatorAt(ctx, path);
       const query = parseQuery(url);
       const rawBody = definition.method === "POST" ? await readBody(request, context) : undefined;
       const body = definition.body ? parseWith(definition.body, rawBody, "body") : rawBody;

@@ -14,6 +14,7 @@ import { data, redirect, type AppLoadContext } from "@remix-run/node";
 import type { z } from "zod";
 import type { AuthError } from "~/auth/errors";
 import { enforceRateLimit } from "~/auth/rate-limit/limits.server";
+import { refuseWhileImpersonating } from "~/auth/admin/impersonation-guard.server";
 import type { RequestContext } from "~/auth/request-context.server";
 import { getSession, type SessionWithUser } from "~/auth/session/sessions.server";
 import { setFlash, type FlashContent } from "~/http/flash.server";
@@ -171,6 +172,8 @@ async function pipeline(
 
   let value: unknown;
   try {
+    // The same rule as the intent's JSON twin: an admin acting as the user cannot change its ways in (ADR 049).
+    refuseWhileImpersonating(spec.rateLimitAs, current);
     value = await spec.run(submission.value, current, ctx);
   } catch (thrown) {
     const error = knownError(thrown);

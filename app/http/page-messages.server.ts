@@ -48,6 +48,14 @@ export const PAGE_MESSAGES = {
   // A two-factor sign-in that cannot go on: the page sends the person back to the password step with this.
   INVALID_TWO_FACTOR_COOKIE: () => "This sign-in ended after too many wrong codes, or took too long. Sign in again with your password.",
   TOO_MANY_ATTEMPTS: () => "That code was entered wrongly too many times and no longer works. Send a new code.",
+  BANNED_USER: () => "This account has been suspended by an administrator, so it can't sign in. Contact support if you think this is a mistake.",
+  NOT_ALLOWED_WHILE_IMPERSONATING: () =>
+    "You are acting as this person: their password, email address, passkeys, two-factor settings and linked accounts can't be changed, nor the account deleted, until you stop.",
+  YOU_CANNOT_BAN_YOURSELF: () => "You can't ban your own account.",
+  YOU_CANNOT_REMOVE_YOURSELF: () => "You can't delete your own account from here.",
+  YOU_CANNOT_DEMOTE_YOURSELF: () => "You can't take away your own admin role.",
+  YOU_CANNOT_IMPERSONATE_ADMINS: () => "You can't act as another admin.",
+  FAILED_TO_FIND_ADMIN_SESSION: () => "You stopped acting as this person, but your own session had ended. Sign in again.",
   TOO_MANY_REQUESTS: (error: AuthError) => {
     const seconds = Number(error.headers["Retry-After"]);
     return Number.isFinite(seconds) && seconds > 0

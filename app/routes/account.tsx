@@ -2,12 +2,13 @@
 // `account.<page>.tsx`). Each page has its own loader, which requires a session. With JavaScript, moving to
 // another page moves the focus to its heading, as a page load would start a screen reader at the new page.
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { NavLink, Outlet, useLoaderData, useLocation } from "@remix-run/react";
+import { NavLink, Outlet, useLoaderData, useLocation, useRouteLoaderData } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { enabledProviders } from "~/auth/social/providers/registry.server";
-import { accountNav } from "~/components/account-nav";
+import { accountNav, ADMIN_NAV_ENTRY } from "~/components/account-nav";
 import { OrganizationSwitcher } from "~/components/organization-switcher";
 import { switcherLoader } from "~/http/organization-pages.server";
+import type { loader as rootLoader } from "~/root";
 
 export const loader = async ({ request, context }: LoaderFunctionArgs) => ({
   switcher: await switcherLoader(request, context),
@@ -39,11 +40,14 @@ function useFocusOnNewPage() {
 export default function AccountLayout() {
   const page = useFocusOnNewPage();
   const { switcher, providerNames } = useLoaderData<typeof loader>();
+  // Admins also get the console (ADMIN_NAV_ENTRY); the console itself checks again.
+  const admin = useRouteLoaderData<typeof rootLoader>("root")?.viewer?.admin === true;
+  const entries = admin ? [...accountNav(providerNames), ADMIN_NAV_ENTRY] : accountNav(providerNames);
   return (
     <div className="account-area">
       <nav aria-label="Account" className="account-nav">
         <ul>
-          {accountNav(providerNames).map((entry) => (
+          {entries.map((entry) => (
             <li key={entry.to}>
               <NavLink to={entry.to} end={entry.end} prefetch="intent">
                 {entry.label}

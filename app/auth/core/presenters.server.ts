@@ -12,6 +12,11 @@ export function publicUser(user: User) {
     username: user.username,
     displayUsername: user.displayUsername,
     twoFactorEnabled: user.twoFactorEnabled,
+    // The admin plugin's fields, which Better Auth adds to every user it answers with (ADR 049).
+    role: user.role,
+    banned: user.banned,
+    banReason: user.banReason,
+    banExpires: user.banExpires,
     createdAt: user.createdAt,
     updatedAt: user.updatedAt,
   };
@@ -28,6 +33,7 @@ export function publicSession(session: Session) {
     ipAddress: session.ipAddress,
     userAgent: session.userAgent,
     activeOrganizationId: session.activeOrganizationId,
+    impersonatedBy: session.impersonatedBy,
   };
 }
 
@@ -57,13 +63,18 @@ export function sessionWithUserOnTheWire(data: { readonly session: Readonly<Sess
       createdAt: session.createdAt.toISOString(),
       updatedAt: session.updatedAt.toISOString(),
     }),
-    user: Object.freeze({ ...publicUser(user), createdAt: user.createdAt.toISOString(), updatedAt: user.updatedAt.toISOString() }),
+    user: Object.freeze({
+      ...publicUser(user),
+      banExpires: user.banExpires ? user.banExpires.toISOString() : null,
+      createdAt: user.createdAt.toISOString(),
+      updatedAt: user.updatedAt.toISOString(),
+    }),
   });
   if (shared) presented.set(session, { user, wire: unchanging(wire) });
   return wire;
 }
 
-type Wired<T> = { readonly [K in keyof T]: T[K] extends Date ? string : T[K] };
+type Wired<T> = { readonly [K in keyof T]: T[K] extends Date ? string : T[K] extends Date | null ? string | null : T[K] };
 export interface SessionWithUserOnTheWire {
   readonly session: Wired<PublicSession>;
   readonly user: Wired<PublicUser>;

@@ -12,6 +12,8 @@ import {
 } from "~/auth/core/cookies.server";
 import { randomToken, sign, unsign } from "~/auth/core/crypto.server";
 import { AuthError } from "~/auth/errors";
+import { refuseBannedInTransaction } from "~/auth/admin/bans.server";
+import { promoteIfConfigured } from "~/auth/admin/bootstrap.server";
 import type { RequestContext } from "~/auth/request-context.server";
 import { sessionWithUserOnTheWire, type SessionWithUserOnTheWire } from "~/auth/core/presenters.server";
 import { readSessionWithUser } from "~/auth/session/cached-read.server";
@@ -98,14 +100,27 @@ export type StartedSession = SessionWithUser & { newDevice: boolean };
 export async function startSession(
   ctx: RequestContext,
   user: User,
-  options: { rememberMe?: boolean; signedInAt?: Date; signIn?: SignInRecord } = {},
+  options: {
+    rememberMe?: boolean;
+    signedInAt?: Date;
+    signIn?: SignInRecord;
+    /** An admin's session as this user (ADR 049): it lasts `lifetimeSeconds`, and the admin's own session is kept. */
+    impersonation?: { adminId: string; lifetimeSeconds: number };
+  } = {},
 ): Promise<StartedSession> {
-  const rememberMe = options.rememberMe !== false;
-  const lifetime = rememberMe ? env.AUTH_SESSION_EXPIRES_IN : Math.min(env.AUTH_SESSION_EXPIRES_IN, UNREMEMBERED_SESSION_SECONDS);
-  const previousToken = sessionTokenFrom(ctx.request);
+  const { impersonation } = options;
+  const rememberMe = options.rememberMe !== false && !impersonation;
+  const lifetime = impersonation
+    ? impersonation.lifetimeSeconds
+    : rememberMe
+      ? env.AUTH_SESSION_EXPIRES_IN
+      : Math.min(env.AUTH_SESSION_EXPIRES_IN, UNREMEMBERED_SESSION_SECONDS);
+  const previousToken = impersonation ? null : sessionTokenFrom(ctx.request);
   const signIn = options.signIn;
   const deviceHash = signIn ? deviceHashOf(ctx) : null;
-  const { session, newDevice } = await db.$transaction(async (tx) => {
+  const { session, newDevice, standing } = await db.$transaction(async (tx) => {
+    // Every session start passes here, so a banned user gets none by any door, also one added later (ADR 049).
+    const standing = await refuseBannedInTransaction(tx, user.id);
     const session = await insertSession(
       {
         userId: user.id,
@@ -114,12 +129,13 @@ export async function startSession(
         rememberMe,
         ipAddress: ctx.clientIp === "unknown" ? null : ctx.clientIp,
         userAgent: ctx.userAgent,
+        impersonatedBy: impersonation?.adminId ?? null,
         ...(options.signedInAt ? { createdAt: options.signedInAt } : {}),
       },
       tx,
     );
     if (previousToken) await tx.session.deleteMany({ where: { token: previousToken } });
-    if (!signIn || !deviceHash) return { session, newDevice: false };
+    if (!signIn || !deviceHash) return { session, newDevice: false, standing };
     const firstSeen = await markDevice(tx, user.id, deviceHash);
     const newDevice = signIn.device === "mark" && firstSeen;
     await recordSecurityEvent(tx, {
@@ -136,8 +152,10 @@ export async function startSession(
       },
       deviceKey: newDevice ? deviceHash : undefined,
     });
-    return { session, newDevice };
+    return { session, newDevice, standing };
   });
+  // An AUTH_ADMIN_EMAILS account becomes an admin at its first session once verified (ADR 049).
+  if (standing) await promoteIfConfigured(standing);
   const data = { session, user };
   writeSessionCookies(ctx, data);
   return { ...data, newDevice };
@@ -295,10 +313,13 @@ export async function signOut(ctx: RequestContext): Promise<void> {
   if (requestCookies(ctx.request)[SIGN_UP_BROWSER_COOKIE]) clearCookie(ctx, SIGN_UP_BROWSER_COOKIE);
 }
 
-/** A page of the user's live sessions, most recently used first: by default the 100 Better Auth lists (ADR 044). */
+/**
+ * A page of the user's live sessions, most recently used first: by default the 100 Better Auth lists (ADR 044).
+ * An admin's impersonation session is not the owner's to list or end, as Better Auth's admin plugin hides it.
+ */
 export async function listSessions(userId: string, page?: Page): Promise<Session[]> {
   return db.session.findMany({
-    where: { userId, expiresAt: { gt: new Date() } },
+    where: { userId, expiresAt: { gt: new Date() }, impersonatedBy: null },
     orderBy: [{ updatedAt: "desc" }, { id: "desc" }],
     ...pageArgs(page),
   });
@@ -354,6 +375,11 @@ export async function revokeAllSessions(ctx: RequestContext, current: SessionWit
 
 export async function revokeOtherSessions(ctx: RequestContext, current: SessionWithUser): Promise<void> {
   await endSessions(ctx, current, { id: { not: current.session.id } }, { others: true });
+}
+
+/** Puts a stored session back in this browser (the admin's own, when they stop impersonating). */
+export function resumeSession(ctx: RequestContext, data: SessionWithUser): void {
+  writeSessionCookies(ctx, data);
 }
 
 /** Rewrites the cookie cache after the user row changed, so the cached copy never shows stale data. */

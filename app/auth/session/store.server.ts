@@ -19,6 +19,7 @@ interface Row {
   s_userAgent: string | null;
   s_rememberMe: unknown;
   s_activeOrganizationId: string | null;
+  s_impersonatedBy: string | null;
   u_id: string;
   u_name: string;
   u_email: string;
@@ -28,6 +29,10 @@ interface Row {
   u_displayUsername: string | null;
   u_twoFactorEnabled: unknown;
   u_inboxProvenAt: unknown;
+  u_role: string;
+  u_banned: unknown;
+  u_banReason: string | null;
+  u_banExpires: unknown;
   u_createdAt: unknown;
   u_updatedAt: unknown;
 }
@@ -39,7 +44,8 @@ const toBoolean = (value: unknown) => value === true || value === 1 || value ===
 const USER_COLUMNS = Prisma.raw(
   `u."id" AS "u_id", u."name" AS "u_name", u."email" AS "u_email", u."emailVerified" AS "u_emailVerified",
    u."image" AS "u_image", u."username" AS "u_username", u."displayUsername" AS "u_displayUsername",
-   u."twoFactorEnabled" AS "u_twoFactorEnabled", u."inboxProvenAt" AS "u_inboxProvenAt", u."createdAt" AS "u_createdAt", u."updatedAt" AS "u_updatedAt"`,
+   u."twoFactorEnabled" AS "u_twoFactorEnabled", u."inboxProvenAt" AS "u_inboxProvenAt",
+   u."role" AS "u_role", u."banned" AS "u_banned", u."banReason" AS "u_banReason", u."banExpires" AS "u_banExpires", u."createdAt" AS "u_createdAt", u."updatedAt" AS "u_updatedAt"`,
 );
 type UserRow = Pick<Row, Extract<keyof Row, `u_${string}`>>;
 
@@ -54,6 +60,10 @@ function userFromRow(row: UserRow): User {
     displayUsername: row.u_displayUsername,
     twoFactorEnabled: toBoolean(row.u_twoFactorEnabled),
     inboxProvenAt: row.u_inboxProvenAt === null || row.u_inboxProvenAt === undefined ? null : toDate(row.u_inboxProvenAt),
+    role: row.u_role,
+    banned: toBoolean(row.u_banned),
+    banReason: row.u_banReason,
+    banExpires: row.u_banExpires === null || row.u_banExpires === undefined ? null : toDate(row.u_banExpires),
     createdAt: toDate(row.u_createdAt),
     updatedAt: toDate(row.u_updatedAt),
   };
@@ -64,6 +74,7 @@ export async function findSessionWithUser(token: string): Promise<{ session: Ses
     SELECT s."id" AS "s_id", s."userId" AS "s_userId", s."token" AS "s_token", s."expiresAt" AS "s_expiresAt",
            s."createdAt" AS "s_createdAt", s."updatedAt" AS "s_updatedAt", s."ipAddress" AS "s_ipAddress",
            s."userAgent" AS "s_userAgent", s."rememberMe" AS "s_rememberMe", s."activeOrganizationId" AS "s_activeOrganizationId",
+           s."impersonatedBy" AS "s_impersonatedBy",
            ${USER_COLUMNS}
     FROM "session" s JOIN "user" u ON u."id" = s."userId"
     WHERE s."token" = ${token}`;
@@ -81,6 +92,7 @@ export async function findSessionWithUser(token: string): Promise<{ session: Ses
       userAgent: row.s_userAgent,
       rememberMe: toBoolean(row.s_rememberMe),
       activeOrganizationId: row.s_activeOrganizationId,
+      impersonatedBy: row.s_impersonatedBy,
     },
     user: userFromRow(row),
   };
@@ -106,16 +118,18 @@ export interface NewSession {
   userAgent: string | null;
   /** When the user signed in; now unless the session replaces one without a new sign-in (ADR 030). */
   createdAt?: Date;
+  /** The admin acting as the user (an impersonation session, ADR 049). */
+  impersonatedBy?: string | null;
 }
 
 /** Inserts a session row and returns it as Prisma's `session.create` would (a new session is in no cache). */
 export async function insertSession(data: NewSession, tx: Transaction | Db = db): Promise<Session> {
   // Millisecond precision, as both databases keep it, so the object equals the row read back.
   const now = new Date(Date.now());
-  const { createdAt = now, ...fields } = data;
-  const session: Session = { id: newId(), ...fields, createdAt, updatedAt: now, activeOrganizationId: null };
+  const { createdAt = now, impersonatedBy = null, ...fields } = data;
+  const session: Session = { id: newId(), ...fields, createdAt, updatedAt: now, activeOrganizationId: null, impersonatedBy };
   await tx.$executeRaw`
-    INSERT INTO "session" ("id", "userId", "token", "expiresAt", "createdAt", "updatedAt", "ipAddress", "userAgent", "rememberMe")
-    VALUES (${session.id}, ${session.userId}, ${session.token}, ${session.expiresAt}, ${createdAt}, ${now}, ${session.ipAddress}, ${session.userAgent}, ${session.rememberMe})`;
+    INSERT INTO "session" ("id", "userId", "token", "expiresAt", "createdAt", "updatedAt", "ipAddress", "userAgent", "rememberMe", "impersonatedBy")
+    VALUES (${session.id}, ${session.userId}, ${session.token}, ${session.expiresAt}, ${createdAt}, ${now}, ${session.ipAddress}, ${session.userAgent}, ${session.rememberMe}, ${impersonatedBy})`;
   return session;
 }

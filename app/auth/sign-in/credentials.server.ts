@@ -123,6 +123,10 @@ async function answerForTakenAddress(
     displayUsername: null,
     twoFactorEnabled: false,
     inboxProvenAt: null,
+    role: "user",
+    banned: false,
+    banReason: null,
+    banExpires: null,
     createdAt: now,
     updatedAt: now,
   };

@@ -2,6 +2,7 @@
 // one is — a password by e-mail or username, an e-mailed sign-in code, a social provider (its redirect and the
 // ID-token path), a passkey, and the verification link's automatic sign-in — ends in `finishFirstFactor`, which
 // decides, in this order:
+//   0. a banned account is refused (BANNED_USER; an ended ban is cleared, ADR 049);
 //   1. an address that must be verified first (AUTH_EMAIL_VERIFICATION=required): mail the link, bind it to this
 //      browser, refuse with EMAIL_NOT_VERIFIED;
 //   2. the two-factor gate: a user with two-factor on gets an attempt naming the second factors this first factor
@@ -15,6 +16,7 @@ import {
   sendVerificationInBackground,
 } from "~/auth/sign-in/verification-link.server";
 import { AuthError } from "~/auth/errors";
+import { refuseBannedUser } from "~/auth/admin/bans.server";
 import { CREDENTIAL_PROVIDER } from "~/auth/account/password.server";
 import { publicUser } from "~/auth/core/presenters.server";
 import type { RequestContext } from "~/auth/request-context.server";
@@ -52,6 +54,8 @@ export type FirstFactorOutcome = TwoFactorRedirect | SignedIn;
 
 /** Finishes a proven first factor: EMAIL_NOT_VERIFIED, the second step, or the session. */
 export async function finishFirstFactor(ctx: RequestContext, user: User, factor: FirstFactor): Promise<FirstFactorOutcome> {
+  // 0. A banned account, before anything is mailed or a second step offered (startSession checks again).
+  await refuseBannedUser(user);
   // This browser proved the password of an unverified account: whoever proves the inbox here holds both, so is
   // the person who set it up, and the first proof claims nothing (docs/decisions/028-claim-on-proof.md).
   if (!user.emailVerified && (factor.method === "password" || factor.method === "username")) bindVerificationToBrowser(ctx, user.id);

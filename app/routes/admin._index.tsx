@@ -1,0 +1,121 @@
+// /admin: the accounts, newest first, searchable by e-mail or name and filterable (banned, admins, unverified),
+// a page at a time. A plain GET form, so searching and paging work without JavaScript and can be bookmarked.
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import { Form, Link, useLoaderData } from "@remix-run/react";
+import { isBanned } from "~/auth/admin/bans.server";
+import type { ListUsersQuery } from "~/auth/admin/schemas";
+import { listUsers } from "~/auth/admin/users.server";
+import { FlashMessage } from "~/components/account-sections";
+import { pageTitle } from "~/components/page-title";
+import { utcTime } from "~/components/time";
+import { requireConsoleAdmin } from "~/http/admin-pages.server";
+import { takeFlashNotice } from "~/http/flash.server";
+
+export const meta = pageTitle("Admin: accounts");
+
+const PAGE_SIZE = 25;
+const FILTERS: Record<string, Pick<ListUsersQuery, "filterField" | "filterValue" | "filterOperator">> = {
+  all: {},
+  banned: { filterField: "banned", filterValue: "true" },
+  admins: { filterField: "role", filterValue: "admin", filterOperator: "contains" },
+  unverified: { filterField: "emailVerified", filterValue: "false" },
+};
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const [admin, ctx] = await requireConsoleAdmin(request, context);
+  const params = new URL(request.url).searchParams;
+  const q = (params.get("q") ?? "").trim().slice(0, 254);
+  const field = params.get("field") === "name" ? "name" : "email";
+  const filter = Object.hasOwn(FILTERS, params.get("filter") ?? "") ? params.get("filter")! : "all";
+  const page = Math.min(Math.max(1, Number.parseInt(params.get("page") ?? "1", 10) || 1), 100_000);
+  const { users, total } = await listUsers(admin, {
+    ...(q ? { searchValue: q, searchField: field, searchOperator: "contains" } : {}),
+    ...FILTERS[filter],
+    limit: PAGE_SIZE,
+    offset: (page - 1) * PAGE_SIZE,
+  });
+  return data(
+    {
+      q,
+      field,
+      filter,
+      page,
+      pages: Math.max(1, Math.ceil(total / PAGE_SIZE)),
+      total,
+      users: users.map((u) => ({
+        id: u.id,
+        name: u.name,
+        email: u.email,
+        emailVerified: u.emailVerified,
+        role: u.role,
+        banned: isBanned(u),
+        created: utcTime(u.createdAt),
+      })),
+      flash: takeFlashNotice(request, ctx.responseHeaders),
+    },
+    { headers: ctx.responseHeaders },
+  );
+}
+
+function pageLink(page: { q: string; field: string; filter: string }, n: number) {
+  const query = new URLSearchParams({ ...(page.q ? { q: page.q, field: page.field } : {}), ...(page.filter !== "all" ? { filter: page.filter } : {}), page: String(n) });
+  return `/admin?${query}`;
+}
+
+export default function AdminUsers() {
+  const page = useLoaderData<typeof loader>();
+  return (
+    <section aria-labelledby="admin-heading">
+      <h1 id="admin-heading">Accounts</h1>
+      <FlashMessage flash={page.flash} />
+      <Form method="get" className="admin-search" role="search" aria-label="Accounts">
+        <label>
+          Search
+          <input type="search" name="q" defaultValue={page.q} maxLength={254} />
+        </label>
+        <label>
+          In
+          <select name="field" defaultValue={page.field}>
+            <option value="email">Email address</option>
+            <option value="name">Name</option>
+          </select>
+        </label>
+        <label>
+          Show
+          <select name="filter" defaultValue={page.filter}>
+            <option value="all">All accounts</option>
+            <option value="banned">Banned</option>
+            <option value="admins">Admins</option>
+            <option value="unverified">Unverified email</option>
+          </select>
+        </label>
+        <button type="submit">Search</button>
+      </Form>
+      <p className="muted">
+        {page.total === 1 ? "1 account" : `${page.total} accounts`}
+        {page.pages > 1 ? `, page ${page.page} of ${page.pages}` : ""}
+      </p>
+      <ul className="admin-users">
+        {page.users.map((u) => (
+          <li key={u.id} data-testid="admin-user-row">
+            <div>
+              <Link to={`/admin/users/${encodeURIComponent(u.id)}`}>{u.name || u.email}</Link>
+              <div className="muted">{u.email}</div>
+            </div>
+            <div className="muted">
+              {[u.role, u.banned ? "banned" : null, u.emailVerified ? null : "unverified"].filter(Boolean).join(" · ")}
+              <div>created {u.created}</div>
+            </div>
+          </li>
+        ))}
+      </ul>
+      {page.pages > 1 ? (
+        <nav className="pager" aria-label="Pages">
+          {page.page > 1 ? <Link to={pageLink(page, page.page - 1)}>Previous page</Link> : <span />}
+          {page.page < page.pages ? <Link to={pageLink(page, page.page + 1)}>Next page</Link> : null}
+        </nav>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,373 @@
+// /admin/users/{id}: one account for an admin — profile, ban state, sessions, sign-in methods, organizations and
+// security events — and what an admin may do to it. Every action is a form post through the page pipeline to the
+// same domain functions as the admin API (app/auth/admin), which record it as a security event of the account.
+import { getFormProps } from "@conform-to/react";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { isBanned } from "~/auth/admin/bans.server";
+import { accountOverview, recentSecurityEvents } from "~/auth/admin/console.server";
+import { impersonateUser } from "~/auth/admin/impersonation.server";
+import { isAdminRole } from "~/auth/admin/permissions";
+import {
+  BAN_DURATIONS,
+  banFormSchema,
+  deleteUserFormSchema,
+  noFieldsFormSchema,
+  sessionIdFormSchema,
+  setRoleFormSchema,
+  setUserPasswordFormSchema,
+} from "~/auth/admin/schemas";
+import { banUser, findUserOrThrow, listUserSessions, removeUser, revokeUserSession, revokeUserSessions, setRole, setUserPassword, unbanUser } from "~/auth/admin/users.server";
+import { passwordBounds } from "~/auth/account/password.server";
+import { requestPasswordReset } from "~/auth/account/password-flows.server";
+import { describeDevice } from "~/auth/core/device";
+import { AuthError } from "~/auth/errors";
+import { FlashMessage } from "~/components/account-sections";
+import { ErrorSummary, Field, SubmitButton, useZodForm } from "~/components/forms";
+import { pageTitle } from "~/components/page-title";
+import { utcTime } from "~/components/time";
+import { isConsoleAdmin, notFound, requireConsoleAdmin } from "~/http/admin-pages.server";
+import { takeFlashNotice } from "~/http/flash.server";
+import { answerIntent, goTo, intent, pageAction } from "~/http/page-action.server";
+import { lookAtSession } from "~/http/page-session.server";
+
+export const meta = pageTitle("Admin: account");
+
+async function accountFor(id: string) {
+  try {
+    return await findUserOrThrow(id);
+  } catch (error) {
+    if (error instanceof AuthError && error.code === "USER_NOT_FOUND") throw notFound();
+    throw error;
+  }
+}
+
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  const [admin, ctx] = await requireConsoleAdmin(request, context);
+  const user = await accountFor(params.id ?? "");
+  const [sessions, overview, events] = await Promise.all([listUserSessions(admin, user.id), accountOverview(user.id), recentSecurityEvents(user.id)]);
+  return data(
+    {
+      self: user.id === admin.user.id,
+      user: {
+        id: user.id,
+        name: user.name,
+        email: user.email,
+        emailVerified: user.emailVerified,
+        role: user.role,
+        admin: isAdminRole(user.role),
+        created: utcTime(user.createdAt),
+        banned: isBanned(user),
+        banReason: user.banReason,
+        banEnds: user.banExpires && isBanned(user) ? utcTime(user.banExpires) : null,
+      },
+      sessions: sessions.map((s) => ({
+        id: s.id,
+        device: describeDevice(s.userAgent),
+        ipAddress: s.ipAddress,
+        lastActive: utcTime(s.updatedAt),
+        impersonation: s.impersonatedBy !== null,
+      })),
+      overview,
+      events: events.map((e) => ({ ...e, at: utcTime(e.at) })),
+      flash: takeFlashNotice(request, ctx.responseHeaders),
+    },
+    { headers: ctx.responseHeaders },
+  );
+}
+
+export async function action(args: ActionFunctionArgs) {
+  // Not an admin: the same 404 as the page itself, before anything is read.
+  if (!isConsoleAdmin(await lookAtSession(args.request, args.context))) throw notFound();
+  const userId = args.params.id ?? "";
+  const here = `/admin/users/${encodeURIComponent(userId)}`;
+  const back = (message: string) => goTo(here, message);
+  const outcome = await pageAction(args, {
+    ban: intent({
+      schema: banFormSchema,
+      rateLimitAs: "/admin/ban-user",
+      session: "required",
+      run: async (value, admin, ctx) => {
+        const seconds = BAN_DURATIONS[value.duration];
+        await banUser(ctx, admin, { userId, banReason: value.banReason || undefined, banExpiresIn: seconds || undefined });
+        return back("The account is banned and signed out everywhere.");
+      },
+    }),
+    unban: intent({
+      schema: noFieldsFormSchema,
+      rateLimitAs: "/admin/unban-user",
+      session: "required",
+      run: async (_value, admin, ctx) => {
+        await unbanUser(ctx, admin, userId);
+        return back("The ban is lifted: the account can sign in again.");
+      },
+    }),
+    "set-role": intent({
+      schema: setRoleFormSchema,
+      rateLimitAs: "/admin/set-role",
+      session: "required",
+      run: async (value, admin, ctx) => {
+        await setRole(ctx, admin, userId, value.role);
+        return back(`The role is now ${value.role}.`);
+      },
+    }),
+    "send-reset": intent({
+      schema: noFieldsFormSchema,
+      rateLimitAs: "/request-password-reset",
+      session: "required",
+      run: async () => {
+        const user = await findUserOrThrow(userId);
+        await requestPasswordReset({ email: user.email });
+        return back(`A password reset link is on its way to ${user.email}.`);
+      },
+    }),
+    "set-password": intent({
+      schema: setUserPasswordFormSchema(passwordBounds()),
+      rateLimitAs: "/admin/set-user-password",
+      session: "required",
+      hideFields: ["newPassword"],
+      fieldFor: (error) => (error.code.startsWith("PASSWORD") ? "newPassword" : undefined),
+      run: async (value, admin, ctx) => {
+        await setUserPassword(ctx, admin, userId, value.newPassword);
+        return back("The new password is set. Tell the owner through a channel you trust.");
+      },
+    }),
+    impersonate: intent({
+      schema: noFieldsFormSchema,
+      rateLimitAs: "/admin/impersonate-user",
+      session: "required",
+      run: async (_value, admin, ctx) => {
+        await impersonateUser(ctx, admin, userId);
+        return goTo("/account");
+      },
+    }),
+    "revoke-session": intent({
+      schema: sessionIdFormSchema,
+      rateLimitAs: "/admin/revoke-user-session",
+      session: "required",
+      run: async (value, admin, ctx) => {
+        await revokeUserSession(ctx, admin, { id: value.sessionId, userId });
+        return back("That session is signed out.");
+      },
+    }),
+    "revoke-all": intent({
+      schema: noFieldsFormSchema,
+      rateLimitAs: "/admin/revoke-user-sessions",
+      session: "required",
+      run: async (_value, admin, ctx) => {
+        await revokeUserSessions(ctx, admin, userId);
+        return back("Every session of the account is signed out.");
+      },
+    }),
+    delete: intent({
+      schema: deleteUserFormSchema,
+      rateLimitAs: "/admin/remove-user",
+      session: "required",
+      fieldFor: (error) => (error.code === "EMAIL_MISMATCH" ? "confirmEmail" : undefined),
+      run: async (value, admin) => {
+        const user = await findUserOrThrow(userId);
+        if (value.confirmEmail.toLowerCase() !== user.email) throw new AuthError("EMAIL_MISMATCH", { message: `Type ${user.email} to confirm.` });
+        await removeUser(admin, userId);
+        return goTo("/admin", `The account ${user.email} is deleted.`);
+      },
+    }),
+  });
+  return answerIntent(outcome);
+}
+
+function PasswordForm({ last }: { last: ReturnType<typeof useActionData<typeof action>> }) {
+  const [form, fields] = useZodForm("set-password", setUserPasswordFormSchema({ min: 1, max: 1024 }), last?.intent === "set-password" ? last.result : undefined);
+  return (
+    <Form method="post" {...getFormProps(form)}>
+      <h3>Set password</h3>
+      <ErrorSummary form={form} />
+      <Field label="New password" meta={fields.newPassword} type="password" autoComplete="new-password" />
+      <SubmitButton name="intent" value="set-password">
+        Set password
+      </SubmitButton>
+    </Form>
+  );
+}
+
+function DeleteForm({ email, last }: { email: string; last: ReturnType<typeof useActionData<typeof action>> }) {
+  const [form, fields] = useZodForm("delete-account", deleteUserFormSchema, last?.intent === "delete" ? last.result : undefined);
+  return (
+    <Form method="post" {...getFormProps(form)}>
+      <h3>Delete the account</h3>
+      <p>This deletes {email} and everything it holds, for good.</p>
+      <ErrorSummary form={form} />
+      <Field label={`Type ${email} to confirm`} meta={fields.confirmEmail} type="email" autoComplete="off" />
+      <SubmitButton name="intent" value="delete" className="danger">
+        Delete {email}
+      </SubmitButton>
+    </Form>
+  );
+}
+
+export default function AdminUser() {
+  const { user, self, sessions, overview, events, flash } = useLoaderData<typeof loader>();
+  const last = useActionData<typeof action>();
+  const pageError = last && "error" in last ? last.error : undefined;
+  const refused = last && last.intent !== "set-password" && last.intent !== "delete" && last.result?.error?.[""];
+  return (
+    <section aria-labelledby="user-heading">
+      <p>
+        <Link to="/admin">All accounts</Link>
+      </p>
+      <h1 id="user-heading">{user.name || user.email}</h1>
+      <FlashMessage flash={flash} />
+      <ErrorSummary id="page-errors" errors={[pageError, ...(refused || [])]} />
+
+      <h2>Profile</h2>
+      <dl className="admin-facts">
+        <dt>Name</dt>
+        <dd>{user.name || "—"}</dd>
+        <dt>Email</dt>
+        <dd>
+          {user.email} {user.emailVerified ? "(verified)" : "(not verified)"}
+        </dd>
+        <dt>Role</dt>
+        <dd>{user.role}</dd>
+        <dt>Created</dt>
+        <dd>{user.created}</dd>
+        <dt>Ban</dt>
+        <dd>{user.banned ? `Banned${user.banEnds ? ` until ${user.banEnds}` : ""}: ${user.banReason ?? "No reason"}` : "Not banned"}</dd>
+      </dl>
+
+      <h2>Sign-in methods</h2>
+      <ul>
+        <li>Password: {overview.hasPassword ? "set" : "none"}</li>
+        <li>Passkeys: {overview.passkeys}</li>
+        <li>Linked accounts: {overview.providers.length ? overview.providers.join(", ") : "none"}</li>
+        <li>Two-factor: {overview.twoFactorSetUp ? "on" : "off"}</li>
+      </ul>
+
+      <h2>Organizations</h2>
+      {overview.organizations.length ? (
+        <ul>
+          {overview.organizations.map((o) => (
+            <li key={o.slug}>
+              {o.name} ({o.role})
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p className="muted">None.</p>
+      )}
+
+      <h2>Sessions</h2>
+      {sessions.length ? (
+        <ul className="sessions">
+          {sessions.map((s) => (
+            <li key={s.id} data-testid="admin-session-row">
+              <div>
+                {s.device}
+                {s.impersonation ? <strong> · an admin acting as them</strong> : null}
+                <div className="muted">
+                  {s.ipAddress ? `${s.ipAddress} · ` : ""}last active {s.lastActive}
+                </div>
+              </div>
+              <Form method="post" className="inline">
+                <input type="hidden" name="sessionId" value={s.id} />
+                <SubmitButton name="intent" value="revoke-session" className="secondary">
+                  Revoke<span className="visually-hidden"> {s.device}, last active {s.lastActive}</span>
+                </SubmitButton>
+              </Form>
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p className="muted">Not signed in anywhere.</p>
+      )}
+
+      <h2>Security events</h2>
+      {events.length ? (
+        <ul>
+          {events.map((e) => (
+            <li key={e.id}>
+              {e.what}
+              {e.by ? ` (by ${e.by})` : ""} · <span className="muted">{e.at}{e.device ? ` · ${e.device}` : ""}</span>
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p className="muted">None recorded.</p>
+      )}
+
+      <h2>Actions</h2>
+      {self ? (
+        <p className="muted">This is your own account: you cannot ban, demote, impersonate or delete it here.</p>
+      ) : (
+        <div className="admin-actions">
+          {user.banned ? (
+            <Form method="post">
+              <h3>Ban</h3>
+              <SubmitButton name="intent" value="unban">
+                Lift the ban
+              </SubmitButton>
+            </Form>
+          ) : (
+            <Form method="post">
+              <h3>Ban</h3>
+              <p>Signs the account out everywhere and refuses every sign-in while the ban lasts.</p>
+              <label>
+                Reason (optional)
+                <input type="text" name="banReason" maxLength={500} />
+              </label>
+              <label>
+                For
+                <select name="duration" defaultValue="forever">
+                  <option value="1h">One hour</option>
+                  <option value="1d">One day</option>
+                  <option value="7d">Seven days</option>
+                  <option value="30d">Thirty days</option>
+                  <option value="forever">Until lifted</option>
+                </select>
+              </label>
+              <SubmitButton name="intent" value="ban" className="danger">
+                Ban {user.email}
+              </SubmitButton>
+            </Form>
+          )}
+          <Form method="post">
+            <h3>Role</h3>
+            <label>
+              Role
+              <select name="role" defaultValue={user.admin ? "admin" : "user"}>
+                <option value="user">User</option>
+                <option value="admin">Admin</option>
+              </select>
+            </label>
+            <SubmitButton name="intent" value="set-role">
+              Set role
+            </SubmitButton>
+          </Form>
+          <Form method="post">
+            <h3>Password</h3>
+            <SubmitButton name="intent" value="send-reset" className="secondary">
+              Send a password reset link
+            </SubmitButton>
+          </Form>
+          <PasswordForm last={last} />
+          {user.admin ? null : (
+            <Form method="post">
+              <h3>Act as this person</h3>
+              <p>Signs you in as them for up to an hour, with a banner on every page to stop. They will see it in their security events.</p>
+              <SubmitButton name="intent" value="impersonate">
+                Impersonate {user.email}
+              </SubmitButton>
+            </Form>
+          )}
+          <Form method="post">
+            <h3>Sessions</h3>
+            <SubmitButton name="intent" value="revoke-all" className="secondary">
+              Revoke all sessions
+            </SubmitButton>
+          </Form>
+          <DeleteForm email={user.email} last={last} />
+        </div>
+      )}
+    </section>
+  );
+}

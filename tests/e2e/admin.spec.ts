@@ -1,0 +1,119 @@
+// The admin console and impersonation (issue 30), with JavaScript off: an admin finds an account, bans and unbans
+// it, acts as its owner behind a banner on every page, is refused changing their password, and stops; others
+// get a 404; axe checks every state, also on a phone in dark mode.
+import path from "node:path";
+import Database from "better-sqlite3";
+import { expect, expectErrorSummary, expectNoAxeViolations, expectStatus, PASSWORD, signIn, test, uniqueEmail, type TestUser } from "./fixtures";
+
+test.use({ javaScriptEnabled: false });
+
+const E2E_DATABASE = path.join(import.meta.dirname, "..", ".tmp", "e2e.db");
+
+/** An operator's grant, as `npm run admin -- grant` makes it, straight in the test database. */
+function makeAdmin(email: string) {
+  const db = new Database(E2E_DATABASE);
+  try {
+    db.prepare(`UPDATE "user" SET "role" = 'admin' WHERE "email" = ?`).run(email);
+  } finally {
+    db.close();
+  }
+}
+
+async function newAccount(request: import("@playwright/test").APIRequestContext, baseURL: string, name: string): Promise<TestUser> {
+  const user = { name, email: uniqueEmail(name.split(" ")[0].toLowerCase()), password: PASSWORD };
+  const signUp = await request.post("/api/auth/sign-up/email", { data: user, headers: { Origin: baseURL } });
+  expect(signUp.status(), await signUp.text()).toBe(200);
+  await request.post("/api/auth/sign-out", { headers: { Origin: baseURL } });
+  return user;
+}
+
+test("an admin finds an account, bans it, acts as its owner behind a banner, and stops", async ({ page, request, baseURL }) => {
+  const admin = await newAccount(request, baseURL!, "Root Admin");
+  const member = await newAccount(request, baseURL!, "Mary Member");
+  makeAdmin(admin.email);
+  await signIn(page, admin);
+  await expect(page.getByRole("navigation", { name: "Account" }).getByRole("link", { name: "Admin" })).toBeVisible();
+
+  await page.goto("/admin");
+  await expectNoAxeViolations(page, "admin list");
+  await page.getByLabel("Search").fill(member.email.slice(0, 14));
+  await page.getByRole("button", { name: "Search" }).click();
+  await expect(page.getByTestId("admin-user-row")).toHaveCount(1);
+  await page.getByRole("link", { name: member.name }).click();
+  await expect(page.getByRole("heading", { level: 1, name: member.name })).toBeVisible();
+  await expectNoAxeViolations(page, "admin user");
+
+  await page.getByLabel("Reason (optional)").fill("Testing bans");
+  await page.getByRole("button", { name: `Ban ${member.email}` }).click();
+  await expectStatus(page, "The account is banned and signed out everywhere.");
+  await expect(page.getByText("Banned: Testing bans")).toBeVisible();
+  await page.getByRole("button", { name: "Lift the ban" }).click();
+  await expectStatus(page, "The ban is lifted");
+  await expect(page.getByText("Not banned")).toBeVisible();
+
+  await page.getByRole("button", { name: `Impersonate ${member.email}` }).click();
+  await expect(page).toHaveURL("/account");
+  const banner = page.getByRole("region", { name: "Acting as another user" });
+  await expect(banner).toContainText(`You are acting as ${member.name} (${member.email}) — Stop`);
+  await expectNoAxeViolations(page, "impersonating: account");
+  // On every page, also one outside the account area.
+  await page.goto("/organizations");
+  await expect(banner).toBeVisible();
+  // The console is not theirs: the impersonation session is the member's.
+  expect((await page.request.get("/admin")).status()).toBe(404);
+
+  await page.goto("/account/security");
+  await page.getByLabel("Current password").fill(PASSWORD);
+  await page.getByLabel("New password").fill("a different passphrase");
+  await page.getByRole("button", { name: /change password/i }).click();
+  await expectErrorSummary(page, ["You are acting as this person"]);
+
+  await banner.getByRole("button", { name: "Stop" }).click();
+  await expect(page).toHaveURL(/\/admin\/users\//);
+  await expectStatus(page, `You stopped acting as ${member.name}.`);
+  await expect(page.getByRole("region", { name: "Acting as another user" })).toHaveCount(0);
+  await expect(page.getByText("An admin started acting as this account")).toBeVisible();
+  await expect(page.getByText("An admin stopped acting as this account")).toBeVisible();
+});
+
+test("deleting asks for the account's address first", async ({ page, request, baseURL }) => {
+  const admin = await newAccount(request, baseURL!, "Second Admin");
+  const member = await newAccount(request, baseURL!, "Doomed Member");
+  makeAdmin(admin.email);
+  await signIn(page, admin);
+  await page.goto(`/admin?q=${encodeURIComponent(member.email)}`);
+  await page.getByRole("link", { name: member.name }).click();
+  await page.getByRole("button", { name: `Delete ${member.email}` }).click();
+  await expectErrorSummary(page, ["Type the account's email address to confirm."]);
+  await page.getByLabel(`Type ${member.email} to confirm`).fill(member.email);
+  await page.getByRole("button", { name: `Delete ${member.email}` }).click();
+  await expect(page).toHaveURL("/admin");
+  await expectStatus(page, `The account ${member.email} is deleted.`);
+});
+
+// Asked through the page's own cookies (page.request), since a page answered 404 counts as a failed load here.
+test("the console is a 404 for everyone but admins", async ({ page, user }) => {
+  expect((await page.request.get("/admin")).status()).toBe(404);
+  await signIn(page, user);
+  await expect(page.getByRole("navigation", { name: "Account" }).getByRole("link", { name: "Admin" })).toHaveCount(0);
+  expect((await page.request.get("/admin")).status()).toBe(404);
+  expect((await page.request.get("/admin/users/anything")).status()).toBe(404);
+  const posted = await page.request.post("/admin/users/anything", { form: { intent: "unban" }, headers: { Origin: new URL(page.url()).origin } });
+  expect(posted.status()).toBe(404);
+});
+
+test.describe("on a phone in dark mode", () => {
+  test.use({ viewport: { width: 320, height: 640 }, colorScheme: "dark" });
+  test("the console and the banner pass axe", async ({ page, request, baseURL }) => {
+    const admin = await newAccount(request, baseURL!, "Phone Admin");
+    const member = await newAccount(request, baseURL!, "Phone Member");
+    makeAdmin(admin.email);
+    await signIn(page, admin);
+    await page.goto(`/admin?q=${encodeURIComponent(member.email)}`);
+    await expectNoAxeViolations(page, "admin list, phone, dark");
+    await page.getByRole("link", { name: member.name }).click();
+    await expectNoAxeViolations(page, "admin user, phone, dark");
+    await page.getByRole("button", { name: `Impersonate ${member.email}` }).click();
+    await expectNoAxeViolations(page, "banner, phone, dark");
+  });
+});
