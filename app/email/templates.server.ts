@@ -140,15 +140,15 @@ export const emails = {
       outro: IGNORE,
     }),
   /** After a reset (by link or by code): when, what ended with it, and what to do if it was not the owner. */
-  passwordWasReset: (to: string, at: Date, signInUrl: string, sessionsEnded: boolean) =>
+  passwordWasReset: (to: string, at: Date, activityUrl: string, sessionsEnded: boolean) =>
     actionMail({
       to,
       subject: "Your password was reset",
       intro: `The password of your account was reset on ${describeMoment(at)}${sessionsEnded ? ", and every device that was signed in was signed out" : ""}. If this was you, there is nothing to do.`,
-      action: "Sign in",
-      url: signInUrl,
+      action: "Review your account activity",
+      url: activityUrl,
       outro:
-        "If this was not you, someone can read your email: secure your email account first, then reset your password again from the sign-in page (\"Forgot password?\").",
+        "If this was not you, someone can read your email: secure your email account first, then reset your password again from the sign-in page (\"Forgot password?\") and sign out everywhere from your account's activity page.",
     }),
   confirmEmailChange: (to: string, newEmail: string, url: string, lifetimeSeconds: number) =>
     actionMail({

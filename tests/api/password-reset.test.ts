@@ -230,7 +230,7 @@ describe("POST /reset-password", () => {
     const notice = await nextMail(mailbox, email, WAS_RESET, 0);
     expect(notice.text).toMatch(/The password of your account was reset on \d{1,2} \w+ \d{4} at \d{2}:\d{2} UTC, and every device that was signed in was signed out\./);
     expect(notice.text).toContain("If this was not you, someone can read your email");
-    expect(notice.links.some((link) => new URL(link).pathname === "/sign-in")).toBe(true);
+    expect(notice.links.some((link) => new URL(link).pathname === "/account/activity")).toBe(true);
   });
 
   it("keeps the sessions with AUTH_REVOKE_SESSIONS_ON_PASSWORD_RESET=off", async () => {

@@ -12,7 +12,6 @@ import { replaceSessionAfterPasswordChange } from "~/auth/sign-in/first-factor.s
 import { afterResponse, consumeToken, mailToken, peekToken, revokeTokens } from "~/auth/verification.server";
 import { db, isUniqueViolation } from "~/db.server";
 import { proveInbox } from "~/auth/account/claim.server";
-import { sendMail } from "~/email/mailer.server";
 import { emails } from "~/email/templates.server";
 import { env } from "~/env.server";
 
@@ -107,10 +106,8 @@ export async function replacePassword(ctx: RequestContext, userId: string, email
     await recordSecurityEvent(tx, { userId, type: "password_reset", ctx, details: { sessionsEnded: ended } });
   });
   await revokeTokens("reset-password", userId);
-  // The owner hears of it, whoever did it: a reset by someone else who reads the inbox is then not silent.
-  const at = new Date();
-  const sessionsEnded = env.AUTH_REVOKE_SESSIONS_ON_PASSWORD_RESET === "on";
-  afterResponse(() => sendMail(emails.passwordWasReset(email, at, absoluteUrl("/sign-in"), sessionsEnded), { securityNotice: true }));
+  // The owner hears of it, whoever did it (the password_reset event's mail, ADR 048): a reset by someone else who
+  // reads the inbox is then not silent.
 }
 
 /** POST /change-password: needs the current password; may sign out every other device. */

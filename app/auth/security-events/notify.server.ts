@@ -77,6 +77,8 @@ async function mailOwner(event: StoredEvent, details: SecurityEventDetails, devi
             absoluteUrl(newWay.manage),
             activityUrl,
           )
-        : emails.securityMailChange(user.email, event.type as "password_changed" | "password_reset" | "two_factor_disabled", event.createdAt, activityUrl);
+        : event.type === "password_reset"
+          ? emails.passwordWasReset(user.email, event.createdAt, activityUrl, Number(details.sessionsEnded ?? 0) > 0)
+          : emails.securityMailChange(user.email, event.type as "password_changed" | "two_factor_disabled", event.createdAt, activityUrl);
   await sendMail(message, { securityNotice: true });
 }
