@@ -143,7 +143,7 @@ export const emails = {
   passwordWasReset: (to: string, at: Date, activityUrl: string, sessionsEnded: boolean) =>
     actionMail({
       to,
-      subject: "Your password was reset",
+      subject: "The password of your account was reset",
       intro: `The password of your account was reset on ${describeMoment(at)}${sessionsEnded ? ", and every device that was signed in was signed out" : ""}. If this was you, there is nothing to do.`,
       action: "Review your account activity",
       url: activityUrl,

@@ -8,7 +8,7 @@ import { startServer, type TestServer } from "../support/server";
 import { count, query } from "../support/sql";
 
 const RESET = /Reset your password/;
-const WAS_RESET = /Your password was reset/;
+const WAS_RESET = /password of your account was reset/;
 const NEW_PASSWORD = "a brand new passphrase 42";
 const REQUEST_PATHS = ["/api/auth/forget-password", "/api/auth/request-password-reset"] as const;
 
