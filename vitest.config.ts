@@ -2,7 +2,9 @@ import path from "node:path";
 import { defineConfig } from "vitest/config";
 
 const alias = { "~": path.resolve(import.meta.dirname, "app") };
-// API suites run twice, once per database; each test file starts its own server process(es).
+// API suites run twice, once per database. Test servers come from the project's server pool (ADR 040): one per
+// configuration, shared by the files asking for it; files that stop, kill or watch a server start their own.
+const SERVER_POOL = "./tests/support/server-pool.ts";
 const apiProject = (database: "sqlite" | "postgres") => ({
   resolve: { alias },
   test: {
@@ -11,6 +13,7 @@ const apiProject = (database: "sqlite" | "postgres") => ({
     // Start-up configuration fails before any database is touched: checked once, on the SQLite run.
     exclude: database === "postgres" ? ["tests/api/config.test.ts"] : [],
     env: { TEST_DATABASE: database },
+    globalSetup: [SERVER_POOL],
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },
@@ -56,6 +59,7 @@ export default defineConfig({
           name: "api-remix-dispatch",
           include: REMIX_DISPATCH_FILES.map((file) => `tests/api/${file}.test.ts`),
           env: { TEST_DATABASE: "sqlite", LATCHKEY_API_DISPATCH: "remix" },
+          globalSetup: [SERVER_POOL],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
