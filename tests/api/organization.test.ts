@@ -3,8 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiClient, eventually, signUp, uniqueEmail } from "../support/client";
 import { checkMail, expectNoNewMail, mailCount, nextMail } from "../support/mail";
-import { Mailbox } from "../support/mailbox";
-import { startServer, type TestServer } from "../support/server";
+import { type Mailbox } from "../support/mailbox";
+import { sharedMailbox, sharedServer, type TestServer } from "../support/server";
 import { count, query } from "../support/sql";
 
 const ORG = "/api/auth/organization";
@@ -15,13 +15,13 @@ let limited: TestServer; // AUTH_ORGANIZATION_LIMIT=1, AUTH_ORGANIZATION_MEMBERS
 let mailbox: Mailbox;
 
 beforeAll(async () => {
-  mailbox = await new Mailbox().start();
+  mailbox = await sharedMailbox();
   // No verification mail on sign-up: the only mail here is invitations. Users start unverified.
   const base = { AUTH_EMAIL_VERIFICATION: "off", SMTP_URL: mailbox.url };
   [server, noCreation, limited] = await Promise.all([
-    startServer({ env: base }),
-    startServer({ env: { ...base, AUTH_ORGANIZATION_CREATION: "off" } }),
-    startServer({ env: { ...base, AUTH_ORGANIZATION_LIMIT: "1", AUTH_ORGANIZATION_MEMBERSHIP_LIMIT: "2", AUTH_INVITATION_REQUIRE_VERIFIED_EMAIL: "off" } }),
+    sharedServer({ env: base }),
+    sharedServer({ env: { ...base, AUTH_ORGANIZATION_CREATION: "off" } }),
+    sharedServer({ env: { ...base, AUTH_ORGANIZATION_LIMIT: "1", AUTH_ORGANIZATION_MEMBERSHIP_LIMIT: "2", AUTH_INVITATION_REQUIRE_VERIFIED_EMAIL: "off" } }),
   ]);
 });
 afterAll(async () => {
@@ -628,7 +628,7 @@ describe("deleting a user account", () => {
 describe("an account created from an invitation link (AUTH_EMAIL_VERIFICATION=required)", () => {
   let strict: TestServer;
   beforeAll(async () => {
-    strict = await startServer({ env: { AUTH_EMAIL_VERIFICATION: "required", SMTP_URL: mailbox.url } });
+    strict = await sharedServer({ env: { AUTH_EMAIL_VERIFICATION: "required", SMTP_URL: mailbox.url } });
   });
   afterAll(async () => {
     await strict?.stop();

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiClient, PASSWORD, signUp, uniqueEmail, type ApiResponse } from "../support/client";
 import { databaseKindUnderTest } from "../support/database";
 import { REDIS_URL, redisReachable } from "../support/redis";
-import { startServer, type TestServer } from "../support/server";
+import { sharedServer, startServer, type TestServer } from "../support/server";
 import { count, query } from "../support/sql";
 
 const SIGN_IN = "/api/auth/sign-in/email";
@@ -46,7 +46,8 @@ let email: string;
 const redisIps: string[] = [];
 
 beforeAll(async () => {
-  [direct, off, proxiedA] = await Promise.all([startServer({ env: ON }), startServer(), startServer({ env: SHARED_DATABASE })]);
+  // Servers with limits on are their own: every test's requests come from 127.0.0.1 and count against one window.
+  [direct, off, proxiedA] = await Promise.all([startServer({ env: ON }), sharedServer(), startServer({ env: SHARED_DATABASE })]);
   proxiedB = await startServer({ env: SHARED_DATABASE, database: proxiedA.database });
   if (redisUp) {
     [redisA, redisB] = await Promise.all([
