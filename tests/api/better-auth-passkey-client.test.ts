@@ -22,7 +22,7 @@ if (!installed) {
 
 let server: TestServer;
 beforeAll(async () => {
-  if (installed) server = await sharedServer({ env: { AUTH_EMAIL_VERIFICATION: "off" } });
+  if (installed) server = await sharedServer({ env: { AUTH_EMAIL_VERIFICATION: "off" }, mail: true });
 });
 afterAll(async () => {
   await server?.stop();

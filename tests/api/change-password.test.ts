@@ -10,7 +10,7 @@ const NEW_PASSWORD = "a different passphrase 99";
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await sharedServer({ env: { AUTH_EMAIL_VERIFICATION: "off" } });
+  server = await sharedServer({ env: { AUTH_EMAIL_VERIFICATION: "off" }, mail: true });
 });
 afterAll(async () => {
   await server?.stop();

@@ -12,7 +12,7 @@ const DEVICE = "latchkey.device";
 let server: TestServer;
 
 beforeAll(async () => {
-  server = await sharedServer({ env: { AUTH_EMAIL_VERIFICATION: "off" } });
+  server = await sharedServer({ env: { AUTH_EMAIL_VERIFICATION: "off" }, mail: true });
 });
 afterAll(async () => {
   await server?.stop();

@@ -1,7 +1,7 @@
 // Organizations (issue 9, spec §3–§9): create, slugs, update, delete, the full organization, the active one,
 // members, roles, the permission table, leaving and removing — every rule and message, on both databases.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ApiClient, eventually, signUp, uniqueEmail } from "../support/client";
+import { ApiClient, sessionShows, signUp, uniqueEmail } from "../support/client";
 import { checkMail, expectNoNewMail, mailCount, nextMail } from "../support/mail";
 import { type Mailbox } from "../support/mailbox";
 import { sharedMailbox, sharedServer, type TestServer } from "../support/server";
@@ -392,7 +392,7 @@ describe("races on one organization (exactly one winner)", () => {
  */
 async function verify(target: TestServer, p: Person) {
   await query(target.database, `UPDATE "user" SET "emailVerified" = ? WHERE "id" = ?`, [target.database.kind === "sqlite" ? 1 : true, p.id]);
-  await eventually(() => p.client.get("/api/auth/get-session"), (read) => read.body?.user?.emailVerified === true);
+  await sessionShows(p.client, (session) => session?.user?.emailVerified === true);
 }
 // Issue 24: the subject names no user-written text (neither the organization nor the inviter).
 const INVITE = /^You are invited to join an organization/;
@@ -479,6 +479,7 @@ describe("invitations", () => {
     // The old link's secret no longer proves anything; the new one does.
     const invitee = await person(server);
     await query(server.database, `UPDATE "user" SET "email" = ? WHERE "id" = ?`, [address, invitee.id]);
+    await sessionShows(invitee.client, (session) => session?.user?.email === address);
     const oldToken = new URL(first.link).searchParams.get("token");
     const stale = await invitee.client.post(`${ORG}/accept-invitation`, { invitationId: first.invitation.id, token: oldToken });
     expect(stale.body.code).toBe("EMAIL_VERIFICATION_REQUIRED_BEFORE_ACCEPTING_OR_REJECTING_INVITATION");

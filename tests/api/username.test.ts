@@ -8,7 +8,7 @@ import { enableTwoFactor, TWO_FACTOR_REDIRECT } from "../support/two-factor";
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await sharedServer({ env: { AUTH_EMAIL_VERIFICATION: "off" } });
+  server = await sharedServer({ env: { AUTH_EMAIL_VERIFICATION: "off" }, mail: true });
 });
 afterAll(async () => {
   await server?.stop();

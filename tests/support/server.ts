@@ -85,12 +85,18 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
  * configuration (ADR 040): the first one's request starts it, later ones get it at once. Its database is shared
  * too, so a test finds its rows by what it created (unique addresses, ids), never by counting a whole table;
  * it may not stop, kill or restart the server, nor read its log (`startServer` gives a server of one's own).
- * `stop()` gives it back. Outside the API projects (no pool) it is a server of one's own.
+ * `stop()` gives it back. With `mail`, it sends to the shared mailbox (as the servers of `useServerWithMailbox`
+ * do), for a file that sends mail without reading it. Outside the API projects (no pool) it is a server of one's
+ * own, its mail going to its log.
  */
-export async function sharedServer(options: { env?: Record<string, string> } = {}): Promise<TestServer> {
+export async function sharedServer(options: { env?: Record<string, string>; mail?: boolean } = {}): Promise<TestServer> {
   const pool = inject("serverPool");
   if (!pool) return startServer(options);
-  const response = await fetch(`${pool}/servers`, { method: "POST", body: JSON.stringify({ env: serverEnv(options.env), kind: databaseKindUnderTest() }) });
+  // `mail`: its mail goes to the shared mailbox (nobody reads it), so a file that sends mail but does not read it
+  // shares the server of the files that do.
+  const smtp: Record<string, string> = options.mail ? { SMTP_URL: ((await (await fetch(`${pool}/mail`)).json()) as { smtpUrl: string }).smtpUrl } : {};
+  const env = serverEnv({ ...smtp, ...options.env });
+  const response = await fetch(`${pool}/servers`, { method: "POST", body: JSON.stringify({ env, kind: databaseKindUnderTest() }) });
   if (!response.ok) throw new Error(`the server pool could not start a server:\n${await response.text()}`);
   const lent = (await response.json()) as LentServer;
   let released = false;
