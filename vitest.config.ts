@@ -1,5 +1,5 @@
 import path from "node:path";
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 
 const alias = { "~": path.resolve(import.meta.dirname, "app") };
 // API suites run twice, once per database. Test servers come from the project's server pool (ADR 040): one per
@@ -44,6 +44,8 @@ export default defineConfig({
         test: {
           name: "unit",
           include: ["app/**/*.test.ts", "tests/unit/**/*.test.ts"],
+          // The in-process suites run once per database (<name>.sqlite.test.ts, <name>.postgres.test.ts).
+          exclude: [...configDefaults.exclude, ...(process.env.TEST_SKIP_POSTGRES === "1" ? ["tests/unit/**/*.postgres.test.ts"] : [])],
           environment: "node",
           testTimeout: 30_000,
           env: { AUTH_SECRET: "unit-test-secret-0123456789-0123456789", BASE_URL: "http://localhost:3000", DATABASE_URL: "file:./tests/.tmp/unit.db" },
