@@ -23,7 +23,7 @@ export class Mailbox {
   private listeners = new Set<(mail: ReceivedMail) => void>();
   private smtp?: SMTPServer;
   /** Shared mode: the server pool's address, and the open stream of its messages. */
-  private pool?: { url: string; smtpUrl: string; feed: ClientRequest };
+  private pool?: { url: string; smtpUrl: string; feed: ClientRequest; ended?: boolean; stopping?: boolean };
   private refused = new Set<string>();
   private failingEverything = false;
   port = 0;
@@ -110,6 +110,12 @@ export class Mailbox {
           }
         });
         response.on("error", () => {}); // the stream ends when the file stops its mailbox
+        response.on("close", () => {
+          // A stream that ended before the file stopped it would make every later wait time out for no visible
+          // reason: say so instead.
+          if (mailbox.pool && !mailbox.pool.stopping) mailbox.pool.ended = true;
+          mailbox.waiters.splice(0).forEach((wake) => wake());
+        });
         resolve();
       });
       feed.on("error", reject);
@@ -128,6 +134,7 @@ export class Mailbox {
   /** A shared mailbox closes its window (the pool's SMTP server stays for the other files). */
   async stop(): Promise<void> {
     if (this.pool) {
+      this.pool.stopping = true;
       this.pool.feed.destroy();
       return;
     }
@@ -153,6 +160,7 @@ export class Mailbox {
     for (;;) {
       const found = [...this.messages].reverse().find((m) => m.to.includes(address.toLowerCase()) && (!subject || subject.test(m.subject)));
       if (found) return found;
+      if (this.pool?.ended) throw new Error(`the shared mailbox's stream ended before mail to ${address} arrived`);
       const remaining = deadline - Date.now();
       if (remaining <= 0) throw new Error(`no mail to ${address}${subject ? ` matching ${subject}` : ""} within ${timeoutMs} ms`);
       await new Promise<void>((resolve) => {
