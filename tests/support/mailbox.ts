@@ -95,7 +95,7 @@ export class Mailbox {
    */
   static async shared(poolUrl: string): Promise<Mailbox> {
     const mailbox = new Mailbox();
-    const { smtpUrl } = (await (await fetch(`${poolUrl}/mail`)).json()) as { smtpUrl: string };
+    const smtpUrl = await Mailbox.sharedUrl(poolUrl);
     await new Promise<void>((resolve, reject) => {
       const feed = httpRequest(`${poolUrl}/mail/feed`, (response) => {
         response.setEncoding("utf8");
@@ -125,6 +125,11 @@ export class Mailbox {
       mailbox.pool = { url: poolUrl, smtpUrl, feed };
     });
     return mailbox;
+  }
+
+  /** The address of the server pool's SMTP server (at `poolUrl`), for a test server's SMTP_URL. */
+  static async sharedUrl(poolUrl: string): Promise<string> {
+    return ((await (await fetch(`${poolUrl}/mail`)).json()) as { smtpUrl: string }).smtpUrl;
   }
 
   get url(): string {

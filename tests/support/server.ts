@@ -92,10 +92,8 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
 export async function sharedServer(options: { env?: Record<string, string>; mail?: boolean } = {}): Promise<TestServer> {
   const pool = inject("serverPool");
   if (!pool) return startServer(options);
-  // `mail`: its mail goes to the shared mailbox (nobody reads it), so a file that sends mail but does not read it
-  // shares the server of the files that do.
-  const smtp: Record<string, string> = options.mail ? { SMTP_URL: ((await (await fetch(`${pool}/mail`)).json()) as { smtpUrl: string }).smtpUrl } : {};
-  const env = serverEnv({ ...smtp, ...options.env });
+  const mail: Record<string, string> = options.mail ? { SMTP_URL: await Mailbox.sharedUrl(pool) } : {};
+  const env = serverEnv({ ...mail, ...options.env });
   const response = await fetch(`${pool}/servers`, { method: "POST", body: JSON.stringify({ env, kind: databaseKindUnderTest() }) });
   if (!response.ok) throw new Error(`the server pool could not start a server:\n${await response.text()}`);
   const lent = (await response.json()) as LentServer;
