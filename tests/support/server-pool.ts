@@ -30,7 +30,6 @@ type Spawned = Awaited<ReturnType<typeof spawnServer>>;
 interface Pooled {
   id: number;
   key: string;
-  env: Record<string, string>;
   /** Files holding it now; at 0 it idles, kept for the next file of the same shape until evicted. */
   users: number;
   lastReleased: number;
@@ -59,7 +58,6 @@ export default async function setup(project: TestProject): Promise<() => Promise
     const entry: Pooled = {
       id: ++started,
       key,
-      env,
       users: 0,
       lastReleased: 0,
       ready: (async () => {
