@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { installFakeWebAuthn } from "../support/fake-navigator";
 import { ApiClient, PASSWORD, signUp } from "../support/client";
 import { browserFetch } from "../support/better-auth";
-import { startServer, type TestServer } from "../support/server";
+import { sharedServer, type TestServer } from "../support/server";
 import { SoftAuthenticator } from "../support/webauthn";
 
 const compat = path.join(import.meta.dirname, "..", "compat", "better-auth-passkey");
@@ -22,7 +22,7 @@ if (!installed) {
 
 let server: TestServer;
 beforeAll(async () => {
-  if (installed) server = await startServer({ env: { AUTH_EMAIL_VERIFICATION: "off" } });
+  if (installed) server = await sharedServer({ env: { AUTH_EMAIL_VERIFICATION: "off" }, mail: true });
 });
 afterAll(async () => {
   await server?.stop();

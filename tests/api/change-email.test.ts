@@ -3,8 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiClient, PASSWORD, signUp, uniqueEmail } from "../support/client";
 import { checkMail, expectNoNewMail, mailCount, nextMail, tamperPayload, tamperSignature, withParam } from "../support/mail";
-import { actionLink, Mailbox } from "../support/mailbox";
-import { startServer, type TestServer } from "../support/server";
+import { actionLink, type Mailbox } from "../support/mailbox";
+import { sharedMailbox, sharedServer, type TestServer } from "../support/server";
 import { count } from "../support/sql";
 
 const CHANGE = "/api/auth/change-email";
@@ -15,10 +15,10 @@ let mailbox: Mailbox;
 let server: TestServer;
 let disabled: TestServer; // AUTH_CHANGE_EMAIL=off
 beforeAll(async () => {
-  mailbox = await new Mailbox().start();
+  mailbox = await sharedMailbox();
   [server, disabled] = await Promise.all([
-    startServer({ env: { SMTP_URL: mailbox.url } }),
-    startServer({ env: { SMTP_URL: mailbox.url, AUTH_CHANGE_EMAIL: "off" } }),
+    sharedServer({ env: { SMTP_URL: mailbox.url } }),
+    sharedServer({ env: { SMTP_URL: mailbox.url, AUTH_CHANGE_EMAIL: "off" } }),
   ]);
 });
 afterAll(async () => {
@@ -245,12 +245,12 @@ describe("POST /change-email: a verified address", () => {
   it("answers 502 when the confirmation cannot be sent, and leaves no usable link behind", async () => {
     const { client, email, user: created } = await user({ verified: true });
     const newEmail = uniqueEmail("unsent");
-    mailbox.failing = true;
+    await mailbox.refuse(email); // the confirmation goes to the current address
     let response;
     try {
       response = await client.post(CHANGE, { newEmail });
     } finally {
-      mailbox.failing = false;
+      await mailbox.refuse(email, false);
     }
     expect(response.status).toBe(502);
     expect(response.body).toEqual({ code: "FAILED_TO_SEND_EMAIL", message: "Failed to send email" });

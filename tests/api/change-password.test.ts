@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiClient, PASSWORD, signUp } from "../support/client";
 import { COOKIE, cloneClient, setCookie } from "../support/cookies";
-import { startServer, type TestServer } from "../support/server";
+import { sharedServer, type TestServer } from "../support/server";
 import { count, query } from "../support/sql";
 
 const CHANGE = "/api/auth/change-password";
@@ -10,7 +10,7 @@ const NEW_PASSWORD = "a different passphrase 99";
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startServer({ env: { AUTH_EMAIL_VERIFICATION: "off" } });
+  server = await sharedServer({ env: { AUTH_EMAIL_VERIFICATION: "off" }, mail: true });
 });
 afterAll(async () => {
   await server?.stop();
@@ -104,9 +104,9 @@ describe("POST /change-password", () => {
   });
 
   it("ends reset links requested before the change, which would otherwise undo it", async () => {
-    const { client, email } = await signedIn();
+    const { client, email, user } = await signedIn();
     expect((await new ApiClient(server.baseUrl).post("/api/auth/request-password-reset", { email })).status).toBe(200);
-    const resetRows = () => count(server.database, "verification", `"identifier" LIKE 'reset-password:%'`);
+    const resetRows = () => count(server.database, "verification", `"identifier" LIKE 'reset-password:%' AND "value" LIKE ?`, [`%${user.id}%`]);
     const deadline = Date.now() + 5_000;
     while ((await resetRows()) === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     expect(await resetRows()).toBeGreaterThan(0);

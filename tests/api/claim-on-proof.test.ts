@@ -5,38 +5,28 @@
 // address loses nothing, and a provider identity whose address the provider does not vouch for creates nothing.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiClient, eventually, PASSWORD, signUp, uniqueEmail } from "../support/client";
-import { startIdentityProvider, type TestIdentityProvider } from "../support/identity-provider";
+import { useServerWithProvider, type TestSso } from "../support/identity-provider";
 import { COOKIE, setCookie } from "../support/cookies";
-import { actionLink, Mailbox } from "../support/mailbox";
+import { actionLink, type Mailbox } from "../support/mailbox";
 import { mailCount, nextMail } from "../support/mail";
 import { startServer, type TestServer } from "../support/server";
 import { count, query } from "../support/sql";
 import { enableTwoFactor } from "../support/two-factor";
 import { SoftAuthenticator } from "../support/webauthn";
 
-let idp: TestIdentityProvider;
+let sso: TestSso;
 let mailbox: Mailbox;
 let server: TestServer;
 /** A second instance on the same database: its session cache must hear the claim too (ADR 024). */
 let second: TestServer;
-let claims: Record<string, unknown> = {};
 
+const ENV = { AUTH_TRUSTED_PROVIDERS: "oidc" };
+useServerWithProvider(ENV, (running) => ({ server, mailbox, sso } = running));
 beforeAll(async () => {
-  idp = await startIdentityProvider(() => claims);
-  mailbox = await new Mailbox().start();
-  const env = {
-    SMTP_URL: mailbox.url,
-    ...idp.env,
-    AUTH_TRUSTED_PROVIDERS: "oidc",
-  };
-  server = await startServer({ env });
-  second = await startServer({ env, database: server.database });
+  second = await startServer({ env: { SMTP_URL: mailbox.url, ...sso.env, ...ENV }, database: server.database });
 });
 afterAll(async () => {
   await second?.stop();
-  await server?.stop();
-  await mailbox?.stop();
-  await idp?.stop();
 });
 
 const VERIFY = /Verify your email address/;
@@ -45,12 +35,9 @@ const truthy = () => (server.database.kind === "sqlite" ? 1 : true);
 
 /** Signs in (or, from a signed-in browser, links) through the mock provider as `subject`; returns the callback's answer. */
 async function throughProvider(client: ApiClient, subject: Record<string, unknown>, path = "/api/auth/sign-in/social") {
-  claims = subject;
-  const start = await client.post(path, { provider: "oidc", callbackURL: "/account" });
+  const { start, callback } = await sso.approve(client, path, subject);
   expect(start.status, start.text).toBe(200);
-  const authorize = await fetch(start.body.url, { redirect: "manual" });
-  expect(authorize.status).toBe(302);
-  return client.get(authorize.headers.get("location")!);
+  return client.get(callback!);
 }
 
 async function registerPasskey(client: ApiClient, authenticator: SoftAuthenticator) {

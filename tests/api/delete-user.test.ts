@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiClient, PASSWORD, signUp } from "../support/client";
 import { COOKIE, clears } from "../support/cookies";
 import { checkMail, expectNoNewMail, mailCount, nextMail, sleep, withParam } from "../support/mail";
-import { Mailbox } from "../support/mailbox";
-import { startServer, type TestServer } from "../support/server";
+import { type Mailbox } from "../support/mailbox";
+import { sharedMailbox, sharedServer, type TestServer } from "../support/server";
 import { count, query } from "../support/sql";
 
 const DELETE = "/api/auth/delete-user";
@@ -20,14 +20,14 @@ let stale: TestServer; // AUTH_SESSION_FRESH_AGE=1
 let byEmail: TestServer; // AUTH_DELETE_ACCOUNT=email
 
 beforeAll(async () => {
-  mailbox = await new Mailbox().start();
+  mailbox = await sharedMailbox();
   // No verification mail on sign-up: the only mail in these tests is the deletion confirmation.
   const base = { SMTP_URL: mailbox.url, AUTH_EMAIL_VERIFICATION: "off" };
   [server, disabled, stale, byEmail] = await Promise.all([
-    startServer({ env: base }),
-    startServer({ env: { ...base, AUTH_DELETE_ACCOUNT: "off" } }),
-    startServer({ env: { ...base, AUTH_SESSION_FRESH_AGE: "1" } }),
-    startServer({ env: { ...base, AUTH_DELETE_ACCOUNT: "email" } }),
+    sharedServer({ env: base }),
+    sharedServer({ env: { ...base, AUTH_DELETE_ACCOUNT: "off" } }),
+    sharedServer({ env: { ...base, AUTH_SESSION_FRESH_AGE: "1" } }),
+    sharedServer({ env: { ...base, AUTH_DELETE_ACCOUNT: "email" } }),
   ]);
 });
 afterAll(async () => {
@@ -325,12 +325,12 @@ describe("AUTH_DELETE_ACCOUNT=email", () => {
 
   it("answers 502 when the mail cannot be sent, and the account stays with no usable link", async () => {
     const account = await signedIn(byEmail);
-    mailbox.failing = true;
+    await mailbox.refuse(account.email);
     let response;
     try {
       response = await account.client.post(DELETE, { password: PASSWORD });
     } finally {
-      mailbox.failing = false;
+      await mailbox.refuse(account.email, false);
     }
     expect(response.status).toBe(502);
     expect(response.body).toEqual({ code: "FAILED_TO_SEND_EMAIL", message: "Failed to send email" });

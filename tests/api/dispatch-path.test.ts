@@ -3,11 +3,11 @@
 // and api-sqlite/api-postgres through the dispatch; everything else must be the same either way.
 import http from "node:http";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { startServer, type TestServer } from "../support/server";
+import { sharedServer, type TestServer } from "../support/server";
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startServer();
+  server = await sharedServer();
 });
 afterAll(async () => {
   await server?.stop();

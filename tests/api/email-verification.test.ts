@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiClient, PASSWORD, signUp, uniqueEmail } from "../support/client";
 import { COOKIE, setCookie } from "../support/cookies";
 import { checkMail, expectNoNewMail, mailCount, nextMail, sleep, tamperPayload, tamperSignature, withParam } from "../support/mail";
-import { actionLink, Mailbox } from "../support/mailbox";
-import { startServer, type TestServer } from "../support/server";
+import { actionLink, type Mailbox } from "../support/mailbox";
+import { sharedMailbox, sharedServer, startServer, type TestServer } from "../support/server";
 import { count, query } from "../support/sql";
 import { chooseEmailedCode, enableTwoFactor, freshCode } from "../support/two-factor";
 
@@ -14,8 +14,6 @@ const VERIFY = /Verify your email address/;
 const MAIL_FROM = "Latchkey Tests <auth@tests.example>";
 
 let mailbox: Mailbox;
-/** For the required-mode server, whose tests make the SMTP server refuse mail. */
-let strictMailbox: Mailbox;
 let server: TestServer; // optional (the default), auto sign-in on
 let shortTtl: TestServer; // AUTH_EMAIL_VERIFICATION_TTL=1
 let noAutoSignIn: TestServer; // AUTH_AUTO_SIGN_IN_AFTER_VERIFICATION=off
@@ -24,20 +22,22 @@ let off: TestServer; // AUTH_EMAIL_VERIFICATION=off
 let logOnly: TestServer; // no SMTP_URL: mail goes to the server log (and /dev/outbox)
 
 beforeAll(async () => {
-  [mailbox, strictMailbox] = await Promise.all([new Mailbox().start(), new Mailbox().start()]);
+  mailbox = await sharedMailbox();
   const smtp = { SMTP_URL: mailbox.url };
   [server, shortTtl, noAutoSignIn, required, off, logOnly] = await Promise.all([
-    startServer({ env: { ...smtp, MAIL_FROM } }),
-    startServer({ env: { ...smtp, AUTH_EMAIL_VERIFICATION_TTL: "1" } }),
-    startServer({ env: { ...smtp, AUTH_AUTO_SIGN_IN_AFTER_VERIFICATION: "off" } }),
-    startServer({ env: { SMTP_URL: strictMailbox.url, AUTH_EMAIL_VERIFICATION: "required" } }),
-    startServer({ env: { ...smtp, AUTH_EMAIL_VERIFICATION: "off" } }),
+    sharedServer({ env: { ...smtp, MAIL_FROM } }),
+    sharedServer({ env: { ...smtp, AUTH_EMAIL_VERIFICATION_TTL: "1" } }),
+    sharedServer({ env: { ...smtp, AUTH_AUTO_SIGN_IN_AFTER_VERIFICATION: "off" } }),
+    // Its own: a test reads its log.
+    startServer({ env: { ...smtp, AUTH_EMAIL_VERIFICATION: "required" } }),
+    sharedServer({ env: { ...smtp, AUTH_EMAIL_VERIFICATION: "off" } }),
+    // Its own: the tests read its log.
     startServer(),
   ]);
 });
 afterAll(async () => {
   await Promise.all([server, shortTtl, noAutoSignIn, required, off, logOnly].map((s) => s?.stop()));
-  await Promise.all([mailbox?.stop(), strictMailbox?.stop()]);
+  await mailbox?.stop();
 });
 
 /** Signs up on `target` and returns the account, its signed-in client and the link of its sign-up mail. */
@@ -84,7 +84,7 @@ describe("the mail sent on sign-up (optional mode, the default)", () => {
   it("signs in only the browser that signed up (AUTH_EMAIL_VERIFICATION=required: no session before the link)", async () => {
     const browser = new ApiClient(required.baseUrl);
     const { email, user } = await signUp(browser);
-    const link = actionLink(await strictMailbox.waitFor(email, VERIFY));
+    const link = actionLink(await mailbox.waitFor(email, VERIFY));
     expect((await browser.get("/api/auth/get-session")).body).toBeNull();
     const response = await browser.get(link);
     expect(response.status).toBe(302);
@@ -96,13 +96,13 @@ describe("the mail sent on sign-up (optional mode, the default)", () => {
   it("does not sign in a browser that signed up another account, nor one that signed out", async () => {
     const mine = new ApiClient(required.baseUrl);
     await signUp(mine);
-    const theirs = await signUpWithMail(required, strictMailbox);
+    const theirs = await signUpWithMail(required, mailbox);
     const response = await mine.get(theirs.link);
     expect(response.status).toBe(302);
     expect(setCookie(response, COOKIE.sessionToken)).toBeUndefined();
     expect(await emailVerified(required, theirs.user.id)).toBe(true);
 
-    const signedOut = await signUpWithMail(required, strictMailbox);
+    const signedOut = await signUpWithMail(required, mailbox);
     await signedOut.client.post("/api/auth/sign-out");
     const after = await signedOut.client.get(signedOut.link);
     expect(setCookie(after, COOKIE.sessionToken)).toBeUndefined();
@@ -191,12 +191,12 @@ describe("POST /send-verification-email, signed in", () => {
     const { client, email, user } = await signUpWithMail(server);
     const links = () => count(server.database, "verification", `"identifier" LIKE 'email-verification:%' AND "value" LIKE ?`, [`%${user.id}%`]);
     const before = await links(); // the sign-up link, already delivered, keeps working
-    mailbox.failing = true;
+    await mailbox.refuse(email);
     let response;
     try {
       response = await client.post(SEND, { email });
     } finally {
-      mailbox.failing = false;
+      await mailbox.refuse(email, false);
     }
     expect(response.status).toBe(502);
     expect(response.body).toEqual({ code: "FAILED_TO_SEND_EMAIL", message: "Failed to send email" });
@@ -423,20 +423,20 @@ describe("AUTH_EMAIL_VERIFICATION=required", () => {
     expect(signUpResponse.body.user).toMatchObject({ email, emailVerified: false });
     expect(setCookie(signUpResponse, COOKIE.sessionToken)).toBeUndefined();
     expect(client.cookies.has(COOKIE.sessionToken)).toBe(false);
-    const firstLink = checkMail(await strictMailbox.waitFor(email, VERIFY), required.baseUrl, "1 hour");
+    const firstLink = checkMail(await mailbox.waitFor(email, VERIFY), required.baseUrl, "1 hour");
 
-    const seen = mailCount(strictMailbox, email, VERIFY);
+    const seen = mailCount(mailbox, email, VERIFY);
     const refused = await client.post("/api/auth/sign-in/email", { email, password: PASSWORD });
     expect(refused.status).toBe(403);
     expect(refused.body).toEqual({ code: "EMAIL_NOT_VERIFIED", message: "Email not verified" });
     expect(setCookie(refused, COOKIE.sessionToken)).toBeUndefined();
-    const fresh = checkMail(await nextMail(strictMailbox, email, VERIFY, seen), required.baseUrl, "1 hour");
+    const fresh = checkMail(await nextMail(mailbox, email, VERIFY, seen), required.baseUrl, "1 hour");
     expect(fresh).not.toBe(firstLink);
 
     // A wrong password reveals nothing and sends nothing.
     const wrong = await client.post("/api/auth/sign-in/email", { email, password: `${PASSWORD}!` });
     expect(wrong.status).toBe(401);
-    await expectNoNewMail(strictMailbox, email, seen + 1, 300);
+    await expectNoNewMail(mailbox, email, seen + 1, 300);
 
     // Followed in the browser that signed up (and proved the password): nothing set up there ends (ADR 028).
     const verified = await client.get(fresh);
@@ -453,15 +453,15 @@ describe("AUTH_EMAIL_VERIFICATION=required", () => {
     const username = `strict_${Date.now().toString(36)}`;
     const signedUp = await new ApiClient(required.baseUrl).post("/api/auth/sign-up/email", { name: "Strict Username", email, password: PASSWORD, username });
     expect(signedUp.status).toBe(200);
-    await strictMailbox.waitFor(email, VERIFY);
+    await mailbox.waitFor(email, VERIFY);
 
     const client = new ApiClient(required.baseUrl); // not the browser that signed up
-    const seen = mailCount(strictMailbox, email, VERIFY);
+    const seen = mailCount(mailbox, email, VERIFY);
     const refused = await client.post("/api/auth/sign-in/username", { username, password: PASSWORD });
     expect(refused.status).toBe(403);
     expect(refused.body).toEqual({ code: "EMAIL_NOT_VERIFIED", message: "Email not verified" });
     expect(setCookie(refused, "latchkey.verification_browser")).toBeDefined();
-    const link = checkMail(await nextMail(strictMailbox, email, VERIFY, seen), required.baseUrl, "1 hour");
+    const link = checkMail(await nextMail(mailbox, email, VERIFY, seen), required.baseUrl, "1 hour");
 
     const followed = await client.get(link);
     expect(followed.status).toBe(302);
@@ -473,7 +473,7 @@ describe("AUTH_EMAIL_VERIFICATION=required", () => {
     const client = new ApiClient(required.baseUrl);
     const email = uniqueEmail("strict-2fa");
     expect((await client.post("/api/auth/sign-up/email", { name: "Strict Two Factor", email, password: PASSWORD })).status).toBe(200);
-    expect((await client.get(await strictMailbox.waitFor(email, VERIFY).then(actionLink))).status).toBe(302); // signs in
+    expect((await client.get(await mailbox.waitFor(email, VERIFY).then(actionLink))).status).toBe(302); // signs in
     const { totpURI, used } = await enableTwoFactor(client);
     await chooseEmailedCode(client);
     // The address becomes unverified again (as a change of address leaves it), and the owner signs out.
@@ -481,9 +481,9 @@ describe("AUTH_EMAIL_VERIFICATION=required", () => {
     await client.post("/api/auth/sign-out", {});
 
     // The password is right: 403, a fresh link, bound to this browser.
-    const seen = mailCount(strictMailbox, email, VERIFY);
+    const seen = mailCount(mailbox, email, VERIFY);
     expect((await client.post("/api/auth/sign-in/email", { email, password: PASSWORD })).status).toBe(403);
-    const link = checkMail(await nextMail(strictMailbox, email, VERIFY, seen), required.baseUrl, "1 hour");
+    const link = checkMail(await nextMail(mailbox, email, VERIFY, seen), required.baseUrl, "1 hour");
 
     const followed = await client.get(link);
     expect(followed.status).toBe(302);
@@ -503,13 +503,13 @@ describe("AUTH_EMAIL_VERIFICATION=required", () => {
     const client = new ApiClient(required.baseUrl);
     const email = uniqueEmail("strict-2fa-json");
     expect((await client.post("/api/auth/sign-up/email", { name: "Strict Json", email, password: PASSWORD })).status).toBe(200);
-    expect((await client.get(await strictMailbox.waitFor(email, VERIFY).then(actionLink))).status).toBe(302);
+    expect((await client.get(await mailbox.waitFor(email, VERIFY).then(actionLink))).status).toBe(302);
     await enableTwoFactor(client);
     await query(required.database, `UPDATE "user" SET "emailVerified" = ? WHERE "email" = ?`, [required.database.kind === "sqlite" ? 0 : false, email]);
     await client.post("/api/auth/sign-out", {});
-    const seen = mailCount(strictMailbox, email, VERIFY);
+    const seen = mailCount(mailbox, email, VERIFY);
     expect((await client.post("/api/auth/sign-in/email", { email, password: PASSWORD })).status).toBe(403);
-    const link = checkMail(await nextMail(strictMailbox, email, VERIFY, seen), required.baseUrl, "1 hour");
+    const link = checkMail(await nextMail(mailbox, email, VERIFY, seen), required.baseUrl, "1 hour");
 
     const answer = await client.get(withParam(link, "callbackURL", null));
     expect(answer.status).toBe(200);
@@ -520,12 +520,12 @@ describe("AUTH_EMAIL_VERIFICATION=required", () => {
 
   it("fails sign-up with 502 when the mail cannot be sent, leaves no user behind, and works once mail flows again", async () => {
     const email = uniqueEmail("undeliverable");
-    strictMailbox.failing = true;
+    await mailbox.refuse(email);
     let failed;
     try {
       failed = await new ApiClient(required.baseUrl).post("/api/auth/sign-up/email", { name: "No Mail", email, password: PASSWORD });
     } finally {
-      strictMailbox.failing = false;
+      await mailbox.refuse(email, false);
     }
     expect(failed.status).toBe(502);
     expect(failed.body).toEqual({ code: "FAILED_TO_SEND_EMAIL", message: "Failed to send email" });
@@ -538,7 +538,7 @@ describe("AUTH_EMAIL_VERIFICATION=required", () => {
     const retry = await new ApiClient(required.baseUrl).post("/api/auth/sign-up/email", { name: "No Mail", email, password: PASSWORD });
     expect(retry.status).toBe(200);
     expect(retry.body.token).toBeNull();
-    await strictMailbox.waitFor(email, VERIFY);
+    await mailbox.waitFor(email, VERIFY);
   });
 });
 

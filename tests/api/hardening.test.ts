@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiClient, PASSWORD, signUp, uniqueEmail } from "../support/client";
 import { COOKIE, setCookie } from "../support/cookies";
 import { expectNoNewMail, mailCount, nextMail } from "../support/mail";
-import { actionLink, Mailbox } from "../support/mailbox";
-import { startServer, type TestServer } from "../support/server";
+import { actionLink, type Mailbox } from "../support/mailbox";
+import { sharedMailbox, sharedServer, startServer, type TestServer } from "../support/server";
 import { count, query } from "../support/sql";
 
 const VERIFY = /Verify your email address/;
@@ -18,11 +18,12 @@ let proxied: TestServer; // rate limits on, client address from X-Forwarded-For
 let capped: TestServer; // two mails per recipient per hour
 
 beforeAll(async () => {
-  mailbox = await new Mailbox().start();
+  mailbox = await sharedMailbox();
   const smtp = { SMTP_URL: mailbox.url };
   [server, required, proxied, capped] = await Promise.all([
-    startServer({ env: { ...smtp, AUTH_SESSION_UPDATE_AGE: "1" } }),
-    startServer({ env: { ...smtp, AUTH_EMAIL_VERIFICATION: "required" } }),
+    sharedServer({ env: { ...smtp, AUTH_SESSION_UPDATE_AGE: "1" } }),
+    sharedServer({ env: { ...smtp, AUTH_EMAIL_VERIFICATION: "required" } }),
+    // Their own: rate limits count every request from 127.0.0.1 alike, and a test reads the log.
     startServer({ env: { ...smtp, AUTH_RATE_LIMIT: "on", TRUST_PROXY: "true" } }),
     startServer({ env: { ...smtp, AUTH_MAIL_PER_RECIPIENT_PER_HOUR: "2" } }),
   ]);

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiClient, PASSWORD, signUp } from "../support/client";
 import { setCookie } from "../support/cookies";
-import { startServer, type TestServer } from "../support/server";
+import { sharedServer, type TestServer } from "../support/server";
 import { count } from "../support/sql";
 import { enableTwoFactor, freshCode } from "../support/two-factor";
 
@@ -12,7 +12,7 @@ const DEVICE = "latchkey.device";
 let server: TestServer;
 
 beforeAll(async () => {
-  server = await startServer({ env: { AUTH_EMAIL_VERIFICATION: "off" } });
+  server = await sharedServer({ env: { AUTH_EMAIL_VERIFICATION: "off" }, mail: true });
 });
 afterAll(async () => {
   await server?.stop();

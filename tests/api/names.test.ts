@@ -3,7 +3,7 @@
 // bidirectional overrides are refused wherever a name is set, names are bounded, and the invitation mail keeps
 // them out of its subject and quotes them in its body.
 import { describe, expect, it } from "vitest";
-import { ApiClient, PASSWORD, signUp, uniqueEmail } from "../support/client";
+import { ApiClient, PASSWORD, sessionShows, signUp, uniqueEmail } from "../support/client";
 import type { Mailbox } from "../support/mailbox";
 import { useServerWithMailbox, type TestServer } from "../support/server";
 import { query } from "../support/sql";
@@ -105,6 +105,7 @@ describe("the invitation mail", () => {
     // Rows written before names were checked (or by hand) are quoted with their control characters made spaces.
     await query(server.database, `UPDATE "organization" SET "name" = ? WHERE "id" = ?`, ["Acme\nYour account is locked, call +1 555", created.body.id]);
     await query(server.database, `UPDATE "user" SET "name" = ? WHERE "id" = ?`, ["Support\r\nTeam", user.id]);
+    await sessionShows(inviter, (session) => session?.user?.name === "Support\r\nTeam"); // the mail names the inviter as the server has them
     const invitee = uniqueEmail("invitee");
     const invited = await inviter.post(`${ORG}/invite-member`, { email: invitee, role: "member", organizationId: created.body.id });
     expect(invited.status, invited.text).toBe(200);

@@ -2,11 +2,11 @@
 // provider account and setting a password need a sign-in within the last ten minutes (403 "Session is not
 // fresh" otherwise), the pages offer "Sign in again" (coming back to the page) without JavaScript, and the
 // owner is mailed each time, past the per-recipient mail cap too (docs/decisions/030-…).
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ApiClient, PASSWORD, signUp } from "../support/client";
-import { startIdentityProvider, TEST_SSO_CLIENT_ID, type TestIdentityProvider } from "../support/identity-provider";
-import { Mailbox } from "../support/mailbox";
-import { startServer, type TestServer } from "../support/server";
+import { TEST_SSO_CLIENT_ID, useServerWithProvider, type TestSso } from "../support/identity-provider";
+import type { Mailbox } from "../support/mailbox";
+import type { TestServer } from "../support/server";
 import { count, query } from "../support/sql";
 import { SoftAuthenticator } from "../support/webauthn";
 
@@ -15,30 +15,18 @@ const FORM = { "content-type": "application/x-www-form-urlencoded" };
 const CLIENT_ID = TEST_SSO_CLIENT_ID;
 const MAIL_CAP = 3;
 
-let idp: TestIdentityProvider;
+let sso: TestSso;
 let mailbox: Mailbox;
 let server: TestServer;
-let claims: Record<string, unknown> = {};
-
-beforeAll(async () => {
-  idp = await startIdentityProvider(() => claims);
-  mailbox = await new Mailbox().start();
-  server = await startServer({
-    env: {
-      SMTP_URL: mailbox.url,
-      AUTH_EMAIL_VERIFICATION: "off",
-      AUTH_MAIL_PER_RECIPIENT_PER_HOUR: String(MAIL_CAP),
-      // Each test ages sessions by hand; the cache would see it a moment later on PostgreSQL.
-      AUTH_SESSION_CACHE: "off",
-      ...idp.env,
-    },
-  });
-});
-afterAll(async () => {
-  await server?.stop();
-  await mailbox?.stop();
-  await idp?.stop();
-});
+useServerWithProvider(
+  {
+    AUTH_EMAIL_VERIFICATION: "off",
+    AUTH_MAIL_PER_RECIPIENT_PER_HOUR: String(MAIL_CAP),
+    // Each test ages sessions by hand; the cache would see it a moment later on PostgreSQL.
+    AUTH_SESSION_CACHE: "off",
+  },
+  (running) => ({ server, mailbox, sso } = running),
+);
 
 /** Makes every session of the user look signed in `minutes` ago. */
 async function signedInAgo(userId: string, minutes: number) {
@@ -137,11 +125,8 @@ describe("the passkeys page", () => {
 
 describe("linking a provider account", () => {
   async function link(client: ApiClient, email: string) {
-    claims = { sub: `sub-${email}`, email, email_verified: true, name: "Linked Person" };
-    const start = await client.post("/api/auth/link-social", { provider: "oidc", callbackURL: "/account" });
-    if (start.status !== 200) return { start, back: null };
-    const authorize = await fetch(start.body.url, { redirect: "manual" });
-    return { start, back: await client.get(authorize.headers.get("location")!) };
+    const { start, callback } = await sso.approve(client, "/api/auth/link-social", { sub: `sub-${email}`, email, email_verified: true, name: "Linked Person" });
+    return { start, back: callback ? await client.get(callback) : null };
   }
 
   it("refuses a session signed in more than ten minutes ago (API and page), and links nothing", async () => {

@@ -1,10 +1,10 @@
 // Organizations (issue 9, spec §3–§9): create, slugs, update, delete, the full organization, the active one,
 // members, roles, the permission table, leaving and removing — every rule and message, on both databases.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ApiClient, eventually, signUp, uniqueEmail } from "../support/client";
+import { ApiClient, sessionShows, signUp, uniqueEmail } from "../support/client";
 import { checkMail, expectNoNewMail, mailCount, nextMail } from "../support/mail";
-import { Mailbox } from "../support/mailbox";
-import { startServer, type TestServer } from "../support/server";
+import { type Mailbox } from "../support/mailbox";
+import { sharedMailbox, sharedServer, type TestServer } from "../support/server";
 import { count, query } from "../support/sql";
 
 const ORG = "/api/auth/organization";
@@ -15,13 +15,13 @@ let limited: TestServer; // AUTH_ORGANIZATION_LIMIT=1, AUTH_ORGANIZATION_MEMBERS
 let mailbox: Mailbox;
 
 beforeAll(async () => {
-  mailbox = await new Mailbox().start();
+  mailbox = await sharedMailbox();
   // No verification mail on sign-up: the only mail here is invitations. Users start unverified.
   const base = { AUTH_EMAIL_VERIFICATION: "off", SMTP_URL: mailbox.url };
   [server, noCreation, limited] = await Promise.all([
-    startServer({ env: base }),
-    startServer({ env: { ...base, AUTH_ORGANIZATION_CREATION: "off" } }),
-    startServer({ env: { ...base, AUTH_ORGANIZATION_LIMIT: "1", AUTH_ORGANIZATION_MEMBERSHIP_LIMIT: "2", AUTH_INVITATION_REQUIRE_VERIFIED_EMAIL: "off" } }),
+    sharedServer({ env: base }),
+    sharedServer({ env: { ...base, AUTH_ORGANIZATION_CREATION: "off" } }),
+    sharedServer({ env: { ...base, AUTH_ORGANIZATION_LIMIT: "1", AUTH_ORGANIZATION_MEMBERSHIP_LIMIT: "2", AUTH_INVITATION_REQUIRE_VERIFIED_EMAIL: "off" } }),
   ]);
 });
 afterAll(async () => {
@@ -392,7 +392,7 @@ describe("races on one organization (exactly one winner)", () => {
  */
 async function verify(target: TestServer, p: Person) {
   await query(target.database, `UPDATE "user" SET "emailVerified" = ? WHERE "id" = ?`, [target.database.kind === "sqlite" ? 1 : true, p.id]);
-  await eventually(() => p.client.get("/api/auth/get-session"), (read) => read.body?.user?.emailVerified === true);
+  await sessionShows(p.client, (session) => session?.user?.emailVerified === true);
 }
 // Issue 24: the subject names no user-written text (neither the organization nor the inviter).
 const INVITE = /^You are invited to join an organization/;
@@ -479,6 +479,7 @@ describe("invitations", () => {
     // The old link's secret no longer proves anything; the new one does.
     const invitee = await person(server);
     await query(server.database, `UPDATE "user" SET "email" = ? WHERE "id" = ?`, [address, invitee.id]);
+    await sessionShows(invitee.client, (session) => session?.user?.email === address);
     const oldToken = new URL(first.link).searchParams.get("token");
     const stale = await invitee.client.post(`${ORG}/accept-invitation`, { invitationId: first.invitation.id, token: oldToken });
     expect(stale.body.code).toBe("EMAIL_VERIFICATION_REQUIRED_BEFORE_ACCEPTING_OR_REJECTING_INVITATION");
@@ -628,7 +629,7 @@ describe("deleting a user account", () => {
 describe("an account created from an invitation link (AUTH_EMAIL_VERIFICATION=required)", () => {
   let strict: TestServer;
   beforeAll(async () => {
-    strict = await startServer({ env: { AUTH_EMAIL_VERIFICATION: "required", SMTP_URL: mailbox.url } });
+    strict = await sharedServer({ env: { AUTH_EMAIL_VERIFICATION: "required", SMTP_URL: mailbox.url } });
   });
   afterAll(async () => {
     await strict?.stop();

@@ -39,9 +39,11 @@ async function authenticateOptions(client: ApiClient, body: unknown = {}) {
   return options.body;
 }
 
-/** Makes the newest passkey challenge look five minutes old. */
-async function expireChallenges() {
-  await query(server.database, `UPDATE "verification" SET "expiresAt" = "createdAt" WHERE "identifier" LIKE 'passkey-challenge:%'`);
+/** Makes the passkey ceremony these options started look five minutes old. */
+async function expireChallenge(options: { challenge: string }) {
+  await query(server.database, `UPDATE "verification" SET "expiresAt" = "createdAt" WHERE "identifier" LIKE 'passkey-challenge:%' AND "value" LIKE ?`, [
+    `%${options.challenge}%`,
+  ]);
 }
 
 const expectError = (response: { status: number; body: any }, status: number, code: string) => {
@@ -174,7 +176,7 @@ describe("POST /passkey/verify-registration", () => {
     expectError(await client.post(`${P}/verify-registration`, { response: good }), 400, "CHALLENGE_NOT_FOUND");
 
     options = (await client.get(`${P}/generate-register-options`)).body;
-    await expireChallenges();
+    await expireChallenge(options);
     expectError(await client.post(`${P}/verify-registration`, { response: authenticator.register(options).response }), 400, "CHALLENGE_NOT_FOUND");
   });
 
@@ -313,7 +315,7 @@ describe("POST /passkey/verify-authentication", () => {
     expectError(await forger.post(`${P}/verify-authentication`, { response: next }), 400, "CHALLENGE_NOT_FOUND");
 
     const expiring = await authenticateOptions(browser);
-    await expireChallenges();
+    await expireChallenge(expiring);
     expectError(await browser.post(`${P}/verify-authentication`, { response: authenticator.authenticate(expiring) }), 400, "CHALLENGE_NOT_FOUND");
   });
 

@@ -3,8 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiClient, PASSWORD, signUp, uniqueEmail } from "../support/client";
 import { checkMail, expectNoNewMail, mailCount, nextMail, sleep } from "../support/mail";
-import { Mailbox } from "../support/mailbox";
-import { startServer, type TestServer } from "../support/server";
+import { type Mailbox } from "../support/mailbox";
+import { sharedMailbox, sharedServer, type TestServer } from "../support/server";
 import { count, query } from "../support/sql";
 
 const RESET = /Reset your password/;
@@ -18,12 +18,12 @@ let shortTtl: TestServer; // AUTH_RESET_TOKEN_TTL=1
 let keepSessions: TestServer; // AUTH_REVOKE_SESSIONS_ON_PASSWORD_RESET=off
 
 beforeAll(async () => {
-  mailbox = await new Mailbox().start();
+  mailbox = await sharedMailbox();
   const smtp = { SMTP_URL: mailbox.url };
   [server, shortTtl, keepSessions] = await Promise.all([
-    startServer({ env: smtp }),
-    startServer({ env: { ...smtp, AUTH_RESET_TOKEN_TTL: "1" } }),
-    startServer({ env: { ...smtp, AUTH_REVOKE_SESSIONS_ON_PASSWORD_RESET: "off" } }),
+    sharedServer({ env: smtp }),
+    sharedServer({ env: { ...smtp, AUTH_RESET_TOKEN_TTL: "1" } }),
+    sharedServer({ env: { ...smtp, AUTH_REVOKE_SESSIONS_ON_PASSWORD_RESET: "off" } }),
   ]);
 });
 afterAll(async () => {

@@ -4,7 +4,7 @@ import { readdirSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiClient, signUp } from "../support/client";
-import { startServer, type TestServer } from "../support/server";
+import { sharedServer, type TestServer } from "../support/server";
 
 const routesDir = path.join(import.meta.dirname, "..", "..", "app", "routes");
 
@@ -69,7 +69,7 @@ const HOSTILE_FORMS: Array<[string, string]> = [
 let server: TestServer;
 let signedIn: ApiClient;
 beforeAll(async () => {
-  server = await startServer();
+  server = await sharedServer();
   signedIn = new ApiClient(server.baseUrl);
   await signUp(signedIn);
 });

@@ -1,12 +1,12 @@
 // The plain routes: health check, the error page, unknown paths and wrong methods.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiClient } from "../support/client";
-import { startServer, type TestServer } from "../support/server";
+import { sharedServer, type TestServer } from "../support/server";
 
 let server: TestServer;
 let client: ApiClient;
 beforeAll(async () => {
-  server = await startServer();
+  server = await sharedServer();
   client = new ApiClient(server.baseUrl);
 });
 afterAll(async () => {

@@ -4,13 +4,13 @@
 // only to users who chose it, and never after a first factor that rests on the inbox (an e-mailed sign-in code,
 // a provider account, a password last set by an e-mailed reset). A passkey without user verification does not
 // sign in an account with two-factor on.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { ApiClient, PASSWORD, uniqueEmail } from "../support/client";
-import { startIdentityProvider, TEST_SSO_CLIENT_ID, type TestIdentityProvider } from "../support/identity-provider";
+import { TEST_SSO_CLIENT_ID, useServerWithProvider, type TestSso } from "../support/identity-provider";
 import { COOKIE, setCookie } from "../support/cookies";
 import { mailCount, nextMail } from "../support/mail";
-import { Mailbox } from "../support/mailbox";
-import { startServer, type TestServer } from "../support/server";
+import type { Mailbox } from "../support/mailbox";
+import type { TestServer } from "../support/server";
 import { query } from "../support/sql";
 import { chooseEmailedCode, enableTwoFactor, freshCode } from "../support/two-factor";
 import { SoftAuthenticator } from "../support/webauthn";
@@ -21,27 +21,10 @@ const TWO_FACTOR_COOKIE = "latchkey.two_factor";
 const APP_ONLY = ["totp"];
 const APP_OR_MAIL = ["totp", "otp"];
 
-let idp: TestIdentityProvider;
+let sso: TestSso;
 let mailbox: Mailbox;
 let server: TestServer;
-let claims: Record<string, unknown> = {};
-
-beforeAll(async () => {
-  idp = await startIdentityProvider(() => claims);
-  mailbox = await new Mailbox().start();
-  server = await startServer({
-    env: {
-      SMTP_URL: mailbox.url,
-      AUTH_EMAIL_VERIFICATION: "off",
-      ...idp.env,
-    },
-  });
-});
-afterAll(async () => {
-  await server?.stop();
-  await mailbox?.stop();
-  await idp?.stop();
-});
+useServerWithProvider({ AUTH_EMAIL_VERIFICATION: "off" }, (running) => ({ server, mailbox, sso } = running));
 
 const browser = () => new ApiClient(server.baseUrl);
 const TRUE = () => (server.database.kind === "sqlite" ? 1 : true);
@@ -75,8 +58,7 @@ async function protectedUser(emailedCode: boolean): Promise<ProtectedUser> {
   expect(registered.status, registered.text).toBe(200);
 
   const subject = { sub: `sub-${email}`, email, email_verified: true, name: "Ada Independent" };
-  claims = subject;
-  const { callback } = await approve(owner, "/api/auth/link-social");
+  const { callback } = await approve(owner, "/api/auth/link-social", subject);
   expect((await owner.get(callback)).headers.get("location")).toBe(`${server.baseUrl}/account`);
 
   const { backupCodes, totpURI, used } = await enableTwoFactor(owner);
@@ -84,13 +66,11 @@ async function protectedUser(emailedCode: boolean): Promise<ProtectedUser> {
   return { email, username, password: PASSWORD, subject, authenticator, backupCodes, totpURI, used };
 }
 
-/** Starts a provider round trip in `client` and returns the callback URL the provider sent the browser back to. */
-async function approve(client: ApiClient, path: string) {
-  const start = await client.post(path, { provider: "oidc", callbackURL: "/account" });
+/** Starts a provider round trip in `client` as `subject` and returns the callback URL the provider sent the browser back to. */
+async function approve(client: ApiClient, path: string, subject: Record<string, unknown>) {
+  const { start, callback } = await sso.approve(client, path, subject);
   expect(start.status, start.text).toBe(200);
-  const authorize = await fetch(start.body.url, { redirect: "manual" });
-  expect(authorize.status).toBe(302);
-  return { callback: authorize.headers.get("location")! };
+  return { callback: callback! };
 }
 
 /** The first factors, each in a new browser; each answers the sign-in's JSON (or null for the redirect path). */
@@ -104,7 +84,7 @@ const FIRST_FACTORS = {
     return client.post("/api/auth/sign-in/email-otp", { email: user.email, otp });
   },
   "social (ID token)": async (user: ProtectedUser, client: ApiClient) => {
-    const token = await idp.idp.issuer.buildToken({
+    const token = await sso.idp.issuer.buildToken({
       scopesOrTransform: (_header, payload) => Object.assign(payload, user.subject, { aud: CLIENT_ID, nonce: "matrix-nonce" }),
     });
     return client.post("/api/auth/sign-in/social", { provider: "oidc", idToken: { token, nonce: "matrix-nonce" } });
@@ -186,8 +166,7 @@ describe.each([
 
   it("a social sign-in through the provider's redirect opens the app (and backup codes) only", async () => {
     const client = browser();
-    claims = user.subject;
-    const { callback } = await approve(client, "/api/auth/sign-in/social");
+    const { callback } = await approve(client, "/api/auth/sign-in/social", user.subject);
     const back = await client.get(callback);
     expect(back.status).toBe(302);
     expect(new URL(back.headers.get("location")!).pathname).toBe("/two-factor");

@@ -2,15 +2,15 @@
 // script carries, no framing, no caching of pages, no Referer leaking tokens, and HSTS when served over https.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiClient, signUp } from "../support/client";
-import { startServer, type TestServer } from "../support/server";
+import { sharedServer, type TestServer } from "../support/server";
 
 let server: TestServer;
 let httpsServer: TestServer;
 beforeAll(async () => {
   [server, httpsServer] = await Promise.all([
-    startServer(),
+    sharedServer(),
     // Served over plain http in the test, but configured as the https site it would be behind a proxy.
-    startServer({ env: { BASE_URL: "https://auth.example.com", TRUSTED_ORIGINS: "http://localhost:*" } }),
+    sharedServer({ env: { BASE_URL: "https://auth.example.com", TRUSTED_ORIGINS: "http://localhost:*" } }),
   ]);
 });
 afterAll(async () => {

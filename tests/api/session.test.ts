@@ -3,7 +3,7 @@ import { createHmac } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiClient, PASSWORD, signUp } from "../support/client";
 import { COOKIE, clears, cloneClient, setCookie } from "../support/cookies";
-import { startServer, type TestServer } from "../support/server";
+import { sharedServer, type TestServer } from "../support/server";
 import { count } from "../support/sql";
 
 const GET_SESSION = "/api/auth/get-session";
@@ -17,9 +17,9 @@ let shortLived: TestServer;
 let cached: TestServer;
 beforeAll(async () => {
   [server, shortLived, cached] = await Promise.all([
-    startServer(),
-    startServer({ env: { AUTH_SESSION_EXPIRES_IN: "3", AUTH_SESSION_UPDATE_AGE: "1" } }),
-    startServer({ env: { AUTH_COOKIE_CACHE_MAX_AGE: "on" } }), // "on": the spec's 60 s fallback
+    sharedServer(),
+    sharedServer({ env: { AUTH_SESSION_EXPIRES_IN: "3", AUTH_SESSION_UPDATE_AGE: "1" } }),
+    sharedServer({ env: { AUTH_COOKIE_CACHE_MAX_AGE: "on" } }), // "on": the spec's 60 s fallback
   ]);
 });
 afterAll(async () => {

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiClient, eventually, PASSWORD, signUp } from "../support/client";
 import { COOKIE, clears, cloneClient } from "../support/cookies";
-import { startServer, type TestServer } from "../support/server";
+import { sharedServer, startServer, type TestServer } from "../support/server";
 import { count } from "../support/sql";
 
 const GET_SESSION = "/api/auth/get-session";
@@ -12,7 +12,7 @@ let server: TestServer;
 /** A second instance on the first one's database. */
 let second: TestServer;
 beforeAll(async () => {
-  server = await startServer();
+  server = await sharedServer();
   second = await startServer({ database: server.database });
 });
 afterAll(async () => {

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiClient, PASSWORD, signUp, uniqueEmail } from "../support/client";
 import { COOKIE, SECURE_COOKIE, clears, setCookie } from "../support/cookies";
-import { startServer, type TestServer } from "../support/server";
+import { sharedServer, type TestServer } from "../support/server";
 import { query } from "../support/sql";
 
 const SIGN_IN = "/api/auth/sign-in/email";
@@ -15,7 +15,7 @@ let secure: TestServer;
 let email: string;
 let userId: string;
 beforeAll(async () => {
-  [server, secure] = await Promise.all([startServer(), startServer({ env: { BASE_URL: SECURE_BASE_URL } })]);
+  [server, secure] = await Promise.all([sharedServer(), sharedServer({ env: { BASE_URL: SECURE_BASE_URL } })]);
   const account = await signUp(new ApiClient(server.baseUrl), { name: "Sign In" });
   email = account.email;
   userId = account.user.id;

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiClient, PASSWORD, signUp, uniqueEmail } from "../support/client";
 import { COOKIE, setCookie } from "../support/cookies";
-import { startServer, type TestServer } from "../support/server";
+import { sharedServer, type TestServer } from "../support/server";
 import { count, query } from "../support/sql";
 
 const SIGN_UP = "/api/auth/sign-up/email";
@@ -13,8 +13,8 @@ let server: TestServer;
 let strict: TestServer;
 beforeAll(async () => {
   [server, strict] = await Promise.all([
-    startServer(),
-    startServer({ env: { PASSWORD_MIN_LENGTH: "12", PASSWORD_MAX_LENGTH: "16" } }),
+    sharedServer(),
+    sharedServer({ env: { PASSWORD_MIN_LENGTH: "12", PASSWORD_MAX_LENGTH: "16" } }),
   ]);
 });
 afterAll(async () => {

@@ -209,12 +209,12 @@ describe("signing in with two-factor on", () => {
   });
 
   it("refuses an expired e-mailed code, and an expired attempt altogether", async () => {
-    const { email, backupCodes } = await userWithTwoFactor({ emailedCode: true });
+    const { email, backupCodes, user } = await userWithTwoFactor({ emailedCode: true });
     const { client } = await passwordStep(email, undefined, TWO_FACTOR_REDIRECT_WITH_OTP);
     const seen = mailCount(mailbox, email);
     expect((await client.post(`${TF}/send-otp`, {})).status).toBe(200);
     const code = (await nextMail(mailbox, email, undefined, seen)).text.match(/\b(\d{6})\b/)![1];
-    await query(server.database, `UPDATE "verification" SET "expiresAt" = "createdAt" WHERE "identifier" LIKE 'two-factor-otp:%'`);
+    await query(server.database, `UPDATE "verification" SET "expiresAt" = "createdAt" WHERE "identifier" LIKE 'two-factor-otp:%' AND "value" LIKE ?`, [`%${user.id}%`]);
     // The page words the refusal for people: expired, not mistyped, and the way on; the API keeps the spec's.
     const page = await client.request("POST", "/two-factor?method=otp", {
       rawBody: new URLSearchParams({ code }).toString(),
@@ -224,7 +224,7 @@ describe("signing in with two-factor on", () => {
     expect(page.text).toContain("That code has expired: codes work for 5 minutes. Send a new code.");
     expectError(await client.post(`${TF}/verify-otp`, { code }), 401, "INVALID_TWO_FACTOR_AUTHENTICATION");
 
-    await query(server.database, `UPDATE "verification" SET "expiresAt" = "createdAt" WHERE "identifier" LIKE 'two-factor-attempt:%'`);
+    await query(server.database, `UPDATE "verification" SET "expiresAt" = "createdAt" WHERE "identifier" LIKE 'two-factor-attempt:%' AND "value" LIKE ?`, [`%${user.id}%`]);
     expectError(await client.post(`${TF}/verify-backup-code`, { code: backupCodes[0] }), 401, "INVALID_TWO_FACTOR_COOKIE");
     expect((await client.get("/api/auth/get-session")).body).toBeNull();
   });

@@ -1,9 +1,15 @@
 // Fixtures and steps shared by the browser specs, so each spec reads like the user's story.
+// - Each Playwright worker runs its own server on its own fresh SQLite database (`appServer`), and the specs'
+//   relative URLs (`baseURL`) go to it: workers run side by side without seeing each other's rows. All of them
+//   send mail to the one SMTP server of global-setup.ts and sign in with its one OpenID provider.
 // - Any console error or uncaught page error in any browser context a test opens fails that test.
 // - `user` is a fresh account (unique e-mail) created through the JSON API, for stories that start signed out.
 // - `openContext` opens a second browser (another device) with the same options as the test's own.
 import { test as base, expect, type BrowserContext, type Cookie, type Page } from "@playwright/test";
+import { createScratchDatabase } from "../../scripts/lib/scratch-database.mjs";
+import { spawnServer } from "../../scripts/lib/spawn-server.mjs";
 import { expectNoAxeViolations } from "./axe";
+import { E2E_IDP_PORT, E2E_SMTP_PORT } from "./ports";
 
 export { expect, expectNoAxeViolations };
 
@@ -29,6 +35,27 @@ interface Fixtures {
   openContext: () => Promise<{ context: BrowserContext; page: Page }>;
 }
 
+interface WorkerFixtures {
+  /** This worker's server: the built app (server.mjs) on a free port, on a database of its own. */
+  appServer: { baseUrl: string };
+}
+
+/** The browser suite's server settings, on top of the test servers' usual ones. */
+const E2E_ENV = {
+  // Cheap test-only password hashing (ADR 032); the server accepts it only with a loopback BASE_URL.
+  AUTH_TEST_PASSWORD_HASHING: "fast",
+  AUTH_SECRET: "e2e-secret-that-is-long-enough-for-hmac-0123456789",
+  AUTH_RATE_LIMIT: "off",
+  // Mail goes to the SMTP server of global-setup.ts; deletion asks for the e-mailed confirmation.
+  SMTP_URL: `smtp://127.0.0.1:${E2E_SMTP_PORT}`,
+  AUTH_DELETE_ACCOUNT: "email",
+  // "Continue with Test SSO": the OpenID provider of global-setup.ts.
+  OIDC_ISSUER: `http://localhost:${E2E_IDP_PORT}`,
+  OIDC_CLIENT_ID: "latchkey-e2e",
+  OIDC_CLIENT_SECRET: "latchkey-e2e-secret",
+  OIDC_PROVIDER_NAME: "Test SSO",
+};
+
 /**
  * Chromium logs every 4xx/5xx response as a console error ("Failed to load resource"). A form submission the
  * server refuses on purpose (400 validation, 401 wrong password, 422 user exists) is the page working as
@@ -50,7 +77,23 @@ function failOnErrors(context: BrowserContext, errors: string[]): void {
   });
 }
 
-export const test = base.extend<Fixtures>({
+export const test = base.extend<Fixtures, WorkerFixtures>({
+  appServer: [
+    async ({}, use) => {
+      const database = await createScratchDatabase("sqlite", "latchkey_e2e");
+      // A start-up takes ~1 s; on two cores shared with the API suite it has taken over 20.
+      const server = await spawnServer({ env: { ...E2E_ENV, DATABASE_URL: database.url }, timeoutMs: 60_000 });
+      await use({ baseUrl: server.baseUrl });
+      await server.stop();
+      await database.drop();
+    },
+    { scope: "worker", timeout: 90_000 },
+  ],
+
+  baseURL: async ({ appServer }, use) => {
+    await use(appServer.baseUrl);
+  },
+
   consoleErrors: [
     async ({ context }, use) => {
       const errors: string[] = [];

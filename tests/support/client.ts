@@ -90,3 +90,13 @@ export async function eventually<T>(read: () => Promise<T>, done: (value: T) => 
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
+
+/**
+ * After a write made by hand (tests/support/sql.ts), waits until `client`'s server reads its session as `check`
+ * wants: on PostgreSQL the write reaches the servers' session caches through NOTIFY, a moment after its commit
+ * (ADR 024). For a test whose next request depends on the signed-in user as the server has it cached.
+ */
+export async function sessionShows(client: ApiClient, check: (session: any) => boolean, ms = 5_000): Promise<void> {
+  const read = await eventually(() => client.get("/api/auth/get-session"), (response) => check(response.body), ms);
+  if (!check(read.body)) throw new Error(`the server did not hear the write within ${ms} ms: its session reads ${read.text}`);
+}

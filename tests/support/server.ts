@@ -1,10 +1,13 @@
-// Starts the built app (server.mjs) as a real HTTP server on a free port, against a test database.
+// The built app (server.mjs) as a real HTTP server on a free port, against a test database: a file's own
+// (`startServer`), or one lent by the API suite's server pool to every file asking for the same configuration
+// (`sharedServer`, `useServerWithMailbox`; ADR 040).
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { freePort, spawnServer } from "../../scripts/lib/spawn-server.mjs";
-import { afterAll, beforeAll } from "vitest";
-import { createTestDatabase, type TestDatabase } from "./database";
+import { afterAll, beforeAll, inject } from "vitest";
+import { createTestDatabase, databaseKindUnderTest, type TestDatabase } from "./database";
 import { Mailbox } from "./mailbox";
+import type { LentServer } from "./server-pool";
 
 const projectRoot = path.join(import.meta.dirname, "..", "..");
 export const TEST_SECRET = "test-secret-that-is-long-enough-for-hmac-0123456789";
@@ -15,8 +18,12 @@ export interface TestServer {
   /** The server's process (with WEB_CONCURRENCY > 1, the cluster primary). */
   pid: number;
   database: TestDatabase;
+  /** What the server printed. Only a server of one's own: a shared one's log mixes every file's requests. */
   output: () => string;
+  /** Stops a server of one's own; gives a shared one back to the pool. */
   stop(): Promise<void>;
+  /** Lent by the server pool: other test files use it (and its database) at the same time. */
+  shared: boolean;
 }
 
 export interface StartOptions {
@@ -42,10 +49,20 @@ function apiDispatch(): Record<string, string> {
   return process.env.LATCHKEY_API_DISPATCH ? { LATCHKEY_API_DISPATCH: process.env.LATCHKEY_API_DISPATCH } : {};
 }
 
+/** The environment of a test server started with `env` (the database's URL comes on top). */
+function serverEnv(env: Record<string, string> | undefined): Record<string, string> {
+  return { ...hashingFor(env), AUTH_SECRET: TEST_SECRET, AUTH_RATE_LIMIT: "off", ...apiDispatch(), ...env };
+}
+
+/**
+ * A server of this file's own, on a fresh database (or on `options.database`, as a second instance): for tests
+ * that read its log, stop, kill or restart it, or need a database no other file writes to. Anything else asks
+ * for a shared one (`sharedServer`), which costs nothing when another file already started its configuration.
+ */
 export async function startServer(options: StartOptions = {}): Promise<TestServer> {
   const database = options.database ?? (await createTestDatabase());
   const server = await spawnServer({
-    env: { ...hashingFor(options.env), AUTH_SECRET: TEST_SECRET, DATABASE_URL: database.url, AUTH_RATE_LIMIT: "off", ...apiDispatch(), ...options.env },
+    env: { ...serverEnv(options.env), DATABASE_URL: database.url },
     // A start-up takes ~1 s; on two cores shared with a browser and other test files it has taken over 20.
     timeoutMs: 45_000,
   });
@@ -59,7 +76,50 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
       await server.stop();
       if (!options.database) await database.drop();
     },
+    shared: false,
   };
+}
+
+/**
+ * A server started with `options.env`, shared with every test file of this Vitest project asking for the same
+ * configuration (ADR 040): the first one's request starts it, later ones get it at once. Its database is shared
+ * too, so a test finds its rows by what it created (unique addresses, ids), never by counting a whole table;
+ * it may not stop, kill or restart the server, nor read its log (`startServer` gives a server of one's own).
+ * `stop()` gives it back. With `mail`, it sends to the shared mailbox (as the servers of `useServerWithMailbox`
+ * do), for a file that sends mail without reading it. Outside the API projects (no pool) it is a server of one's
+ * own, its mail going to its log.
+ */
+export async function sharedServer(options: { env?: Record<string, string>; mail?: boolean } = {}): Promise<TestServer> {
+  const pool = inject("serverPool");
+  if (!pool) return startServer(options);
+  const mail: Record<string, string> = options.mail ? { SMTP_URL: await Mailbox.sharedUrl(pool) } : {};
+  const env = serverEnv({ ...mail, ...options.env });
+  const response = await fetch(`${pool}/servers`, { method: "POST", body: JSON.stringify({ env, kind: databaseKindUnderTest() }) });
+  if (!response.ok) throw new Error(`the server pool could not start a server:\n${await response.text()}`);
+  const lent = (await response.json()) as LentServer;
+  let released = false;
+  return {
+    baseUrl: lent.baseUrl,
+    origin: lent.baseUrl,
+    pid: lent.pid,
+    // The pool drops it at the end of the run.
+    database: { ...lent.database, drop: async () => {} },
+    output: () => {
+      throw new Error("a shared server's log mixes every test file's requests: read the log of a server of your own (startServer)");
+    },
+    async stop() {
+      if (released) return;
+      released = true;
+      await fetch(`${pool}/servers/${lent.id}/release`, { method: "POST" });
+    },
+    shared: true,
+  };
+}
+
+/** The mailbox shared servers send to (their `SMTP_URL` is its `url`); outside the API projects, one's own. */
+export async function sharedMailbox(): Promise<Mailbox> {
+  const pool = inject("serverPool");
+  return pool ? Mailbox.shared(pool) : new Mailbox().start();
 }
 
 /** Starts a server expecting it to refuse to start; resolves with its output and exit code. */
@@ -85,15 +145,22 @@ export async function startServerExpectingFailure(env: Record<string, string | u
 }
 
 /**
- * This file's one server, its mail going to a real SMTP server on 127.0.0.1: both started before the file's
- * tests and stopped after them. `started` receives them, for the file's own `server` and `mailbox` variables.
+ * This file's server, its mail going to a real SMTP server on 127.0.0.1: both got before the file's tests and
+ * given back after them. `started` receives them, for the file's own `server` and `mailbox` variables. Both are
+ * shared with other files of the same configuration (`sharedServer`, `sharedMailbox`: find mail by recipient,
+ * refuse one address rather than every message); `exclusive: true` starts a server and mailbox of the file's own.
  */
-export function useServerWithMailbox(env: Record<string, string>, started: (running: { server: TestServer; mailbox: Mailbox }) => void): void {
+export function useServerWithMailbox(
+  env: Record<string, string>,
+  started: (running: { server: TestServer; mailbox: Mailbox }) => void,
+  options: { exclusive?: boolean } = {},
+): void {
   let running: { server?: TestServer; mailbox?: Mailbox } = {};
   beforeAll(async () => {
-    const mailbox = await new Mailbox().start();
+    const mailbox = options.exclusive ? await new Mailbox().start() : await sharedMailbox();
     running = { mailbox };
-    const server = await startServer({ env: { SMTP_URL: mailbox.url, ...env } });
+    const config = { env: { SMTP_URL: mailbox.url, ...env } };
+    const server = options.exclusive ? await startServer(config) : await sharedServer(config);
     running = { server, mailbox };
     started({ server, mailbox });
   });

@@ -6,9 +6,11 @@ import type { TestDatabase } from "./database";
 
 /**
  * Runs one statement. On PostgreSQL a write is announced to the servers' session caches by the database's own
- * triggers, as any hand edit is (docs/decisions/024-session-cache-and-invalidation.md), and the helper leaves a
- * moment for the delivery; `announce: false` runs it with triggers off (session_replication_role = replica),
- * to show what a cache serves when nobody announces. On SQLite the caches see any commit.
+ * triggers, as any hand edit is (docs/decisions/024-session-cache-and-invalidation.md), and arrives a moment
+ * after the commit: a test whose next request depends on the server having heard it waits for that
+ * (`sessionShows` in tests/support/client.ts). `announce: false` runs it with triggers off
+ * (session_replication_role = replica), to show what a cache serves when nobody announces. On SQLite the caches
+ * see any commit.
  */
 export async function query<T = Record<string, unknown>>(
   database: TestDatabase,
@@ -32,10 +34,6 @@ export async function query<T = Record<string, unknown>>(
     const isWrite = /^\s*(insert|update|delete)\b/i.test(sql);
     if (isWrite && options.announce === false) await client.query("SET session_replication_role = replica");
     const { rows } = await client.query(sql.replace(/\?/g, () => `$${++n}`), params);
-    // Delivered at commit to every listening server, a moment later: a margin before the test's next request.
-    // A test whose next step depends on the server having heard it waits for that instead (organization.test.ts's
-    // verify, tests/support/client.ts's eventually); the margin only makes the rest unlikely to race.
-    if (isWrite && options.announce !== false) await new Promise((resolve) => setTimeout(resolve, 50));
     return rows as T[];
   } finally {
     await client.end();

@@ -3,7 +3,7 @@
 // Prisma's query compiler plans each model query anew: `include` runs two queries (~670 µs here for the session
 // read, ~2 ms for the sign-in lookup) and `create` ~1 ms, where one parameterized statement takes 120–300 µs.
 // Raw rows come back in each database's own types (SQLite: ISO text and 0/1), so they are mapped to exactly
-// the objects Prisma would return — tests/api/session-store.test.ts compares the two on both databases, and
+// the objects Prisma would return — tests/unit/session-store.suite.ts compares the two on both databases, and
 // fails if a column is added to either table without being added here.
 import { newId } from "~/auth/core/crypto.server";
 import { db, Prisma, type Db, type Session, type Transaction, type User } from "~/db.server";

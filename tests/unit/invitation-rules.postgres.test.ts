@@ -1,0 +1,3 @@
+import { invitationRulesSuite } from "./invitation-rules.suite";
+
+invitationRulesSuite("postgres");

@@ -1,0 +1,3 @@
+import { sessionStoreSuite } from "./session-store.suite";
+
+sessionStoreSuite("postgres");

@@ -1,0 +1,3 @@
+import { setPasswordSuite } from "./set-password.suite";
+
+setPasswordSuite("postgres");
