@@ -1,17 +1,14 @@
 // The admin console and impersonation (issue 30), with JavaScript off: an admin finds an account, bans and unbans
 // it, acts as its owner behind a banner on every page, is refused changing their password, and stops; others
 // get a 404; axe checks every state, also on a phone in dark mode.
-import path from "node:path";
 import Database from "better-sqlite3";
 import { expect, expectErrorSummary, expectNoAxeViolations, expectStatus, PASSWORD, signIn, test, uniqueEmail, type TestUser } from "./fixtures";
 
 test.use({ javaScriptEnabled: false });
 
-const E2E_DATABASE = path.join(import.meta.dirname, "..", ".tmp", "e2e.db");
-
-/** An operator's grant, as `npm run admin -- grant` makes it, straight in the test database. */
-function makeAdmin(email: string) {
-  const db = new Database(E2E_DATABASE);
+/** An operator's grant, as `npm run admin -- grant` makes it, straight in this worker's database. */
+function makeAdmin(databaseFile: string, email: string) {
+  const db = new Database(databaseFile);
   try {
     db.prepare(`UPDATE "user" SET "role" = 'admin' WHERE "email" = ?`).run(email);
   } finally {
@@ -27,10 +24,10 @@ async function newAccount(request: import("@playwright/test").APIRequestContext,
   return user;
 }
 
-test("an admin finds an account, bans it, acts as its owner behind a banner, and stops", async ({ page, request, baseURL }) => {
+test("an admin finds an account, bans it, acts as its owner behind a banner, and stops", async ({ page, request, baseURL, appServer }) => {
   const admin = await newAccount(request, baseURL!, "Root Admin");
   const member = await newAccount(request, baseURL!, "Mary Member");
-  makeAdmin(admin.email);
+  makeAdmin(appServer.database.file, admin.email);
   await signIn(page, admin);
   await expect(page.getByRole("navigation", { name: "Account" }).getByRole("link", { name: "Admin" })).toBeVisible();
 
@@ -76,10 +73,10 @@ test("an admin finds an account, bans it, acts as its owner behind a banner, and
   await expect(page.getByText("An admin stopped acting as this account")).toBeVisible();
 });
 
-test("deleting asks for the account's address first", async ({ page, request, baseURL }) => {
+test("deleting asks for the account's address first", async ({ page, request, baseURL, appServer }) => {
   const admin = await newAccount(request, baseURL!, "Second Admin");
   const member = await newAccount(request, baseURL!, "Doomed Member");
-  makeAdmin(admin.email);
+  makeAdmin(appServer.database.file, admin.email);
   await signIn(page, admin);
   await page.goto(`/admin?q=${encodeURIComponent(member.email)}`);
   await page.getByRole("link", { name: member.name }).click();
@@ -104,10 +101,10 @@ test("the console is a 404 for everyone but admins", async ({ page, user }) => {
 
 test.describe("on a phone in dark mode", () => {
   test.use({ viewport: { width: 320, height: 640 }, colorScheme: "dark" });
-  test("the console and the banner pass axe", async ({ page, request, baseURL }) => {
+  test("the console and the banner pass axe", async ({ page, request, baseURL, appServer }) => {
     const admin = await newAccount(request, baseURL!, "Phone Admin");
     const member = await newAccount(request, baseURL!, "Phone Member");
-    makeAdmin(admin.email);
+    makeAdmin(appServer.database.file, admin.email);
     await signIn(page, admin);
     await page.goto(`/admin?q=${encodeURIComponent(member.email)}`);
     await expectNoAxeViolations(page, "admin list, phone, dark");

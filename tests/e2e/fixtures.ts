@@ -36,8 +36,12 @@ interface Fixtures {
 }
 
 interface WorkerFixtures {
-  /** This worker's server: the built app (server.mjs) on a free port, on a database of its own. */
-  appServer: { baseUrl: string };
+  /**
+   * This worker's server: the built app (server.mjs) on a free port, on a database of its own. `database` is that
+   * SQLite database (`file`: its path), for a spec that sets up what no page can (an operator's grant, a large
+   * organization, a registered application).
+   */
+  appServer: { baseUrl: string; database: { kind: "sqlite"; url: string; file: string } };
 }
 
 /** The browser suite's server settings, on top of the test servers' usual ones. */
@@ -83,7 +87,7 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
       const database = await createScratchDatabase("sqlite", "latchkey_e2e");
       // A start-up takes ~1 s; on two cores shared with the API suite it has taken over 20.
       const server = await spawnServer({ env: { ...E2E_ENV, DATABASE_URL: database.url }, timeoutMs: 60_000 });
-      await use({ baseUrl: server.baseUrl });
+      await use({ baseUrl: server.baseUrl, database: { kind: "sqlite", url: database.url, file: database.url.replace(/^file:/, "") } });
       await server.stop();
       await database.drop();
     },

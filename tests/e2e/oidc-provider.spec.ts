@@ -2,23 +2,18 @@
 // the provider; they sign in on Latchkey's own page, allow the application on the consent page, and come back
 // with a code the application exchanges. Then /account/applications revokes it. JavaScript off (the pages are
 // plain forms) and on (Remix navigations hand over to the provider with whole-page loads).
-import path from "node:path";
 import * as oidc from "openid-client";
-import type { TestDatabase } from "../support/database";
 import { registerClient } from "../support/oidc-clients";
 import { expect, expectNoAxeViolations, submitSignIn, test } from "./fixtures";
-import { E2E_PORT } from "./ports";
 
-const database = { kind: "sqlite", url: `file:${path.resolve("tests/.tmp/e2e.db")}` } as TestDatabase;
-const baseUrl = `http://localhost:${E2E_PORT}`;
 
 for (const javaScriptEnabled of [false, true]) {
   test.describe(`JavaScript ${javaScriptEnabled ? "on" : "off"}`, () => {
     test.use({ javaScriptEnabled });
 
-    test("an application signs a person in through sign-in and consent, and they revoke it later", async ({ page, user }) => {
-      const app = await registerClient(database, { name: "Team Wiki" });
-      const config = await oidc.discovery(new URL(baseUrl), app.clientId, undefined, oidc.ClientSecretBasic(app.clientSecret!), { execute: [oidc.allowInsecureRequests] });
+    test("an application signs a person in through sign-in and consent, and they revoke it later", async ({ page, user, appServer }) => {
+      const app = await registerClient(appServer.database, { name: "Team Wiki" });
+      const config = await oidc.discovery(new URL(appServer.baseUrl), app.clientId, undefined, oidc.ClientSecretBasic(app.clientSecret!), { execute: [oidc.allowInsecureRequests] });
       const verifier = oidc.randomPKCECodeVerifier();
       const state = oidc.randomState();
       const nonce = oidc.randomNonce();

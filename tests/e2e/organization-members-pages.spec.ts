@@ -2,7 +2,6 @@
 // first 50 and where they sit in the list, "More members" to the next page, "Earlier members" back. The extra
 // members go straight into the server's database (invitations are another spec's story).
 import Database from "better-sqlite3";
-import path from "node:path";
 import { expect, expectNoAxeViolations, signUp, test, uniqueEmail, PASSWORD } from "./fixtures";
 
 test.use({ javaScriptEnabled: false });
@@ -10,8 +9,8 @@ test.use({ javaScriptEnabled: false });
 const EXTRA = 60;
 
 /** Adds `count` users to the organization `slug`, joining after everyone there (the e2e server's SQLite file). */
-function addMembers(slug: string, count: number) {
-  const db = new Database(path.resolve("tests/.tmp/e2e.db"));
+function addMembers(databaseFile: string, slug: string, count: number) {
+  const db = new Database(databaseFile);
   db.pragma("busy_timeout = 10000");
   try {
     const { id } = db.prepare(`SELECT "id" FROM "organization" WHERE "slug" = ?`).get(slug) as { id: string };
@@ -30,7 +29,7 @@ function addMembers(slug: string, count: number) {
   }
 }
 
-test("a large organization's members come a page at a time, with links to the next and previous pages", async ({ page }) => {
+test("a large organization's members come a page at a time, with links to the next and previous pages", async ({ page, appServer }) => {
   const slug = `big-${Date.now().toString(36)}`;
   await signUp(page, { name: "Paige Pager", email: uniqueEmail("pager"), password: PASSWORD });
   await page.goto("/organizations");
@@ -38,7 +37,7 @@ test("a large organization's members come a page at a time, with links to the ne
   await page.getByLabel("Slug").fill(slug);
   await page.getByRole("button", { name: "Create organization" }).click();
   await expect(page).toHaveURL(`/organizations/${slug}`);
-  addMembers(slug, EXTRA);
+  addMembers(appServer.database.file, slug, EXTRA);
 
   await page.goto(`/organizations/${slug}`);
   const members = page.getByRole("list", { name: "Members" }).getByRole("listitem");

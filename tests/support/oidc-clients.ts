@@ -13,7 +13,7 @@ export interface RegisteredClient {
 }
 
 export async function registerClient(
-  database: TestDatabase,
+  database: Pick<TestDatabase, "kind" | "url">,
   options: { name?: string; public?: boolean; trusted?: boolean; redirectUri?: string; postLogoutRedirectUri?: string } = {},
 ): Promise<RegisteredClient> {
   const clientId = `client-${randomBytes(8).toString("hex")}`;

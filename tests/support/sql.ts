@@ -13,7 +13,7 @@ import type { TestDatabase } from "./database";
  * see any commit.
  */
 export async function query<T = Record<string, unknown>>(
-  database: TestDatabase,
+  database: Pick<TestDatabase, "kind" | "url">,
   sql: string,
   params: unknown[] = [],
   options: { announce?: boolean } = {},
