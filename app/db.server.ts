@@ -66,12 +66,26 @@ function createClient(): Db {
     connect: async () => {
       const opened = await factory.connect();
       connection = (opened as unknown as { client?: SqliteConnection }).client ?? null;
+      beginImmediately(opened as unknown as { client?: { prepare(sql: string): unknown } });
       return opened;
     },
     connectToShadowDb: () => factory.connectToShadowDb(),
   } as typeof factory;
   changeFeed.use(sqliteTransport(file, () => connection));
   return withChangeAnnouncements(new SqliteClient({ adapter }));
+}
+
+/**
+ * Transactions on SQLite start with BEGIN IMMEDIATE, not the adapter's plain (deferred) BEGIN: a deferred
+ * transaction that reads and then writes fails with SQLITE_BUSY when another process (WEB_CONCURRENCY > 1, a
+ * second instance on the same file) committed in between, and the busy timeout cannot help it, since its snapshot
+ * is already stale. IMMEDIATE takes the one write lock first and waits its turn (docs/decisions/053-sqlite-begin-immediate.md).
+ */
+function beginImmediately(adapter: { client?: { prepare(sql: string): unknown } }): void {
+  const client = adapter.client;
+  if (!client) throw new Error("the SQLite adapter no longer exposes its connection: check beginImmediately");
+  const prepare = client.prepare.bind(client);
+  client.prepare = (sql: string) => prepare(sql === "BEGIN" ? "BEGIN IMMEDIATE" : sql);
 }
 
 const globalForDb = globalThis as unknown as { latchkeyDb?: Db };

@@ -102,8 +102,10 @@ export async function replacePassword(ctx: RequestContext, userId: string, email
     if (updated.count === 0) {
       await tx.account.create({ data: { userId, providerId: CREDENTIAL_PROVIDER, accountId: userId, password: passwordHash, passwordResetByEmail: true } });
     }
-    const ended = env.AUTH_REVOKE_SESSIONS_ON_PASSWORD_RESET === "on" ? (await tx.session.deleteMany({ where: { userId } })).count : 0;
-    await recordSecurityEvent(tx, { userId, type: "password_reset", ctx, details: { sessionsEnded: ended } });
+    const signedOutEverywhere = env.AUTH_REVOKE_SESSIONS_ON_PASSWORD_RESET === "on";
+    const ended = signedOutEverywhere ? (await tx.session.deleteMany({ where: { userId } })).count : 0;
+    // `signedOutEverywhere`: the mail says every device was signed out (a claim may have ended them a moment ago).
+    await recordSecurityEvent(tx, { userId, type: "password_reset", ctx, details: { sessionsEnded: ended, signedOutEverywhere } });
   });
   await revokeTokens("reset-password", userId);
   // The owner hears of it, whoever did it (the password_reset event's mail, ADR 048): a reset by someone else who

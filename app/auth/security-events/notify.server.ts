@@ -78,7 +78,7 @@ async function mailOwner(event: StoredEvent, details: SecurityEventDetails, devi
             activityUrl,
           )
         : event.type === "password_reset"
-          ? emails.passwordWasReset(user.email, event.createdAt, activityUrl, Number(details.sessionsEnded ?? 0) > 0)
+          ? emails.passwordWasReset(user.email, event.createdAt, activityUrl, details.signedOutEverywhere === true || Number(details.sessionsEnded ?? 0) > 0)
           : emails.securityMailChange(user.email, event.type as "password_changed" | "two_factor_disabled", event.createdAt, activityUrl);
   await sendMail(message, { securityNotice: true });
 }
