@@ -72,8 +72,8 @@ test("an admin finds an account, bans it, acts as its owner behind a banner, and
   await expect(page).toHaveURL(/\/admin\/users\//);
   await expectStatus(page, `You stopped acting as ${member.name}.`);
   await expect(page.getByRole("region", { name: "Acting as another user" })).toHaveCount(0);
-  await expect(page.getByText("An admin started acting as this account")).toBeVisible();
-  await expect(page.getByText("An admin stopped acting as this account")).toBeVisible();
+  await expect(page.getByText("An administrator started acting as this account")).toBeVisible();
+  await expect(page.getByText("An administrator stopped acting as this account")).toBeVisible();
 });
 
 test("deleting asks for the account's address first", async ({ page, request, baseURL }) => {

@@ -14,8 +14,10 @@ import {
 } from "~/auth/admin/schemas";
 import { normalizeEmail } from "~/auth/core/email-address";
 import { CREDENTIAL_PROVIDER, assertPasswordLength, hashPassword } from "~/auth/account/password.server";
+import { requestPasswordReset } from "~/auth/account/password-flows.server";
 import { settleOrganizationsOfDeletedUser } from "~/auth/organization/access.server";
 import type { RequestContext } from "~/auth/request-context.server";
+import { endProviderAccessOf } from "~/auth/oidc-provider/adapter.server";
 import { recordSecurityEvent } from "~/auth/security-events/record.server";
 import type { SessionWithUser } from "~/auth/session/sessions.server";
 import { db, databaseKind, isUniqueViolation, Prisma, type User } from "~/db.server";
@@ -259,6 +261,8 @@ export async function banUser(ctx: RequestContext, admin: Admin, input: { userId
     const { count } = await tx.user.updateMany({ where: { id: input.userId }, data: { banned: true, banReason, banExpires } });
     if (count === 0) throw new AuthError("USER_NOT_FOUND");
     await tx.session.deleteMany({ where: { userId: input.userId } });
+    // Applications lose what they hold for the person too: codes, access and refresh tokens (ADR 051).
+    await endProviderAccessOf(tx, input.userId);
     await recordSecurityEvent(tx, {
       userId: input.userId,
       type: "user_banned",
@@ -326,6 +330,18 @@ export async function removeUser(admin: Admin, userId: string): Promise<void> {
  * POST /admin/set-user-password. Marked as set by someone other than the owner in the same way as a reset by
  * e-mail: it proves nothing the owner alone knows, so the e-mailed second factor is not offered after it (ADR 027).
  */
+/**
+ * The console's "Send password reset": the same reset link a person can ask for, mailed to the account's address,
+ * recorded as `password_reset_sent_by_admin` with the admin as the actor (the owner sees an admin started it).
+ */
+export async function sendPasswordResetByAdmin(ctx: RequestContext, admin: Admin, userId: string): Promise<User> {
+  authorize(admin, { user: ["set-password"] }, "YOU_ARE_NOT_ALLOWED_TO_SET_USERS_PASSWORD");
+  const user = await findUserOrThrow(userId);
+  await recordSecurityEvent(db, { userId, type: "password_reset_sent_by_admin", ctx, actorUserId: admin.user.id });
+  await requestPasswordReset({ email: user.email });
+  return user;
+}
+
 export async function setUserPassword(ctx: RequestContext, admin: Admin, userId: string, newPassword: string): Promise<void> {
   authorize(admin, { user: ["set-password"] }, "YOU_ARE_NOT_ALLOWED_TO_SET_USERS_PASSWORD");
   assertPasswordLength(newPassword);
