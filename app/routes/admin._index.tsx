@@ -69,6 +69,9 @@ export default function AdminUsers() {
     <section aria-labelledby="admin-heading">
       <h1 id="admin-heading">Accounts</h1>
       <FlashMessage flash={page.flash} />
+      <p>
+        <Link to="/admin/applications">Applications</Link> <span className="muted">— the applications that sign people in with this service</span>
+      </p>
       <Form method="get" className="admin-search" role="search" aria-label="Accounts">
         <label>
           Search
