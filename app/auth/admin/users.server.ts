@@ -97,7 +97,9 @@ const isOneOf = <T extends string>(list: readonly T[], value: string | undefined
 
 export interface UserPage {
   users: User[];
+  /** How many users match; with `countUpTo`, at most that many (then `totalIsExact` is false). */
   total: number;
+  totalIsExact: boolean;
 }
 
 /**
@@ -105,32 +107,37 @@ export interface UserPage {
  * page. An unknown field answers an empty page, as Better Auth's does (its adapter throws and it answers
  * `{users: [], total: 0}`). Without `limit` a page holds DEFAULT_PAGE_SIZE users, never the whole table.
  */
-export async function listUsers(admin: Admin, query: ListUsersQuery): Promise<UserPage> {
+export async function listUsers(admin: Admin, query: ListUsersQuery, options: { countUpTo?: number } = {}): Promise<UserPage> {
   authorize(admin, { user: ["list"] }, "YOU_ARE_NOT_ALLOWED_TO_LIST_USERS");
+  const none: UserPage = { users: [], total: 0, totalIsExact: true };
   const where: Prisma.UserWhereInput[] = [];
   if (query.searchValue) {
     const search = condition(query.searchField ?? "email", query.searchOperator ?? "contains", query.searchValue);
-    if (!search) return { users: [], total: 0 };
+    if (!search) return none;
     where.push(search);
   }
   if (query.filterValue !== undefined) {
     const field = query.filterField ?? "email";
     const filter = isOneOf(FILTERABLE_FIELDS, field) ? condition(field, query.filterOperator ?? "eq", query.filterValue) : undefined;
-    if (!filter) return { users: [], total: 0 };
+    if (!filter) return none;
     where.push(filter);
   }
   const sortBy = query.sortBy ?? "createdAt";
-  if (!isOneOf(SORTABLE_FIELDS, sortBy)) return { users: [], total: 0 };
+  if (!isOneOf(SORTABLE_FIELDS, sortBy)) return none;
   const direction = query.sortDirection ?? (query.sortBy ? "asc" : "desc");
   const take = Math.min(Number(query.limit) || DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
   const skip = Number(query.offset) || 0;
   const filter = where.length ? { AND: where } : {};
-  const [users, total] = await Promise.all([
+  // The API's total is exact, as Better Auth's is (a count of every matching row: with the search indexes, of the
+  // matches; unfiltered, of the whole table). The console asks for at most `countUpTo` + 1, which stops early.
+  const cap = options.countUpTo;
+  const [users, counted] = await Promise.all([
     // The id breaks ties, so pages never overlap nor skip a user created in the same millisecond.
     db.user.findMany({ where: filter, orderBy: [{ [sortBy]: direction }, { id: direction }], take, skip }),
-    db.user.count({ where: filter }),
+    db.user.count({ where: filter, ...(cap !== undefined ? { take: cap + 1 } : {}) }),
   ]);
-  return { users, total };
+  if (cap !== undefined && counted > cap) return { users, total: cap, totalIsExact: false };
+  return { users, total: counted, totalIsExact: true };
 }
 
 // ── get, create, update ───────────────────────────────────────────────────────────────────────────────────────
