@@ -98,6 +98,22 @@ function UriField({ label, hint, meta }: { label: string; hint: string; meta: Fi
   );
 }
 
+function UriList({ title, uris }: { title: string; uris: string[] }) {
+  if (uris.length === 0) return null;
+  return (
+    <>
+      <div>{title}:</div>
+      <ul>
+        {uris.map((uri) => (
+          <li key={uri}>
+            <code>{uri}</code>
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+}
+
 function RegisterForm({ last }: { last: ReturnType<typeof useActionData<typeof action>> }) {
   const [form, fields] = useZodForm(
     "register-application",
@@ -217,26 +233,8 @@ export default function AdminApplications() {
                   {client.public ? "Public" : "Confidential"}
                   {client.trusted ? " · trusted (no consent page)" : ""} · registered {client.created}
                 </div>
-                <div>Redirect addresses:</div>
-                <ul>
-                  {client.redirectUris.map((uri) => (
-                    <li key={uri}>
-                      <code>{uri}</code>
-                    </li>
-                  ))}
-                </ul>
-                {client.postLogoutRedirectUris.length ? (
-                  <>
-                    <div>After signing out:</div>
-                    <ul>
-                      {client.postLogoutRedirectUris.map((uri) => (
-                        <li key={uri}>
-                          <code>{uri}</code>
-                        </li>
-                      ))}
-                    </ul>
-                  </>
-                ) : null}
+                <UriList title="Redirect addresses" uris={client.redirectUris} />
+                <UriList title="After signing out" uris={client.postLogoutRedirectUris} />
               </div>
               <div>
                 <Link to={`${HERE}?remove=${encodeURIComponent(client.clientId)}`}>
