@@ -46,10 +46,11 @@ export async function serve({ root, port, host }) {
       req.socket.destroy();
       return;
     }
-    // The OpenID provider's paths (discovery, /api/auth/oauth2/…) go to it, a Koa application of its own (ADR 046).
+    // The OpenID provider's paths (discovery, /api/auth/oauth2/…) go to it, a Koa application of its own (ADR 046),
+    // counted against the rate limit of the client address every other request is counted by (ADR 006, 051).
     if (oidcProvider?.handles(pathOf(req.url))) {
       setCommonHeaders(res, strictTransport);
-      oidcProvider.handle(req, res);
+      oidcProvider.handle(req, res, clientAddress.loadContext(req).clientIp);
       return;
     }
     let dispatched;

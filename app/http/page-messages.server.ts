@@ -50,7 +50,7 @@ export const PAGE_MESSAGES = {
   TOO_MANY_ATTEMPTS: () => "That code was entered wrongly too many times and no longer works. Send a new code.",
   BANNED_USER: () => "This account has been suspended by an administrator, so it can't sign in. Contact support if you think this is a mistake.",
   NOT_ALLOWED_WHILE_IMPERSONATING: () =>
-    "You are acting as this person: their password, email address, passkeys, two-factor settings and linked accounts can't be changed, nor the account deleted, until you stop.",
+    "You are acting as this person: their password, email address, passkeys, two-factor settings and linked accounts can't be changed, the account can't be deleted, and no application can be let in as them, until you stop.",
   YOU_CANNOT_BAN_YOURSELF: () => "You can't ban your own account.",
   YOU_CANNOT_REMOVE_YOURSELF: () => "You can't delete your own account from here.",
   YOU_CANNOT_DEMOTE_YOURSELF: () => "You can't take away your own admin role.",

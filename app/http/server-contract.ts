@@ -35,6 +35,9 @@ export interface ApiDispatchHooks {
 export interface OidcProviderHooks {
   /** Whether a path is the OpenID provider's (discovery, /api/auth/oauth2/…). */
   handles(pathname: string): boolean;
-  /** Answers such a request on the node objects (oidc-provider is a Koa application). */
-  handle(req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse): Promise<void>;
+  /**
+   * Answers such a request on the node objects (oidc-provider is a Koa application), after its rate limit for
+   * `clientIp` (the address the server computed as for every other request).
+   */
+  handle(req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse, clientIp: string): Promise<void>;
 }

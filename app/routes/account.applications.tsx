@@ -33,8 +33,8 @@ export async function action(args: ActionFunctionArgs) {
       rateLimitAs: "/oauth2/revoke-access",
       session: "required",
       refusalShown: "page",
-      run: async (value, current) => {
-        await revokeApplication(current.user.id, value.clientId);
+      run: async (value, current, ctx) => {
+        await revokeApplication(ctx, current.user.id, value.clientId);
         return goTo("/account/applications", value.name ? `${value.name} can no longer use your account.` : "Access revoked.");
       },
     }),

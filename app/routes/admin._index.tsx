@@ -15,6 +15,11 @@ import { takeFlashNotice } from "~/http/flash.server";
 export const meta = pageTitle("Admin: accounts");
 
 const PAGE_SIZE = 25;
+/**
+ * Counted exactly up to here; past it the page says "more than" and pages on while pages are full: counting a
+ * hundred thousand accounts for every page costs more than the page (docs/decisions/052-admin-search-indexes.md).
+ */
+const COUNT_UP_TO = 10_000;
 const FILTERS: Record<string, Pick<ListUsersQuery, "filterField" | "filterValue" | "filterOperator">> = {
   all: {},
   banned: { filterField: "banned", filterValue: "true" },
@@ -29,12 +34,16 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const field = params.get("field") === "name" ? "name" : "email";
   const filter = Object.hasOwn(FILTERS, params.get("filter") ?? "") ? params.get("filter")! : "all";
   const page = Math.min(Math.max(1, Number.parseInt(params.get("page") ?? "1", 10) || 1), 100_000);
-  const { users, total } = await listUsers(admin, {
-    ...(q ? { searchValue: q, searchField: field, searchOperator: "contains" } : {}),
-    ...FILTERS[filter],
-    limit: PAGE_SIZE,
-    offset: (page - 1) * PAGE_SIZE,
-  });
+  const { users, total, totalIsExact } = await listUsers(
+    admin,
+    {
+      ...(q ? { searchValue: q, searchField: field, searchOperator: "contains" } : {}),
+      ...FILTERS[filter],
+      limit: PAGE_SIZE,
+      offset: (page - 1) * PAGE_SIZE,
+    },
+    { countUpTo: COUNT_UP_TO },
+  );
   return data(
     {
       q,
@@ -43,6 +52,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       page,
       pages: Math.max(1, Math.ceil(total / PAGE_SIZE)),
       total,
+      totalIsExact,
+      /** Past the counted pages, a full page means there may be more. */
+      more: totalIsExact ? page * PAGE_SIZE < total : users.length === PAGE_SIZE,
       users: users.map((u) => ({
         id: u.id,
         name: u.name,
@@ -69,6 +81,9 @@ export default function AdminUsers() {
     <section aria-labelledby="admin-heading">
       <h1 id="admin-heading">Accounts</h1>
       <FlashMessage flash={page.flash} />
+      <p>
+        <Link to="/admin/applications">Applications</Link> <span className="muted">— the applications that sign people in with this service</span>
+      </p>
       <Form method="get" className="admin-search" role="search" aria-label="Accounts">
         <label>
           Search
@@ -93,8 +108,8 @@ export default function AdminUsers() {
         <button type="submit">Search</button>
       </Form>
       <p className="muted">
-        {page.total === 1 ? "1 account" : `${page.total} accounts`}
-        {page.pages > 1 ? `, page ${page.page} of ${page.pages}` : ""}
+        {!page.totalIsExact ? `More than ${page.total.toLocaleString("en")} accounts, page ${page.page}` : page.total === 1 ? "1 account" : `${page.total} accounts`}
+        {page.totalIsExact && page.pages > 1 ? `, page ${page.page} of ${page.pages}` : ""}
       </p>
       <ul className="admin-users">
         {page.users.map((u) => (
@@ -110,10 +125,10 @@ export default function AdminUsers() {
           </li>
         ))}
       </ul>
-      {page.pages > 1 ? (
+      {page.page > 1 || page.more ? (
         <nav className="pager" aria-label="Pages">
           {page.page > 1 ? <Link to={pageLink(page, page.page - 1)}>Previous page</Link> : <span />}
-          {page.page < page.pages ? <Link to={pageLink(page, page.page + 1)}>Next page</Link> : null}
+          {page.more ? <Link to={pageLink(page, page.page + 1)}>Next page</Link> : null}
         </nav>
       ) : null}
     </section>

@@ -18,9 +18,19 @@ import {
   setRoleFormSchema,
   setUserPasswordFormSchema,
 } from "~/auth/admin/schemas";
-import { banUser, findUserOrThrow, listUserSessions, removeUser, revokeUserSession, revokeUserSessions, setRole, setUserPassword, unbanUser } from "~/auth/admin/users.server";
+import {
+  banUser,
+  findUserOrThrow,
+  listUserSessions,
+  removeUser,
+  revokeUserSession,
+  revokeUserSessions,
+  sendPasswordResetByAdmin,
+  setRole,
+  setUserPassword,
+  unbanUser,
+} from "~/auth/admin/users.server";
 import { passwordBounds } from "~/auth/account/password.server";
-import { requestPasswordReset } from "~/auth/account/password-flows.server";
 import { describeDevice } from "~/auth/core/device";
 import { AuthError } from "~/auth/errors";
 import { FlashMessage } from "~/components/account-sections";
@@ -116,9 +126,8 @@ export async function action(args: ActionFunctionArgs) {
       schema: noFieldsFormSchema,
       rateLimitAs: "/request-password-reset",
       session: "required",
-      run: async () => {
-        const user = await findUserOrThrow(userId);
-        await requestPasswordReset({ email: user.email });
+      run: async (_value, admin, ctx) => {
+        const user = await sendPasswordResetByAdmin(ctx, admin, userId);
         return back(`A password reset link is on its way to ${user.email}.`);
       },
     }),

@@ -19,12 +19,13 @@ export const meta = pageTitle<{ step: string }>("Allow access", (page) => page.s
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const ctx = await requestContext(request, context, null);
   const current = await pageSession(ctx, context);
-  const step = await interactionStep(request, params.uid ?? "", current);
+  const step = await interactionStep(ctx, params.uid ?? "", current);
   if (step.step === "redirect") {
     // To /sign-in (a page), or back to the provider (not a Remix route: the whole page goes).
     throw step.to.startsWith("/sign-in") ? redirect(step.to, { headers: ctx.responseHeaders }) : redirectDocument(step.to, { headers: ctx.responseHeaders });
   }
   if (step.step === "expired") return data({ ...step, clientName: null, scopes: [], newScopes: [] }, { status: 410, headers: ctx.responseHeaders });
+  if (step.step === "impersonating") return data({ ...step, clientName: null, scopes: [], newScopes: [] }, { status: 403, headers: ctx.responseHeaders });
   return data({ ...step, scopes: describeScopes(step.scopes), newScopes: describeScopes(step.newScopes) }, { headers: ctx.responseHeaders });
 }
 
@@ -34,7 +35,7 @@ const answer = (allowed: boolean) =>
     rateLimitAs: "/oauth2/consent",
     session: "required",
     refusalShown: "page",
-    run: (_value, current, ctx) => answerConsent(ctx.request, new URL(ctx.request.url).pathname.split("/").pop() ?? "", current, allowed),
+    run: (_value, current, ctx) => answerConsent(ctx, new URL(ctx.request.url).pathname.split("/").pop() ?? "", current, allowed),
   });
 
 export async function action(args: ActionFunctionArgs) {
@@ -54,6 +55,21 @@ export default function AllowAccess() {
         <p>The application's sign-in request is no longer open in this browser. Go back to the application and start again.</p>
         <p>
           <Link to="/account">Go to your account</Link>
+        </p>
+      </section>
+    );
+  }
+  if (page.step === "impersonating") {
+    return (
+      <section className="card narrow" aria-labelledby="impersonating-heading">
+        <h1 id="impersonating-heading">You can't sign in to applications as someone else</h1>
+        <p>
+          You are acting as {page.name} ({page.email}). While you do, no application can be let in to their account, so this sign-in request was not
+          answered.
+        </p>
+        <p>Stop acting as them (the button at the top of the page), then try again from the application to sign in as yourself.</p>
+        <p>
+          <Link to="/account">Go to the account</Link>
         </p>
       </section>
     );

@@ -526,3 +526,125 @@ describe("GET /api/auth/token and /api/auth/jwks", () => {
     expect(payload).toMatchObject({ email, name: "Jay Walker" });
   });
 });
+
+describe("with the event log, bans and impersonation (issues 29, 30)", () => {
+  interface StoredEvent {
+    type: string;
+    details: Record<string, unknown>;
+    ipAddress: string | null;
+  }
+  async function eventsOf(userId: string): Promise<StoredEvent[]> {
+    const rows = await query<{ type: string; details: string; ipAddress: string | null }>(
+      server.database,
+      `SELECT "type", "details", "ipAddress" FROM "securityEvent" WHERE "userId" = ? ORDER BY "createdAt", "id"`,
+      [userId],
+    );
+    return rows.map((row) => ({ type: row.type, details: JSON.parse(row.details), ipAddress: row.ipAddress }));
+  }
+  const ofType = (events: StoredEvent[], type: string) => events.filter((event) => event.type === type);
+
+  /** An admin's browser: the role set in the database, then a fresh sign-in so the session reads it. */
+  async function admin() {
+    const first = await person();
+    await query(server.database, `UPDATE "user" SET "role" = 'admin' WHERE "id" = ?`, [first.user.id]);
+    const browser = new ApiClient(server.baseUrl);
+    const signedIn = await browser.post("/api/auth/sign-in/email", { email: first.email, password: PASSWORD });
+    expect(signedIn.status, signedIn.text).toBe(200);
+    return { browser, id: first.user.id };
+  }
+
+  it("consent given, the first tokens and Revoke access are security events of the person, in words on the activity page", async () => {
+    const app = await registerClient(server.database, { name: "Events App" });
+    const { config, someone } = await signedInFlow(app, { scope: "openid email offline_access", prompt: "consent" });
+    const events = await eventually(() => eventsOf(someone.user.id), (found) => ofType(found, "application_tokens_issued").length === 1);
+    const [authorized] = ofType(events, "application_authorized");
+    expect(authorized.details).toEqual({ application: "Events App", clientId: app.clientId, scopes: "openid email offline_access", trusted: false });
+    expect(authorized.ipAddress, "the person's request, not the application's").toBeTruthy();
+    expect(ofType(events, "application_tokens_issued")).toEqual([expect.objectContaining({ details: { application: "Events App", clientId: app.clientId } })]);
+    for (const event of events) expect(JSON.stringify(event.details)).not.toMatch(/token"|secret|code"/i);
+
+    // The same application again (consent remembered): no new "first tokens".
+    const again = await authorizationRequest(config, app);
+    const callback = await authorize(someone.browser, again);
+    await oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: again.verifier, expectedState: again.state, expectedNonce: again.nonce });
+    expect(ofType(await eventsOf(someone.user.id), "application_tokens_issued")).toHaveLength(1);
+
+    const revoked = await someone.browser.request("POST", "/account/applications", form({ intent: "revoke-application", clientId: app.clientId, name: "Events App" }));
+    expect(revoked.status).toBe(302);
+    expect(ofType(await eventsOf(someone.user.id), "application_revoked")).toEqual([expect.objectContaining({ details: { application: "Events App", clientId: app.clientId } })]);
+    // Revoking what is already revoked changes nothing and records nothing.
+    await someone.browser.request("POST", "/account/applications", form({ intent: "revoke-application", clientId: app.clientId }));
+    expect(ofType(await eventsOf(someone.user.id), "application_revoked")).toHaveLength(1);
+
+    const listed = await someone.browser.get("/api/auth/list-security-events");
+    expect(listed.body.events.map((event: { type: string }) => event.type)).toEqual(
+      expect.arrayContaining(["application_authorized", "application_tokens_issued", "application_revoked"]),
+    );
+    const activity = await someone.browser.get("/account/activity");
+    expect(activity.text).toContain("Access given to “Events App”");
+    expect(activity.text).toContain("Signed in to “Events App” for the first time");
+    expect(activity.text).toContain("Access for “Events App” revoked");
+  });
+
+  it("a trusted application's automatic grant is recorded as such", async () => {
+    const app = await registerClient(server.database, { name: "Staff Portal", trusted: true });
+    const { someone } = await signedInFlow(app);
+    const [authorized] = ofType(await eventsOf(someone.user.id), "application_authorized");
+    expect(authorized.details).toMatchObject({ application: "Staff Portal", trusted: true });
+  });
+
+  it("a banned person gets no code, and a refresh token of someone banned since is refused", async () => {
+    const app = await registerClient(server.database);
+    const { config, someone, tokens } = await signedInFlow(app, { scope: "openid email offline_access", prompt: "consent" });
+    // Banned in the database only (the session and the provider's tokens left in place): the check alone refuses.
+    await query(server.database, `UPDATE "user" SET "banned" = (1=1) WHERE "id" = ?`, [someone.user.id]);
+    await expect(oidc.refreshTokenGrant(config, tokens.refresh_token!)).rejects.toMatchObject({ error: "invalid_grant" });
+    const started = await authorizationRequest(config, app);
+    const step = await browse(someone.browser, started.url.href);
+    expect(step.callback?.searchParams.get("code") ?? null, "no code").toBeNull();
+    if (step.callback) expect(step.callback.searchParams.get("error")).toBe("access_denied");
+    // A ban that has ended counts as none.
+    await query(server.database, `UPDATE "user" SET "banExpires" = ? WHERE "id" = ?`, [server.database.kind === "sqlite" ? Date.now() - 1000 : new Date(Date.now() - 1000), someone.user.id]);
+    const later = await authorizationRequest(config, app);
+    const signedIn = new ApiClient(server.baseUrl);
+    expect((await signedIn.post("/api/auth/sign-in/email", { email: someone.email, password: PASSWORD })).status).toBe(200);
+    expect((await authorize(signedIn, later)).searchParams.get("code")).toBeTruthy();
+  });
+
+  it("a ban through the admin API ends what applications hold for the person at once", async () => {
+    const app = await registerClient(server.database);
+    const { config, someone, tokens } = await signedInFlow(app, { scope: "openid email offline_access", prompt: "consent" });
+    const { browser } = await admin();
+    const banned = await browser.post("/api/auth/admin/ban-user", { userId: someone.user.id, banReason: "testing" });
+    expect(banned.status, banned.text).toBe(200);
+    expect(await count(server.database, "oidcModel", `"accountId" = ?`, [someone.user.id])).toBe(0);
+    expect((await oidc.tokenIntrospection(config, tokens.access_token)).active).toBe(false);
+    await expect(oidc.refreshTokenGrant(config, tokens.refresh_token!)).rejects.toMatchObject({ error: "invalid_grant" });
+    // The person's choice is kept: after an unban the application signs them in without asking again.
+    expect(await count(server.database, "oidcConsent", `"userId" = ?`, [someone.user.id])).toBe(1);
+  });
+
+  it("an admin acting as someone cannot let an application in as them", async () => {
+    const app = await registerClient(server.database, { name: "Consent Target" });
+    const config = await relyingParty(app);
+    const target = await person();
+    const { browser } = await admin();
+    const impersonating = await browser.post("/api/auth/admin/impersonate-user", { userId: target.user.id });
+    expect(impersonating.status, impersonating.text).toBe(200);
+    const started = await authorizationRequest(config, app);
+    const step = await browse(browser, started.url.href);
+    expect(step.callback, "no answer goes back to the application").toBeNull();
+    expect(step.response!.status).toBe(403);
+    expect(step.url!.pathname).toMatch(/^\/oauth2\/interaction\//);
+    expect(step.response!.text).toContain("can&#x27;t sign in to applications as someone else");
+    const posted = await browser.request("POST", step.url!.pathname, form({ intent: "allow" }));
+    expect(posted.status).toBe(403);
+    expect(posted.headers.get("location")).toBeNull();
+    expect(await count(server.database, "oidcConsent", `"userId" = ?`, [target.user.id])).toBe(0);
+    expect(ofType(await eventsOf(target.user.id), "application_authorized")).toEqual([]);
+    // prompt=none does not slip past either.
+    const silent = await authorizationRequest(config, app, { prompt: "none" });
+    const answer = await browse(browser, silent.url.href);
+    expect(answer.callback?.searchParams.get("code") ?? null).toBeNull();
+  });
+});

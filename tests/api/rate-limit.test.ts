@@ -190,6 +190,39 @@ describe("database store", () => {
   });
 });
 
+describe("the OpenID provider's endpoints (ADR 051)", () => {
+  it("count per client address and endpoint on every instance; past the limit the token endpoint answers 429 in OAuth's error shape", async () => {
+    const ip = uniqueIp();
+    const token = (s: TestServer) =>
+      fetch(new URL("/api/auth/oauth2/token", s.baseUrl), {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded", "x-forwarded-for": ip },
+        body: new URLSearchParams({ grant_type: "authorization_code", code: "nothing", client_id: "nobody" }),
+      });
+    // The default rule (100 in 10 s), spent on two instances sharing the counters, all at once so the window
+    // cannot end half-way however slow the machine is.
+    const answers = await Promise.all(Array.from({ length: 101 }, (_, i) => token(i % 2 ? proxiedA : proxiedB)));
+    const refused = answers.filter((answer) => answer.status === 429);
+    expect(answers.filter((answer) => answer.status !== 429).every((answer) => answer.status === 400 || answer.status === 401)).toBe(true);
+    expect(refused).toHaveLength(1);
+    const [tooMany] = refused;
+    expect(tooMany.headers.get("content-type")).toMatch(/^application\/json/);
+    expect(Number(tooMany.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    const body = await tooMany.json();
+    expect(body).toEqual({ error: "temporarily_unavailable", error_description: expect.stringMatching(/^too many requests/) });
+    // Another endpoint is another bucket; another address is another client.
+    const discovery = await fetch(new URL("/.well-known/openid-configuration", proxiedA.baseUrl), { headers: { "x-forwarded-for": ip } });
+    expect(discovery.status).toBe(200);
+    expect((await token(proxiedA)).status).toBe(429);
+    const elsewhere = await fetch(new URL("/api/auth/oauth2/token", proxiedA.baseUrl), {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", "x-forwarded-for": uniqueIp() },
+      body: "grant_type=authorization_code",
+    });
+    expect(elsewhere.status).not.toBe(429);
+  });
+});
+
 describe("TRUST_PROXY=1 (one proxy in front)", () => {
   it("keys on the address the proxy saw, not on entries the client made up", async () => {
     const oneHop = await startServer({ env: { AUTH_RATE_LIMIT: "on", TRUST_PROXY: "1" } });

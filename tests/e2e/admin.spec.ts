@@ -69,8 +69,8 @@ test("an admin finds an account, bans it, acts as its owner behind a banner, and
   await expect(page).toHaveURL(/\/admin\/users\//);
   await expectStatus(page, `You stopped acting as ${member.name}.`);
   await expect(page.getByRole("region", { name: "Acting as another user" })).toHaveCount(0);
-  await expect(page.getByText("An admin started acting as this account")).toBeVisible();
-  await expect(page.getByText("An admin stopped acting as this account")).toBeVisible();
+  await expect(page.getByText("An administrator started acting as this account")).toBeVisible();
+  await expect(page.getByText("An administrator stopped acting as this account")).toBeVisible();
 });
 
 test("deleting asks for the account's address first", async ({ page, request, baseURL, appServer }) => {
@@ -88,6 +88,58 @@ test("deleting asks for the account's address first", async ({ page, request, ba
   await expectStatus(page, `The account ${member.email} is deleted.`);
 });
 
+test("Send a password reset link is recorded in the account's events", async ({ page, request, baseURL }) => {
+  const admin = await newAccount(request, baseURL!, "Reset Admin");
+  const member = await newAccount(request, baseURL!, "Forgetful Member");
+  makeAdmin(admin.email);
+  await signIn(page, admin);
+  await page.goto(`/admin?q=${encodeURIComponent(member.email)}`);
+  await page.getByRole("link", { name: member.name }).click();
+  await page.getByRole("button", { name: "Send a password reset link" }).click();
+  await expectStatus(page, `A password reset link is on its way to ${member.email}.`);
+  await expect(page.getByText(`Password reset link sent by an administrator (by ${admin.email})`)).toBeVisible();
+});
+
+test("applications: an admin registers one (the secret shown once), sees it listed, and removes it behind a confirmation", async ({ page, request, baseURL }) => {
+  const admin = await newAccount(request, baseURL!, "Apps Admin");
+  makeAdmin(admin.email);
+  await signIn(page, admin);
+  await page.goto("/admin");
+  await page.getByRole("link", { name: "Applications" }).click();
+  await expect(page).toHaveURL("/admin/applications");
+  await expectNoAxeViolations(page, "admin applications");
+
+  await page.getByRole("button", { name: "Register" }).click();
+  await expectErrorSummary(page, ["Enter the application's name.", "Enter at least one redirect address."]);
+  await page.getByLabel("Name").fill("Browser Test Wiki");
+  await page.getByLabel("Redirect addresses").fill("http://wiki.example.com/callback");
+  await page.getByRole("button", { name: "Register" }).click();
+  await expectErrorSummary(page, ["must use https"]);
+  await expect(page.getByLabel("Name")).toHaveValue("Browser Test Wiki");
+  await page.getByLabel("Redirect addresses").fill("https://wiki.example.com/callback\nhttps://wiki.example.com/other");
+  await page.getByRole("button", { name: "Register" }).click();
+  await expectStatus(page, "Browser Test Wiki is registered.");
+  const clientId = (await page.getByTestId("registered-client-id").textContent())!;
+  expect(await page.getByTestId("registered-client-secret").textContent()).toMatch(/^[A-Za-z0-9_-]{43}$/);
+  const row = page.getByTestId("application-row").filter({ hasText: clientId });
+  await expect(row).toContainText("Confidential");
+  await expect(row).toContainText("https://wiki.example.com/other");
+  await expectNoAxeViolations(page, "admin applications, registered");
+  // The secret is not shown again.
+  await page.goto("/admin/applications");
+  await expect(page.getByTestId("registered-client-secret")).toHaveCount(0);
+
+  await row.getByRole("link", { name: /Remove/ }).click();
+  await expect(page.getByRole("heading", { name: "Remove Browser Test Wiki?" })).toBeVisible();
+  await expectNoAxeViolations(page, "admin applications, confirm removal");
+  await page.getByRole("link", { name: "Cancel" }).click();
+  await expect(page.getByTestId("application-row").filter({ hasText: clientId })).toHaveCount(1);
+  await page.getByTestId("application-row").filter({ hasText: clientId }).getByRole("link", { name: /Remove/ }).click();
+  await page.getByRole("button", { name: "Remove Browser Test Wiki" }).click();
+  await expectStatus(page, "The application is removed: it can no longer sign anyone in.");
+  await expect(page.getByTestId("application-row").filter({ hasText: clientId })).toHaveCount(0);
+});
+
 // Asked through the page's own cookies (page.request), since a page answered 404 counts as a failed load here.
 test("the console is a 404 for everyone but admins", async ({ page, user }) => {
   expect((await page.request.get("/admin")).status()).toBe(404);
@@ -95,6 +147,12 @@ test("the console is a 404 for everyone but admins", async ({ page, user }) => {
   await expect(page.getByRole("navigation", { name: "Account" }).getByRole("link", { name: "Admin" })).toHaveCount(0);
   expect((await page.request.get("/admin")).status()).toBe(404);
   expect((await page.request.get("/admin/users/anything")).status()).toBe(404);
+  expect((await page.request.get("/admin/applications")).status()).toBe(404);
+  const registered = await page.request.post("/admin/applications", {
+    form: { intent: "register", name: "Sneaky", redirectUris: "https://sneaky.example.com/cb", kind: "public" },
+    headers: { Origin: new URL(page.url()).origin },
+  });
+  expect(registered.status()).toBe(404);
   const posted = await page.request.post("/admin/users/anything", { form: { intent: "unban" }, headers: { Origin: new URL(page.url()).origin } });
   expect(posted.status()).toBe(404);
 });
@@ -108,6 +166,9 @@ test.describe("on a phone in dark mode", () => {
     await signIn(page, admin);
     await page.goto(`/admin?q=${encodeURIComponent(member.email)}`);
     await expectNoAxeViolations(page, "admin list, phone, dark");
+    await page.goto("/admin/applications");
+    await expectNoAxeViolations(page, "admin applications, phone, dark");
+    await page.goto(`/admin?q=${encodeURIComponent(member.email)}`);
     await page.getByRole("link", { name: member.name }).click();
     await expectNoAxeViolations(page, "admin user, phone, dark");
     await page.getByRole("button", { name: `Impersonate ${member.email}` }).click();

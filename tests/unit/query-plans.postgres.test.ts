@@ -128,6 +128,24 @@ describe("query plans on PostgreSQL with thousands of rows", () => {
     expect(await expectNoSequentialScans(() => access.assertNoOrganizationLeftWithoutOwner(domain.db, "u2").catch(() => null))).toBeGreaterThan(0);
   });
 
+  it("the admin user search: an address by its beginning or anywhere in it, a name anywhere (ADR 052)", async () => {
+    const users = await import("~/auth/admin/users.server");
+    const admin = { session: { id: "s1" }, user: { id: "u1", role: "admin" } } as never;
+    const search = (searchField: "email" | "name", searchOperator: "starts_with" | "contains", searchValue: string) =>
+      users.listUsers(admin, { searchField, searchOperator, searchValue, limit: 25 });
+    expect(await expectNoSequentialScans(async () => expect((await search("email", "starts_with", "u4242")).total).toBe(11))).toBeGreaterThan(0);
+    expect(await expectNoSequentialScans(async () => expect((await search("email", "contains", "4242@")).total).toBe(5))).toBeGreaterThan(0);
+    expect(await expectNoSequentialScans(async () => expect((await search("name", "contains", "user 4242")).total).toBe(11))).toBeGreaterThan(0);
+    // The console counts no further than it shows: past the cap, the total says "at least".
+    const capped = await users.listUsers(admin, { limit: 25 }, { countUpTo: 1000 });
+    expect(capped).toMatchObject({ total: 1000, totalIsExact: false });
+    expect(capped.users).toHaveLength(25);
+    expect(await users.listUsers(admin, { searchField: "email", searchOperator: "starts_with", searchValue: "u4242", limit: 25 }, { countUpTo: 1000 })).toMatchObject({
+      total: 11,
+      totalIsExact: true,
+    });
+  });
+
   it("housekeeping's batches of expired sessions", async () => {
     const housekeeping = await import("~/auth/housekeeping.server");
     expect(await expectNoSequentialScans(() => housekeeping.deleteExpiredSessions({ maxBatches: 1 }))).toBeGreaterThan(0);

@@ -2,6 +2,7 @@
 // transaction's commit (and never follows a rollback), retention, the refusal of secret-looking details, the
 // limit and cursor rules, and the words people read.
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { SECURITY_EVENT_TYPES } from "~/auth/security-events/types";
 import { openDomain, type DomainHandle } from "../support/domain";
 
 let domain: DomainHandle;
@@ -119,5 +120,20 @@ describe("in words for people", () => {
     expect(words.describeEvent("email_changed", { from: "old@example.com", to: "new@example.com" })).toBe("Email address changed from old@example.com to new@example.com");
     expect(words.describeEvent("passkey_added", { name: "Laptop" })).toBe("Passkey “Laptop” added");
     expect(words.describeEvent("sessions_ended_by_owner", {})).toBe("Signed out everywhere (“This wasn't me”)");
+    expect(words.describeEvent("password_reset_sent_by_admin", {})).toBe("Password reset link sent by an administrator");
+    expect(words.describeEvent("application_authorized", { application: "Team Wiki", clientId: "c1", scopes: "openid email", trusted: false })).toBe("Access given to “Team Wiki”");
+    expect(words.describeEvent("application_authorized", { application: "Portal", trusted: true })).toBe("Access given to “Portal” (a trusted application, which does not ask)");
+    expect(words.describeEvent("application_tokens_issued", { application: "Team Wiki" })).toBe("Signed in to “Team Wiki” for the first time");
+    expect(words.describeEvent("application_revoked", { application: "Team Wiki" })).toBe("Access for “Team Wiki” revoked");
+  });
+
+  it("serves the owner and the admin console from the same sentences, addressing only the owner as “you”", () => {
+    expect(words.describeEvent("impersonation_started", {})).toBe("An administrator started acting as you");
+    expect(words.describeEvent("impersonation_started", {}, "admin")).toBe("An administrator started acting as this account");
+    expect(words.describeEvent("user_banned", {}, "admin")).toBe(words.describeEvent("user_banned", {}));
+  });
+
+  it("has its own sentence for every event type (none falls through to the generic one)", () => {
+    for (const type of SECURITY_EVENT_TYPES) expect(words.describeEvent(type, {}), type).not.toBe("Account changed");
   });
 });

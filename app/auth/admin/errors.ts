@@ -31,6 +31,10 @@ export const ADMIN_ERRORS = {
   FAILED_TO_FIND_ADMIN_SESSION: [400, "Failed to find admin session"],
   /** Ours (issue 30): an admin acting as someone cannot change how they sign in, nor delete the account. */
   NOT_ALLOWED_WHILE_IMPERSONATING: [403, "Not allowed while impersonating"],
+  /** Ours: the console's applications page (OpenID clients) is for admins. */
+  YOU_ARE_NOT_ALLOWED_TO_MANAGE_APPLICATIONS: [403, "You are not allowed to manage applications"],
+  /** Ours: a client the console cannot register; the message says why (the rules `npm run oidc` applies). */
+  INVALID_CLIENT_REGISTRATION: [400, "Invalid client registration"],
 } as const;
 
 /** Better Auth's own codes that are not their message upper-cased (the catalogue test allows exactly these). */

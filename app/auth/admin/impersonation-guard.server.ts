@@ -1,12 +1,13 @@
 // What an impersonation session may not do (issue 30): change how the account signs in — password, e-mail,
-// passkeys, two-factor, linked providers — or delete it. One rule for the API and the pages: both name the
+// passkeys, two-factor, linked providers — or delete it, nor let an application in as the person (the OpenID
+// provider's consent, ADR 051). One rule for the API and the pages: both name the
 // work by its API path (a page intent by the bucket it shares with its JSON twin), and this decides.
 import { AuthError } from "~/auth/errors";
 import { sessionTokenFrom, type SessionWithUser } from "~/auth/session/sessions.server";
 import { readSessionWithUser } from "~/auth/session/cached-read.server";
 import type { RequestContext } from "~/auth/request-context.server";
 
-const KEPT_FROM_IMPERSONATORS = ["/change-password", "/set-password", "/change-email", "/delete-user", "/link-social", "/unlink-account"];
+const KEPT_FROM_IMPERSONATORS = ["/change-password", "/set-password", "/change-email", "/delete-user", "/link-social", "/unlink-account", "/oauth2/consent"];
 const KEPT_PREFIXES = ["/two-factor/", "/passkey/", "/delete-user/"];
 /** Passkey sign-in and sign-up need no session: nothing of an account to protect there. */
 const PASSKEY_WITHOUT_SESSION = ["/passkey/generate-authenticate-options", "/passkey/verify-authentication", "/passkey/sign-up/"];

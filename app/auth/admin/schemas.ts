@@ -110,3 +110,24 @@ export function setUserPasswordFormSchema(bounds: { min: number; max: number }) 
 /** Deleting names the account: the admin types its address, so a slip of the mouse deletes nothing. */
 export const deleteUserFormSchema = z.object({ confirmEmail: z.string({ error: "Type the account's email address to confirm." }).trim().min(1, "Type the account's email address to confirm.").max(MAX_EMAIL_LENGTH) });
 export const profileFormSchema = z.object({ name: nameField });
+
+// The console's applications page (/admin/applications): registering an OpenID client, as `npm run oidc --
+// add-client` does. Addresses one per line; the domain (oidc-provider/clients.server.ts) checks each.
+const MAX_CLIENT_NAME_LENGTH = 100;
+const MAX_URIS = 10;
+const MAX_URI_LENGTH = 2000;
+const uriLines = (field: string) =>
+  z
+    .string()
+    .max(MAX_URIS * (MAX_URI_LENGTH + 2), `Use at most ${MAX_URIS} addresses.`)
+    .optional()
+    .transform((text) => (text ?? "").split(/\r?\n/).map((line) => line.trim()).filter(Boolean))
+    .pipe(z.array(z.string().max(MAX_URI_LENGTH, `An address in ${field} is too long.`)).max(MAX_URIS, `Use at most ${MAX_URIS} addresses.`));
+export const CLIENT_KINDS = ["confidential", "public", "trusted"] as const;
+export const registerClientFormSchema = z.object({
+  name: z.string({ error: "Enter the application's name." }).trim().min(1, "Enter the application's name.").max(MAX_CLIENT_NAME_LENGTH, `Use at most ${MAX_CLIENT_NAME_LENGTH} characters.`),
+  redirectUris: uriLines("the redirect addresses").refine((uris) => uris.length > 0, "Enter at least one redirect address."),
+  postLogoutRedirectUris: uriLines("the sign-out addresses"),
+  kind: z.enum(CLIENT_KINDS, { error: "Choose what kind of application it is." }),
+});
+export const clientIdFormSchema = z.object({ clientId: z.string().min(1).max(MAX_ID_LENGTH) });

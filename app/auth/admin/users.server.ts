@@ -14,8 +14,10 @@ import {
 } from "~/auth/admin/schemas";
 import { normalizeEmail } from "~/auth/core/email-address";
 import { CREDENTIAL_PROVIDER, assertPasswordLength, hashPassword } from "~/auth/account/password.server";
+import { requestPasswordReset } from "~/auth/account/password-flows.server";
 import { settleOrganizationsOfDeletedUser } from "~/auth/organization/access.server";
 import type { RequestContext } from "~/auth/request-context.server";
+import { endProviderAccessOf } from "~/auth/oidc-provider/adapter.server";
 import { recordSecurityEvent } from "~/auth/security-events/record.server";
 import type { SessionWithUser } from "~/auth/session/sessions.server";
 import { db, databaseKind, isUniqueViolation, Prisma, type User } from "~/db.server";
@@ -95,7 +97,9 @@ const isOneOf = <T extends string>(list: readonly T[], value: string | undefined
 
 export interface UserPage {
   users: User[];
+  /** How many users match; with `countUpTo`, at most that many (then `totalIsExact` is false). */
   total: number;
+  totalIsExact: boolean;
 }
 
 /**
@@ -103,32 +107,37 @@ export interface UserPage {
  * page. An unknown field answers an empty page, as Better Auth's does (its adapter throws and it answers
  * `{users: [], total: 0}`). Without `limit` a page holds DEFAULT_PAGE_SIZE users, never the whole table.
  */
-export async function listUsers(admin: Admin, query: ListUsersQuery): Promise<UserPage> {
+export async function listUsers(admin: Admin, query: ListUsersQuery, options: { countUpTo?: number } = {}): Promise<UserPage> {
   authorize(admin, { user: ["list"] }, "YOU_ARE_NOT_ALLOWED_TO_LIST_USERS");
+  const none: UserPage = { users: [], total: 0, totalIsExact: true };
   const where: Prisma.UserWhereInput[] = [];
   if (query.searchValue) {
     const search = condition(query.searchField ?? "email", query.searchOperator ?? "contains", query.searchValue);
-    if (!search) return { users: [], total: 0 };
+    if (!search) return none;
     where.push(search);
   }
   if (query.filterValue !== undefined) {
     const field = query.filterField ?? "email";
     const filter = isOneOf(FILTERABLE_FIELDS, field) ? condition(field, query.filterOperator ?? "eq", query.filterValue) : undefined;
-    if (!filter) return { users: [], total: 0 };
+    if (!filter) return none;
     where.push(filter);
   }
   const sortBy = query.sortBy ?? "createdAt";
-  if (!isOneOf(SORTABLE_FIELDS, sortBy)) return { users: [], total: 0 };
+  if (!isOneOf(SORTABLE_FIELDS, sortBy)) return none;
   const direction = query.sortDirection ?? (query.sortBy ? "asc" : "desc");
   const take = Math.min(Number(query.limit) || DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
   const skip = Number(query.offset) || 0;
   const filter = where.length ? { AND: where } : {};
-  const [users, total] = await Promise.all([
+  // The API's total is exact, as Better Auth's is (a count of every matching row: with the search indexes, of the
+  // matches; unfiltered, of the whole table). The console asks for at most `countUpTo` + 1, which stops early.
+  const cap = options.countUpTo;
+  const [users, counted] = await Promise.all([
     // The id breaks ties, so pages never overlap nor skip a user created in the same millisecond.
     db.user.findMany({ where: filter, orderBy: [{ [sortBy]: direction }, { id: direction }], take, skip }),
-    db.user.count({ where: filter }),
+    db.user.count({ where: filter, ...(cap !== undefined ? { take: cap + 1 } : {}) }),
   ]);
-  return { users, total };
+  if (cap !== undefined && counted > cap) return { users, total: cap, totalIsExact: false };
+  return { users, total: counted, totalIsExact: true };
 }
 
 // ── get, create, update ───────────────────────────────────────────────────────────────────────────────────────
@@ -259,6 +268,8 @@ export async function banUser(ctx: RequestContext, admin: Admin, input: { userId
     const { count } = await tx.user.updateMany({ where: { id: input.userId }, data: { banned: true, banReason, banExpires } });
     if (count === 0) throw new AuthError("USER_NOT_FOUND");
     await tx.session.deleteMany({ where: { userId: input.userId } });
+    // Applications lose what they hold for the person too: codes, access and refresh tokens (ADR 051).
+    await endProviderAccessOf(tx, input.userId);
     await recordSecurityEvent(tx, {
       userId: input.userId,
       type: "user_banned",
@@ -326,6 +337,18 @@ export async function removeUser(admin: Admin, userId: string): Promise<void> {
  * POST /admin/set-user-password. Marked as set by someone other than the owner in the same way as a reset by
  * e-mail: it proves nothing the owner alone knows, so the e-mailed second factor is not offered after it (ADR 027).
  */
+/**
+ * The console's "Send password reset": the same reset link a person can ask for, mailed to the account's address,
+ * recorded as `password_reset_sent_by_admin` with the admin as the actor (the owner sees an admin started it).
+ */
+export async function sendPasswordResetByAdmin(ctx: RequestContext, admin: Admin, userId: string): Promise<User> {
+  authorize(admin, { user: ["set-password"] }, "YOU_ARE_NOT_ALLOWED_TO_SET_USERS_PASSWORD");
+  const user = await findUserOrThrow(userId);
+  await recordSecurityEvent(db, { userId, type: "password_reset_sent_by_admin", ctx, actorUserId: admin.user.id });
+  await requestPasswordReset({ email: user.email });
+  return user;
+}
+
 export async function setUserPassword(ctx: RequestContext, admin: Admin, userId: string, newPassword: string): Promise<void> {
   authorize(admin, { user: ["set-password"] }, "YOU_ARE_NOT_ALLOWED_TO_SET_USERS_PASSWORD");
   assertPasswordLength(newPassword);

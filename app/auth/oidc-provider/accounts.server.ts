@@ -1,18 +1,17 @@
 // Who the provider may issue tokens for, and the claims it releases about them.
+import { isBanned } from "~/auth/admin/bans.server";
 import type { User } from "~/db.server";
 import { db } from "~/db.server";
 
 /**
  * THE check before any code or token goes to an application: a deleted account (no row) gets none, and neither
- * does a banned one. Bans come from the admin work (Better Auth's admin plugin fields `banned` and `banExpires`);
- * until that column exists the ban half reads nothing. Every path — the interaction page, the token endpoint's
- * account lookup, userinfo — goes through here.
+ * does a banned one (the admin console's ban, read as every sign-in door reads it: `isBanned`, so a ban whose end
+ * has passed no longer counts). Every path goes through here: the interaction page, and oidc-provider's account
+ * lookup (`findAccount`) at the token endpoint — the code exchange and every refresh — and at userinfo. A ban
+ * also ends what the provider holds for the person (ADR 051); this check covers anything a ban races with.
  */
-export function mayReceiveTokens(user: User | null | undefined, now = new Date()): user is User {
-  if (!user) return false;
-  const ban = user as User & { banned?: boolean | null; banExpires?: Date | null };
-  if (ban.banned === true && !(ban.banExpires && ban.banExpires.getTime() <= now.getTime())) return false;
-  return true;
+export function mayReceiveTokens(user: User | null | undefined, now = Date.now()): user is User {
+  return !!user && !isBanned(user, now);
 }
 
 /** The standard claims for a person: `sub` is the account id, which never changes. */

@@ -2,7 +2,7 @@
 // the columns it is looked up by (grant, user code, uid) and those "Revoke access" deletes by (person and
 // application). Clients are not stored here: they are read from their own table on every use (clients.server.ts).
 // See docs/decisions/047-oidc-keys-and-storage.md.
-import { db } from "~/db.server";
+import { db, type Db, type Transaction } from "~/db.server";
 import { clientMetadata } from "./clients.server";
 
 type Payload = Record<string, unknown> & { grantId?: string; userCode?: string; uid?: string; accountId?: string; clientId?: string };
@@ -21,11 +21,23 @@ export async function revokeGrant(grantId: string): Promise<void> {
 }
 
 /** Ends every code, token and grant a person holds for an application ("Revoke access"). */
-export async function revokeEverythingFor(accountId: string, clientId: string): Promise<void> {
-  await db.oidcModel.deleteMany({ where: { accountId, clientId } });
+export async function revokeEverythingFor(tx: Transaction | Db, accountId: string, clientId: string): Promise<void> {
+  await tx.oidcModel.deleteMany({ where: { accountId, clientId } });
 }
 
-export function prismaAdapter(onLostRace: OnLostRace) {
+/**
+ * Ends everything the provider holds for a person, for every application: codes, access and refresh tokens,
+ * grants and the provider's own sessions (a ban, ADR 051). Remembered consents stay: they are the person's
+ * choices, and an application must still sign them in again to get anything.
+ */
+export async function endProviderAccessOf(tx: Transaction | Db, accountId: string): Promise<void> {
+  await tx.oidcModel.deleteMany({ where: { accountId } });
+}
+
+/** Called in the transaction that stores an access token for a person (the first one per consent is an event). */
+export type OnAccessTokenStored = (tx: Transaction, accountId: string, clientId: string) => Promise<void>;
+
+export function prismaAdapter(onLostRace: OnLostRace, onAccessTokenStored: OnAccessTokenStored) {
   return class PrismaAdapter {
     constructor(private readonly model: string) {}
 
@@ -40,7 +52,16 @@ export function prismaAdapter(onLostRace: OnLostRace) {
         clientId: text(payload.clientId),
         expiresAt: expiresIn ? new Date(Date.now() + expiresIn * 1000) : null,
       };
-      await db.oidcModel.upsert({ where: { model_id: { model: this.model, id } }, create: { model: this.model, id, ...data }, update: data });
+      const row = { where: { model_id: { model: this.model, id } }, create: { model: this.model, id, ...data }, update: data };
+      if (this.model === "AccessToken" && data.accountId && data.clientId) {
+        const { accountId, clientId } = data;
+        await db.$transaction(async (tx) => {
+          await tx.oidcModel.upsert(row);
+          await onAccessTokenStored(tx, accountId, clientId);
+        });
+        return;
+      }
+      await db.oidcModel.upsert(row);
     }
 
     async find(id: string): Promise<Payload | undefined> {

@@ -1,7 +1,9 @@
 // Where the OpenID provider answers and how long what it issues lives (docs/decisions/046-openid-provider.md).
 
+/** The API's prefix (app/http/endpoint.server.ts's API_BASE_PATH; the domain does not import the HTTP layer). */
+export const API_BASE = "/api/auth";
 /** Every protocol endpoint lives under the API's prefix; discovery names them. */
-export const OIDC_PREFIX = "/api/auth/oauth2";
+export const OIDC_PREFIX = `${API_BASE}/oauth2`;
 export const DISCOVERY_PATH = "/.well-known/openid-configuration";
 
 export const OIDC_ROUTES = {

@@ -2,6 +2,7 @@
 // Latchkey's own /sign-in, which returns here; then consent, unless remembered or the application is trusted.
 // The provider's interaction is read and answered through its own models, as its interactionResult does.
 import { requestCookies } from "~/auth/core/cookies.server";
+import type { RequestContext } from "~/auth/request-context.server";
 import type { SessionWithUser } from "~/auth/session/sessions.server";
 import { mayReceiveTokens } from "./accounts.server";
 import { firstStoredAt } from "./adapter.server";
@@ -18,7 +19,12 @@ export type InteractionStep =
   | { step: "expired" }
   /** Somewhere to send the browser: /sign-in, or back to the provider to go on. */
   | { step: "redirect"; to: string }
-  | { step: "consent"; clientName: string; scopes: string[]; newScopes: string[] };
+  | { step: "consent"; clientName: string; scopes: string[]; newScopes: string[] }
+  /**
+   * An admin acting as the person (impersonation): no application is let in as them, neither by consent nor by
+   * a consent remembered before. The request stays open, so after "Stop" the admin may sign in as themselves.
+   */
+  | { step: "impersonating"; name: string; email: string };
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
@@ -58,9 +64,10 @@ function requestedScopes(interaction: Interaction): string[] {
 }
 
 /** What the page does with a request: send the browser on, or ask for consent. */
-export async function interactionStep(request: Request, uid: string, current: SessionWithUser | null): Promise<InteractionStep> {
-  const interaction = await interactionFor(request, uid);
+export async function interactionStep(ctx: RequestContext, uid: string, current: SessionWithUser | null): Promise<InteractionStep> {
+  const interaction = await interactionFor(ctx.request, uid);
   if (!interaction) return { step: "expired" };
+  if (current?.session.impersonatedBy) return { step: "impersonating", name: current.user.name, email: current.user.email };
   if (interaction.prompt.name === "login") {
     if (!current) return signInAgain(uid, interaction, false);
     // prompt=login and max_age want a sign-in made for this request, or recent enough.
@@ -83,23 +90,26 @@ export async function interactionStep(request: Request, uid: string, current: Se
   if (!mayReceiveTokens(current.user)) return { step: "redirect", to: await refused(interaction, "this account may not sign in to applications") };
   const client = await findClient(String(interaction.params.client_id));
   if (!client) return { step: "redirect", to: await refused(interaction, "the application is no longer registered") };
-  if (client.trusted) return { step: "redirect", to: await allow(interaction, current.user.id, client.id) };
+  if (client.trusted) return { step: "redirect", to: await allow(ctx, interaction, current.user.id, client.id) };
   const scopes = requestedScopes(interaction);
   const missing = new Set<string>(interaction.prompt.details.missingOIDCScope ?? scopes);
   return { step: "consent", clientName: client.name, scopes, newScopes: scopes.filter((scope) => missing.has(scope)) };
 }
 
 /** The consent page's answer: where the browser goes next (back to the application, with a code or access_denied). */
-export async function answerConsent(request: Request, uid: string, current: SessionWithUser, allowed: boolean): Promise<string | null> {
-  const interaction = await interactionFor(request, uid);
+export async function answerConsent(ctx: RequestContext, uid: string, current: SessionWithUser, allowed: boolean): Promise<string | null> {
+  // The page pipeline refuses an impersonator's answer first (impersonation-guard.server.ts); this is the rule's
+  // second half for any other caller.
+  if (current.session.impersonatedBy) return null;
+  const interaction = await interactionFor(ctx.request, uid);
   if (!interaction || interaction.prompt.name !== "consent" || interaction.session?.accountId !== current.user.id) return null;
   if (!allowed) return refused(interaction, "the person did not allow access");
   if (!mayReceiveTokens(current.user)) return refused(interaction, "this account may not sign in to applications");
-  return allow(interaction, current.user.id, String(interaction.params.client_id));
+  return allow(ctx, interaction, current.user.id, String(interaction.params.client_id));
 }
 
 /** Adds what the request asks for to the person's grant for the application, and remembers it. */
-async function allow(interaction: Interaction, accountId: string, clientId: string): Promise<string> {
+async function allow(ctx: RequestContext, interaction: Interaction, accountId: string, clientId: string): Promise<string> {
   const { Grant } = await oidcProvider();
   let grant = interaction.grantId ? await Grant.find(interaction.grantId) : undefined;
   if (!grant || grant.accountId !== accountId || grant.clientId !== clientId) grant = new Grant({ accountId, clientId });
@@ -108,6 +118,6 @@ async function allow(interaction: Interaction, accountId: string, clientId: stri
   if (details.missingOIDCClaims) grant.addOIDCClaims(details.missingOIDCClaims);
   for (const [indicator, scopes] of Object.entries(details.missingResourceScopes ?? {})) grant.addResourceScope(indicator, (scopes as string[]).join(" "));
   const grantId: string = await grant.save();
-  await rememberConsent(accountId, clientId, requestedScopes(interaction), grantId);
+  await rememberConsent(ctx, accountId, clientId, requestedScopes(interaction), grantId);
   return finish(interaction, { consent: { grantId } });
 }

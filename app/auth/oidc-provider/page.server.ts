@@ -52,3 +52,12 @@ export function signOutQuestionPage(form: string, clientName: string | null): st
 export function signedOutPage(clientName: string | null): string {
   return providerPage("Signed out", `<h1>Signed out</h1><p>You are signed out${clientName ? ` of ${escapeHtml(clientName)}` : ""}.</p><p><a href="/sign-in">Sign in again</a></p>`);
 }
+
+/** The authorization or sign-out endpoint, asked too often from one address (a 429). */
+export function tooManyRequestsPage(retryAfterSeconds: number): string {
+  const wait = Number.isFinite(retryAfterSeconds) && retryAfterSeconds > 1 ? `${Math.ceil(retryAfterSeconds)} seconds` : "a moment";
+  return providerPage(
+    "Too many requests",
+    `<h1>Too many requests</h1><p>Too many sign-in requests came from your network in a short time. Wait ${escapeHtml(wait)}, then go back to the application and try again.</p>`,
+  );
+}

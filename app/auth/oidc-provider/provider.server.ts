@@ -4,12 +4,14 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Provider } from "oidc-provider";
 import { hmacBase64Url } from "~/auth/core/crypto.server";
+import { AuthError } from "~/auth/errors";
+import { enforceRateLimit } from "~/auth/rate-limit/limits.server";
 import { lookUpSession, signOut } from "~/auth/session/sessions.server";
 import { env } from "~/env.server";
 import { findAccount } from "./accounts.server";
 import { prismaAdapter, revokeGrant } from "./adapter.server";
 import { secretMatches } from "./clients.server";
-import { rememberedConsent } from "./consent.server";
+import { noteTokensIssued, rememberedConsent } from "./consent.server";
 import {
   ACCESS_TOKEN_SECONDS,
   AUTHORIZATION_CODE_SECONDS,
@@ -19,6 +21,7 @@ import {
   INTERACTION_COOKIE_PREFIX,
   INTERACTION_PAGE,
   INTERACTION_SECONDS,
+  API_BASE,
   OIDC_CLAIMS,
   OIDC_PREFIX,
   OIDC_ROUTES,
@@ -28,7 +31,7 @@ import {
   SIGNING_ALGORITHMS,
 } from "./constants";
 import { currentKeyFingerprint, signingKeySet } from "./keys.server";
-import { errorPage, signedOutPage, signOutQuestionPage } from "./page.server";
+import { errorPage, signedOutPage, signOutQuestionPage, tooManyRequestsPage } from "./page.server";
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- oidc-provider's context objects are untyped (oidc-provider.d.ts) */
 type KoaContext = any;
@@ -56,15 +59,22 @@ async function buildProvider(keys: Awaited<ReturnType<typeof signingKeySet>>): P
   policy.get("login").checks.unshift(
     new interactionPolicy.Check("latchkey_session", "End-User authentication is required", "login_required", async (ctx: KoaContext) => {
       const current = await latchkeySessionOf(ctx);
-      return current && current.user.id === ctx.oidc.session.accountId ? interactionPolicy.Check.NO_NEED_TO_PROMPT : interactionPolicy.Check.REQUEST_PROMPT;
+      // An admin acting as someone never signs in to an application as them (the page says so, ADR 051).
+      return current && current.user.id === ctx.oidc.session.accountId && !current.session.impersonatedBy
+        ? interactionPolicy.Check.NO_NEED_TO_PROMPT
+        : interactionPolicy.Check.REQUEST_PROMPT;
     }),
   );
 
-  const Adapter = prismaAdapter(async (_model, grantId) => {
-    // Lost a race for a code or refresh token: the same answer as a second use, and the same revocation.
-    if (grantId) await revokeGrant(grantId);
-    throw new errors.InvalidGrant("grant already used");
-  });
+  const Adapter = prismaAdapter(
+    async (_model, grantId) => {
+      // Lost a race for a code or refresh token: the same answer as a second use, and the same revocation.
+      if (grantId) await revokeGrant(grantId);
+      throw new errors.InvalidGrant("grant already used");
+    },
+    // The first tokens under a consent are a security event of the person (application_tokens_issued).
+    noteTokensIssued,
+  );
 
   const provider = new oidc.Provider(env.BASE_URL, {
     adapter: Adapter,
@@ -219,8 +229,59 @@ export async function oidcProvider(): Promise<Provider> {
   return (await current()).provider;
 }
 
+/**
+ * The rate-limit bucket of a provider path, named as API paths are (under /api/auth, lower case): the token,
+ * introspection, revocation, userinfo and authorization endpoints each count apart, with the default rule
+ * (ADR 006). Discovery counts as "/.well-known/openid-configuration".
+ */
+export function oidcRateLimitPath(pathname: string): string {
+  const path = pathname.toLowerCase().replace(/\/+$/, "");
+  return path.startsWith(`${API_BASE}/`) ? path.slice(API_BASE.length) : path || "/";
+}
+
+/** Paths a person's browser is sent to: a refusal there is a page; the others answer as OAuth endpoints do. */
+const BROWSER_PATHS = new Set([OIDC_ROUTES.authorization, OIDC_ROUTES.end_session, `${OIDC_ROUTES.end_session}/confirm`, `${OIDC_ROUTES.end_session}/success`]);
+
+/**
+ * A 429 in the protocol's shape: `{error, error_description}` (RFC 6749 §5.2's shape; `temporarily_unavailable`
+ * is its word for "not now") for the token, introspection, revocation and userinfo endpoints and discovery; a
+ * page in words for the browser's endpoints. Both say when to come back (Retry-After).
+ */
+function answerTooManyRequests(req: IncomingMessage, res: ServerResponse, retryAfter: string): void {
+  const browser = BROWSER_PATHS.has(pathOf(req.url).toLowerCase().replace(/\/+$/, ""));
+  const headers = { "Cache-Control": "no-store", "Retry-After": retryAfter };
+  if (browser) {
+    res.writeHead(429, { ...headers, "Content-Type": "text/html; charset=utf-8" });
+    res.end(tooManyRequestsPage(Number(retryAfter)));
+    return;
+  }
+  res.writeHead(429, { ...headers, "Content-Type": "application/json; charset=utf-8" });
+  res.end(JSON.stringify({ error: "temporarily_unavailable", error_description: `too many requests; try again in ${retryAfter} seconds` }));
+}
+
+function pathOf(url: string | undefined): string {
+  const target = url ?? "/";
+  const query = target.indexOf("?");
+  return query === -1 ? target : target.slice(0, query);
+}
+
 /** The server's entry (server/serve.mjs): answer a request on one of the provider's paths. */
-export async function handleOidcRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
+export async function handleOidcRequest(req: IncomingMessage, res: ServerResponse, clientIp = "unknown"): Promise<void> {
+  try {
+    await enforceRateLimit(clientIp, oidcRateLimitPath(pathOf(req.url)));
+  } catch (error) {
+    if (error instanceof AuthError && error.code === "TOO_MANY_REQUESTS") {
+      answerTooManyRequests(req, res, error.headers["Retry-After"] ?? "1");
+      return;
+    }
+    // The counters' store failed: as for every other request (the endpoint helper), the request is not served.
+    console.error("[latchkey] OpenID provider rate limit:", error);
+    if (!res.headersSent) {
+      res.writeHead(503, { "Content-Type": "application/json", "Cache-Control": "no-store" });
+      res.end(JSON.stringify({ error: "temporarily_unavailable", error_description: "try again" }));
+    }
+    return;
+  }
   try {
     (await current()).callback(req, res);
   } catch (error) {

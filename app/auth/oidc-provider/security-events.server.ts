@@ -1,11 +1,26 @@
-// The hook point for security events of the OpenID provider. The security event log is being built separately;
-// until it lands these only note the event. When it exists, record each event here (and only here): every
-// caller already goes through this one function.
-export type OidcSecurityEvent =
-  | { kind: "oidc.consent-given"; userId: string; clientId: string; scopes: string[] }
-  | { kind: "oidc.consent-revoked"; userId: string; clientId: string }
-  | { kind: "oidc.tokens-issued-to-new-application"; userId: string; clientId: string };
+// The OpenID provider's security events (issue 29's log, issue 31's list): an application given access (consent,
+// or a trusted application's first sign-in), that access revoked, and the first tokens an application received
+// under a consent. Each is written with the transaction that makes the change (ADR 048); the details name the
+// application as it was called then, never a token.
+import type { RequestContext } from "~/auth/request-context.server";
+import { recordSecurityEvent } from "~/auth/security-events/record.server";
+import type { Transaction } from "~/db.server";
 
-export async function recordOidcSecurityEvent(_event: OidcSecurityEvent): Promise<void> {
-  // Intentionally empty: the event log (another issue) plugs in here.
+export type OidcSecurityEvent =
+  | { type: "application_authorized"; userId: string; clientId: string; scopes: string[] }
+  | { type: "application_revoked"; userId: string; clientId: string }
+  | { type: "application_tokens_issued"; userId: string; clientId: string };
+
+export async function recordOidcSecurityEvent(tx: Transaction, event: OidcSecurityEvent, ctx?: Pick<RequestContext, "clientIp" | "userAgent"> | null): Promise<void> {
+  const client = await tx.oidcClient.findUnique({ where: { id: event.clientId }, select: { name: true, trusted: true } });
+  await recordSecurityEvent(tx, {
+    userId: event.userId,
+    type: event.type,
+    ctx,
+    details: {
+      application: client?.name ?? event.clientId,
+      clientId: event.clientId,
+      ...(event.type === "application_authorized" ? { scopes: event.scopes.join(" "), trusted: client?.trusted === true } : {}),
+    },
+  });
 }

@@ -85,10 +85,20 @@ export async function listSecurityEvents(userId: string, options: { limit?: numb
       ipAddress: row.ipAddress,
       userAgent: row.userAgent,
       device: row.device,
-      details: JSON.parse(row.details) as SecurityEventDetails,
+      details: parseEventDetails(row.details),
     })),
     nextCursor: more ? makeCursor(userId, page[page.length - 1]) : null,
   };
+}
+
+/** A stored event's details (JSON text written by recordSecurityEvent), for every reader of the table. */
+export function parseEventDetails(stored: string): SecurityEventDetails {
+  try {
+    const details: unknown = JSON.parse(stored);
+    return details && typeof details === "object" && !Array.isArray(details) ? (details as SecurityEventDetails) : {};
+  } catch {
+    return {};
+  }
 }
 
 /** The id of the account's latest "This wasn't me", or null (trusted devices before it no longer count). */

@@ -26,6 +26,11 @@ export const SECURITY_EVENT_TYPES = [
   "impersonation_stopped",
   "profile_updated_by_admin",
   "user_created_by_admin",
+  "password_reset_sent_by_admin",
+  // The OpenID provider (issue 31): applications the person let sign them in, and what they were given.
+  "application_authorized",
+  "application_revoked",
+  "application_tokens_issued",
 ] as const;
 
 export type SecurityEventType = (typeof SECURITY_EVENT_TYPES)[number];

@@ -1,5 +1,6 @@
 // Security events in words for people (docs/decisions/014-words-for-people.md, 048-security-events.md): the
-// activity page and the security mails read the same sentences. Plain functions of stored values, no I/O.
+// activity page, the security mails and the admin console's list of an account's events read the same
+// sentences. Plain functions of stored values, no I/O.
 import type { SecurityEventDetails } from "~/auth/security-events/types";
 
 /** The ways a sign-in can be made, as `details.method` stores them (issue 29's exact strings). */
@@ -27,8 +28,18 @@ export function signInMethodWords(details: SecurityEventDetails): string {
 
 const text = (value: unknown, fallback: string) => (typeof value === "string" && value ? value : fallback);
 
+/**
+ * Who reads the sentence: the account's owner (the activity page, the mails: "acting as you") or an admin
+ * looking at the account in the console ("acting as this account"). Only sentences that address the owner differ.
+ */
+export type EventReader = "owner" | "admin";
+
+/** An application's name as the event stored it (names may change or the application be removed since). */
+const application = (details: SecurityEventDetails) => `“${text(details.application, "an application")}”`;
+
 /** One sentence for an event: "Signed in with a passkey", "Wrong password entered", "Passkey “Laptop” removed". */
-export function describeEvent(type: string, details: SecurityEventDetails): string {
+export function describeEvent(type: string, details: SecurityEventDetails, reader: EventReader = "owner"): string {
+  const you = reader === "owner" ? "you" : "this account";
   switch (type) {
     case "sign_in":
       return `${details.signUp ? "Account created and signed in" : "Signed in"} ${signInMethodWords(details)}`.trim();
@@ -71,13 +82,21 @@ export function describeEvent(type: string, details: SecurityEventDetails): stri
     case "role_changed":
       return "Role changed by an administrator";
     case "impersonation_started":
-      return "An administrator started acting as you";
+      return `An administrator started acting as ${you}`;
     case "impersonation_stopped":
-      return "An administrator stopped acting as you";
+      return `An administrator stopped acting as ${you}`;
     case "profile_updated_by_admin":
       return "Profile changed by an administrator";
     case "user_created_by_admin":
       return "Account created by an administrator";
+    case "password_reset_sent_by_admin":
+      return "Password reset link sent by an administrator";
+    case "application_authorized":
+      return `Access given to ${application(details)}${details.trusted ? " (a trusted application, which does not ask)" : ""}`;
+    case "application_revoked":
+      return `Access for ${application(details)} revoked`;
+    case "application_tokens_issued":
+      return `Signed in to ${application(details)} for the first time`;
     default:
       return "Account changed";
   }
