@@ -236,8 +236,8 @@ describe("changes, each recorded by its flow (and nothing for one that failed)",
     expect(await lastOf(user.id, "password_reset")).toBeUndefined();
     expect((await browser().post("/api/auth/reset-password", { token, newPassword: "a reset passphrase" })).status).toBe(200);
     expect(await lastOf(user.id, "password_reset")).toMatchObject({ details: { sessionsEnded: 1 } });
-    // One mail after a reset (main 9cbb024): the password_reset event sends "Your password was reset".
-    await mailbox.waitFor(email, /Your password was reset/);
+    // One mail after a reset: the password_reset event sends it.
+    await mailbox.waitFor(email, /password of your account was reset/);
   });
 
   it("a provider account linked and unlinked", async () => {

@@ -88,10 +88,10 @@ test("deleting asks for the account's address first", async ({ page, request, ba
   await expectStatus(page, `The account ${member.email} is deleted.`);
 });
 
-test("Send a password reset link is recorded in the account's events", async ({ page, request, baseURL }) => {
+test("Send a password reset link is recorded in the account's events", async ({ page, request, baseURL, appServer }) => {
   const admin = await newAccount(request, baseURL!, "Reset Admin");
   const member = await newAccount(request, baseURL!, "Forgetful Member");
-  makeAdmin(admin.email);
+  makeAdmin(appServer.database.file, admin.email);
   await signIn(page, admin);
   await page.goto(`/admin?q=${encodeURIComponent(member.email)}`);
   await page.getByRole("link", { name: member.name }).click();
@@ -100,9 +100,9 @@ test("Send a password reset link is recorded in the account's events", async ({ 
   await expect(page.getByText(`Password reset link sent by an administrator (by ${admin.email})`)).toBeVisible();
 });
 
-test("applications: an admin registers one (the secret shown once), sees it listed, and removes it behind a confirmation", async ({ page, request, baseURL }) => {
+test("applications: an admin registers one (the secret shown once), sees it listed, and removes it behind a confirmation", async ({ page, request, baseURL, appServer }) => {
   const admin = await newAccount(request, baseURL!, "Apps Admin");
-  makeAdmin(admin.email);
+  makeAdmin(appServer.database.file, admin.email);
   await signIn(page, admin);
   await page.goto("/admin");
   await page.getByRole("link", { name: "Applications" }).click();
