@@ -37,7 +37,7 @@ const REMIX_DISPATCH_FILES = [
 export default defineConfig({
   resolve: { alias },
   test: {
-    maxWorkers: 2,
+    maxWorkers: 3,
     projects: [
       {
         resolve: { alias },

@@ -113,7 +113,9 @@ describe("no input reaches a 500", () => {
   });
 });
 
-describe("no form submission reaches a 500 on a page", () => {
+// Pages are served by express + Remix whichever way the API is dispatched (LATCHKEY_API_DISPATCH changes only
+// /api/auth, ADR 023): the api-remix-dispatch project would repeat these exactly, so it leaves them to the others.
+describe.skipIf(process.env.LATCHKEY_API_DISPATCH === "remix")("no form submission reaches a 500 on a page", () => {
   it.each(PAGES)("%s", async (page) => {
     for (const client of [new ApiClient(server.baseUrl), signedIn]) {
       const who = client === signedIn ? "signed in" : "signed out";
