@@ -1,6 +1,7 @@
 // What the console's user page shows about an account (issue 30): its sign-in methods, organizations and recent
 // security events, read here over the tables (the event log's own module is issue 29's; this is a small,
 // read-only view of it), put in words by the same sentences as the owner's activity page (words.ts).
+import { DEFAULT_PAGE_SIZE } from "~/auth/schemas";
 import { parseEventDetails } from "~/auth/security-events/events.server";
 import { describeEvent } from "~/auth/security-events/words";
 import { CREDENTIAL_PROVIDER } from "~/auth/account/password.server";
@@ -29,7 +30,7 @@ export async function accountOverview(userId: string) {
     db.account.findMany({ where: { userId }, select: { providerId: true, password: true } }),
     db.passkey.count({ where: { userId } }),
     db.twoFactor.findUnique({ where: { userId }, select: { id: true } }),
-    db.member.findMany({ where: { userId }, select: { role: true, organization: { select: { name: true, slug: true } } }, orderBy: { createdAt: "asc" } }),
+    db.member.findMany({ where: { userId }, select: { role: true, organization: { select: { name: true, slug: true } } }, orderBy: { createdAt: "asc" }, take: DEFAULT_PAGE_SIZE }),
   ]);
   return {
     hasPassword: accounts.some((a) => a.providerId === CREDENTIAL_PROVIDER && a.password !== null),

@@ -296,7 +296,8 @@ export async function unbanUser(ctx: RequestContext, admin: Admin, userId: strin
 
 export async function listUserSessions(admin: Admin, userId: string) {
   authorize(admin, { session: ["list"] }, "YOU_ARE_NOT_ALLOWED_TO_LIST_USERS_SESSIONS");
-  return db.session.findMany({ where: { userId, expiresAt: { gt: new Date() } }, orderBy: { updatedAt: "desc" } });
+  // A page, as every list is (ADR 044): the 100 most recently used, through the (userId, updatedAt) index.
+  return db.session.findMany({ where: { userId, expiresAt: { gt: new Date() } }, orderBy: [{ updatedAt: "desc" }, { id: "desc" }], take: DEFAULT_PAGE_SIZE });
 }
 
 /** One session, named by its token (the API) or its id (the console, whose pages never show a token). */

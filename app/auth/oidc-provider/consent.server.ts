@@ -1,6 +1,7 @@
 // Remembered consent: a person's "Allow" for an application, per person, application and scopes. The provider's
 // Grant holds what was allowed; the row here finds it again the next time the application asks (the provider's
 // `loadExistingGrant`) and lists it on /account/applications, where "Revoke access" ends it.
+import { DEFAULT_PAGE_SIZE } from "~/auth/schemas";
 import type { RequestContext } from "~/auth/request-context.server";
 import { db, type Transaction } from "~/db.server";
 import { revokeEverythingFor } from "./adapter.server";
@@ -50,9 +51,9 @@ export async function noteTokensIssued(tx: Transaction, userId: string, clientId
   if (count > 0) await recordOidcSecurityEvent(tx, { type: "application_tokens_issued", userId, clientId });
 }
 
-/** The applications a person allowed, newest first. */
+/** The applications a person allowed, newest first: the latest 100, as every list is bounded (ADR 044). */
 export async function listApplications(userId: string) {
-  const rows = await db.oidcConsent.findMany({ where: { userId }, include: { client: { select: { name: true } } }, orderBy: { createdAt: "desc" } });
+  const rows = await db.oidcConsent.findMany({ where: { userId }, include: { client: { select: { name: true } } }, orderBy: { createdAt: "desc" }, take: DEFAULT_PAGE_SIZE });
   return rows.map((row) => ({ clientId: row.clientId, name: row.client.name, scopes: row.scopes.split(" ").filter(Boolean), allowedAt: row.createdAt }));
 }
 
