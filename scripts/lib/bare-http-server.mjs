@@ -8,7 +8,7 @@ const server = http.createServer((_req, res) => {
   res.end(body);
 });
 server.keepAliveTimeout = 5_000;
-server.listen(Number(process.env.PORT), "127.0.0.1");
+server.listen(Number(process.env.PORT), "127.0.0.1", () => console.log("listening"));
 const stop = () => server.close(() => process.exit(0)) && setTimeout(() => process.exit(0), 1_000).unref();
 process.on("SIGTERM", stop);
 process.on("SIGINT", stop);

@@ -1,5 +1,5 @@
 // Starts the built app (server.mjs) as its own process on a free port, with only the environment it is given,
-// and resolves once GET /api/auth/ok answers. Used by the API tests and the benchmark.
+// and resolves once it listens and GET /api/auth/ok answers. Used by the API tests and the benchmark.
 import { spawn } from "node:child_process";
 import { createServer } from "node:net";
 import { projectRoot } from "./database-url.mjs";
@@ -16,13 +16,35 @@ export function freePort() {
 }
 
 /**
+ * What every script started here prints once its own socket is bound ("[latchkey] listening on …",
+ * "listening"). A free port is only free when asked: another process may take it before the child binds it, and
+ * then /api/auth/ok answers from that other server while the child dies of EADDRINUSE. So the child must say
+ * it listens before the port is trusted, and a taken port is tried again with another.
+ */
+const LISTENING = /\blistening\b/;
+const PORT_TAKEN = /EADDRINUSE/;
+const PORT_ATTEMPTS = 5;
+
+/**
  * @param {{ env: Record<string, string | undefined>, host?: string, timeoutMs?: number, script?: string, readyPath?: string }} options
- *   `script` (server.mjs) is run from the project root and is ready once `readyPath` answers 2xx;
- *   `env` comes on top of PATH, NODE_ENV=production, PORT, HOST and BASE_URL (which it may override);
- *   nothing else from the caller's environment reaches the server.
+ *   `script` (server.mjs) is run from the project root and is ready once it prints that it listens and
+ *   `readyPath` answers 2xx; `env` comes on top of PATH, NODE_ENV=production, PORT, HOST and BASE_URL (which it
+ *   may override); nothing else from the caller's environment reaches the server.
  * @returns {Promise<{ baseUrl: string, pid: number, output: () => string, stop: (signal?: NodeJS.Signals) => Promise<void> }>}
  */
-export async function spawnServer({ env, host = "localhost", timeoutMs = 20_000, script = "server.mjs", readyPath = "/api/auth/ok" }) {
+export async function spawnServer(options) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await spawnOnce(options);
+    } catch (error) {
+      if (!(error instanceof PortTaken) || attempt === PORT_ATTEMPTS) throw error;
+    }
+  }
+}
+
+class PortTaken extends Error {}
+
+async function spawnOnce({ env, host = "localhost", timeoutMs = 20_000, script = "server.mjs", readyPath = "/api/auth/ok" }) {
   const port = await freePort();
   const baseUrl = `http://${host}:${port}`;
   let output = "";
@@ -49,10 +71,11 @@ export async function spawnServer({ env, host = "localhost", timeoutMs = 20_000,
   for (;;) {
     if (child.exitCode !== null) {
       await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 2_000))]);
+      if (PORT_TAKEN.test(output)) throw new PortTaken(`port ${port} was taken before the server bound it`);
       throw new Error(`the server exited during start-up:\n${output}`);
     }
     try {
-      if ((await fetch(`${baseUrl}${readyPath}`)).ok) break;
+      if (LISTENING.test(output) && (await fetch(`${baseUrl}${readyPath}`)).ok) break;
     } catch {
       // not listening yet
     }

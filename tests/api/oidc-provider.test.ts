@@ -82,7 +82,7 @@ async function authorize(browser: ApiClient, started: Started, answer: "allow" |
     expect(posted.status, posted.text).toBeGreaterThanOrEqual(300);
     step = await browse(browser, posted.headers.get("location")!);
   }
-  if (!step.callback) throw new Error(`no callback: ${step.response?.status} ${step.url} ${step.response?.text.slice(0, 300)}`);
+  if (!step.callback) throw new Error(`no callback: ${step.response?.status} ${step.url} ${step.response?.text.replace(/<style>[\s\S]*<\/style>/, "").replace(/<[^>]+>/g, " ").replace(/\s+/g, " ").slice(0, 600)}`);
   return step.callback;
 }
 
