@@ -3,23 +3,34 @@
 // what it touched once it has run. Inside a transaction that is before the commit, so the announcement is made again after the
 // transaction ends (a reader that refetched in between saw the old row). Raw SQL is not seen: code that writes
 // these tables with raw SQL must call `announceChange` itself (none does today; ADR 024 lists the audit).
-import { AsyncLocalStorage } from "node:async_hooks";
+//
+// A transaction's scope (what to announce again, what waits for the commit) travels with the transaction client
+// handed to its callback, not in an AsyncLocalStorage: once a process has run an AsyncLocalStorage, Node 20
+// keeps promise hooks on for every promise of every request, about a microsecond and a half of each session read.
 import { changeFeed, type Change } from "~/change-feed/feed.server";
 
 const WRITES = new Set(["update", "updateMany", "updateManyAndReturn", "upsert", "delete", "deleteMany"]);
-/** Changes announced inside the current transaction, to be announced again after it ends. */
-const transactionScope = new AsyncLocalStorage<Change[]>();
-/** Work waiting for the current transaction to commit (dropped if it rolls back). */
-const commitScope = new AsyncLocalStorage<Array<() => void>>();
+/** The models whose writes the session cache must hear of, by the transaction client's property names. */
+const ANNOUNCED_MODELS: Record<string, string> = { session: "Session", user: "User", organization: "Organization" };
+
+interface TransactionScope {
+  /** Changes written inside the transaction, to be announced again after it ends. */
+  announced: Change[];
+  /** Work waiting for the transaction to commit (dropped if it rolls back). */
+  committed: Array<() => void>;
+}
+
+/** Each open interactive transaction's scope, by the client its callback was given. */
+const scopes = new WeakMap<object, TransactionScope>();
 
 /**
- * Runs `work` once what was just written is committed: after the current `$transaction` commits (never if it
- * rolls back), or at once outside a transaction (a single statement commits by itself). For what must only
- * follow a change that happened, such as a security event's log line and mail (ADR 048).
+ * Runs `work` once what `client` just wrote is committed: after its `$transaction` commits (never if it rolls
+ * back), or at once when `client` is not a transaction's (a single statement commits by itself). For what must
+ * only follow a change that happened, such as a security event's log line and mail (ADR 048).
  */
-export function afterCommit(work: () => void): void {
-  const waiting = commitScope.getStore();
-  if (waiting) waiting.push(work);
+export function afterCommit(client: object, work: () => void): void {
+  const scope = scopes.get(client);
+  if (scope) scope.committed.push(work);
   else work();
 }
 
@@ -65,8 +76,40 @@ export function changeFor(model: string, args: { where?: Record<string, unknown>
 
 /** Announces a change to sessions or users made where the Prisma hooks cannot see it (raw SQL). */
 export async function announceChange(change: Change): Promise<void> {
-  transactionScope.getStore()?.push(change);
   await changeFeed.publish(change);
+}
+
+/**
+ * The transaction client a `$transaction` callback is given, noting the writes to announced models in `scope`
+ * as they are made (the client's own hook announces them at once, before the commit).
+ */
+function scopedTransactionClient<Tx extends object>(tx: Tx, scope: TransactionScope): Tx {
+  const delegates = new Map<string, unknown>();
+  const client = new Proxy(tx, {
+    get(target, property) {
+      const value = Reflect.get(target, property);
+      const model = typeof property === "string" ? ANNOUNCED_MODELS[property] : undefined;
+      if (!model || typeof value !== "object" || value === null) return value;
+      let delegate = delegates.get(model);
+      if (!delegate) {
+        delegate = new Proxy(value, {
+          get(modelDelegate, operation) {
+            const method = Reflect.get(modelDelegate, operation);
+            if (typeof operation !== "string" || !WRITES.has(operation) || typeof method !== "function") return method;
+            return (args: { where?: Record<string, unknown> } | undefined) => {
+              const change = changeFor(model, args);
+              if (change) scope.announced.push(change);
+              return method.call(modelDelegate, args);
+            };
+          },
+        });
+        delegates.set(model, delegate);
+      }
+      return delegate;
+    },
+  });
+  scopes.set(client, scope);
+  return client;
 }
 
 interface ExtensibleClient {
@@ -90,17 +133,18 @@ export function withChangeAnnouncements<Client extends ExtensibleClient>(base: C
     query: { session: announceAfterWrite, user: announceAfterWrite, organization: announceAfterWrite },
   }) as Client;
 
-  async function $transaction(...args: unknown[]) {
-    const announced: Change[] = [];
-    const committed: Array<() => void> = [];
+  async function $transaction(first: unknown, ...rest: unknown[]) {
+    // The list form ($transaction([...])) takes queries made on the client itself, announced as they run.
+    if (typeof first !== "function") return extended.$transaction(first, ...rest);
+    const scope: TransactionScope = { announced: [], committed: [] };
     let result: unknown;
     try {
-      result = await transactionScope.run(announced, () => commitScope.run(committed, () => extended.$transaction(...args)));
+      result = await extended.$transaction((tx: object) => first(scopedTransactionClient(tx, scope)), ...rest);
     } finally {
       // Committed or rolled back: either way the rows now read as they will stay.
-      for (const change of announced) await changeFeed.publish(change);
+      for (const change of scope.announced) await changeFeed.publish(change);
     }
-    for (const work of committed) work();
+    for (const work of scope.committed) work();
     return result;
   }
   return new Proxy(extended, {

@@ -51,7 +51,7 @@ export async function recordSecurityEvent(tx: Transaction | Db, input: SecurityE
       details: JSON.stringify(details),
     },
   });
-  afterCommit(() => announceEvent(event, { deviceKey: input.deviceKey }));
+  afterCommit(tx, () => announceEvent(event, { deviceKey: input.deviceKey }));
   return event;
 }
 

@@ -1,0 +1,3 @@
+import { changeAnnouncementsSuite } from "./change-announcements.suite";
+
+changeAnnouncementsSuite("postgres");
