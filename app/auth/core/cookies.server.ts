@@ -18,15 +18,26 @@ export const SIGN_UP_BROWSER_COOKIE = cookieName("verification_browser");
 /** What SIGN_UP_BROWSER_COOKIE's value (the user id) is signed for. */
 export const SIGN_UP_BROWSER_PURPOSE = "verification_browser";
 
-/** Parsed once per request: a session read alone consults up to three cookies. */
-const parsedCookies = new WeakMap<Request, Record<string, string | undefined>>();
+/**
+ * Parsed cookies by the Cookie header's text: a signed-in browser sends the same header request after request,
+ * so its parse is made once and shared (frozen: nothing may change it). Bounded like every cache here: emptied
+ * when full, and a header longer than any this app sets is parsed each time rather than kept.
+ */
+const parsedHeaders = new Map<string, Readonly<Record<string, string | undefined>>>();
+const PARSED_HEADERS_LIMIT = 10_000;
+const KEPT_HEADER_LENGTH = 2_048;
+const NO_COOKIES: Readonly<Record<string, string | undefined>> = Object.freeze({});
 
-export function requestCookies(request: Request): Record<string, string | undefined> {
-  let cookies = parsedCookies.get(request);
+export function requestCookies(request: Request): Readonly<Record<string, string | undefined>> {
+  const header = request.headers.get("cookie");
+  if (!header) return NO_COOKIES;
+  let cookies = parsedHeaders.get(header);
   if (!cookies) {
-    const header = request.headers.get("cookie");
-    cookies = header ? parse(header) : {};
-    parsedCookies.set(request, cookies);
+    cookies = Object.freeze(parse(header));
+    if (header.length <= KEPT_HEADER_LENGTH) {
+      if (parsedHeaders.size >= PARSED_HEADERS_LIMIT) parsedHeaders.clear();
+      parsedHeaders.set(header, cookies);
+    }
   }
   return cookies;
 }
