@@ -144,7 +144,7 @@ describe("reading through the cache", () => {
     const rows = new Map([["t1", entry("t1", "u1")]]);
     let loads = 0;
     let duringLoad: (() => void) | undefined;
-    const read = createSessionReader(cache, feed, async (token) => {
+    const { read, peek } = createSessionReader(cache, feed, async (token) => {
       loads++;
       const row = rows.get(token) ?? null;
       const snapshot = row && { session: { ...row.session }, user: { ...row.user } };
@@ -157,6 +157,7 @@ describe("reading through the cache", () => {
       feed,
       rows,
       read,
+      peek,
       loads: () => loads,
       connect: (value: boolean) => callbacks!.connected(value),
       deliver: (change: Parameters<TransportCallbacks["deliver"]>[0]) => callbacks!.deliver(change),
@@ -172,6 +173,20 @@ describe("reading through the cache", () => {
     await t.read("t1");
     await t.read("t1");
     expect(t.loads()).toBe(2);
+  });
+
+  it("peeks synchronously at what may be trusted: nothing before a read has cached it, nor while disconnected", async () => {
+    const t = setup();
+    t.connect(true);
+    expect(t.peek("t1")).toBeNull(); // never read: the caller must read
+    await t.read("t1");
+    expect(t.peek("t1")?.user.name).toBe("N");
+    expect(t.loads()).toBe(1);
+    t.deliver({ kind: "user", keys: ["u1"] });
+    expect(t.peek("t1")).toBeNull(); // invalidated
+    await t.read("t1");
+    t.connect(false);
+    expect(t.peek("t1")).toBeNull(); // changes elsewhere could be missed
   });
 
   it("does not cache a read that an invalidation overlapped (it may predate the write announced)", async () => {

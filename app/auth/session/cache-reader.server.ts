@@ -13,13 +13,17 @@ const frozen = ({ session, user }: CachedSession): CachedSession => ({ session: 
 
 export function createSessionReader(cache: SessionCache, feed: ChangeFeed, load: (token: string) => Promise<CachedSession | null>) {
   feed.subscribe((change) => cache.invalidate(change));
-  return async function read(token: string): Promise<CachedSession | null> {
+  /** What the cache holds for `token` and may be trusted, synchronously; null means "read it" (`read`). */
+  function peek(token: string): CachedSession | null {
     feed.start();
     feed.poll();
-    if (feed.connected) {
-      const hit = cache.get(token);
-      if (hit) return { session: hit.session, user: hit.user };
-    }
+    if (!feed.connected) return null;
+    const hit = cache.get(token);
+    return hit ? { session: hit.session, user: hit.user } : null;
+  }
+  async function read(token: string): Promise<CachedSession | null> {
+    const hit = peek(token);
+    if (hit) return hit;
     const generation = feed.generation;
     const loaded = await load(token);
     if (!loaded) return null;
@@ -27,5 +31,6 @@ export function createSessionReader(cache: SessionCache, feed: ChangeFeed, load:
     feed.poll();
     if (feed.connected && feed.generation === generation) cache.set(found);
     return found;
-  };
+  }
+  return { peek, read };
 }

@@ -16,7 +16,7 @@ import { refuseBannedInTransaction } from "~/auth/admin/bans.server";
 import { promoteIfConfigured } from "~/auth/admin/bootstrap.server";
 import type { RequestContext } from "~/auth/request-context.server";
 import { sessionWithUserOnTheWire, type SessionWithUserOnTheWire } from "~/auth/core/presenters.server";
-import { readSessionWithUser } from "~/auth/session/cached-read.server";
+import { cachedSessionWithUser, readSessionWithUser } from "~/auth/session/cached-read.server";
 import { insertSession } from "~/auth/session/store.server";
 import { deviceHashOf, markDevice } from "~/auth/sign-in/known-device.server";
 import { recordSecurityEvent } from "~/auth/security-events/record.server";
@@ -213,6 +213,8 @@ export async function getSession(
   ctx: RequestContext,
   options: { disableRefresh?: boolean } = {},
 ): Promise<SessionWithUser | null> {
+  const cached = currentSessionFromCache(ctx, options);
+  if (cached) return cached;
   const found = await lookUpSession(ctx);
   return found && !options.disableRefresh ? extendSessionIfDue(ctx, found) : found;
 }
@@ -247,14 +249,33 @@ export async function lookUpSessionOrEnding(ctx: RequestContext): Promise<{ curr
   return { current: { session, user }, endedElsewhere: false };
 }
 
+/** Whether a session read now is to be extended: past the update age, and one the user chose to remember. */
+function extensionDue(session: Session, now: number): boolean {
+  const lastExtendedAt = session.expiresAt.getTime() - env.AUTH_SESSION_EXPIRES_IN * 1000;
+  // A session the user chose not to remember is never extended, whatever cookies the browser sends.
+  return session.rememberMe && lastExtendedAt + env.AUTH_SESSION_UPDATE_AGE * 1000 <= now;
+}
+
+/**
+ * `getSession`'s answer when this process's cache holds the session and nothing about it needs the database
+ * (not expired, no extension due): synchronously, for the reads that make most of the traffic. Null when the
+ * full path must decide (no cookie, a miss, an expired or extendable session).
+ */
+function currentSessionFromCache(ctx: RequestContext, options: { disableRefresh?: boolean }): SessionWithUser | null {
+  const token = sessionTokenFrom(ctx.request);
+  const found = token ? cachedSessionWithUser(token) : null;
+  if (!found) return null;
+  const now = Date.now();
+  if (found.session.expiresAt.getTime() <= now) return null;
+  if (!options.disableRefresh && extensionDue(found.session, now)) return null;
+  return found;
+}
+
 /** Extends a session read after the update age (and re-sends its cookies); null if it was removed meanwhile. */
 export async function extendSessionIfDue(ctx: RequestContext, found: SessionWithUser): Promise<SessionWithUser | null> {
   const { user, session } = found;
   const now = Date.now();
-  const lastExtendedAt = session.expiresAt.getTime() - env.AUTH_SESSION_EXPIRES_IN * 1000;
-  const due = lastExtendedAt + env.AUTH_SESSION_UPDATE_AGE * 1000 <= now;
-  // A session the user chose not to remember is never extended, whatever cookies the browser sends.
-  if (due && session.rememberMe) {
+  if (extensionDue(session, now)) {
     // deleteMany/updateMany: a concurrent sign-out may have removed the row; that is not an error.
     const expiresAt = new Date(now + env.AUTH_SESSION_EXPIRES_IN * 1000);
     const { count } = await db.session.updateMany({ where: { id: session.id }, data: { expiresAt } });
@@ -279,7 +300,7 @@ export async function getPublicSession(
     const cached = token ? readCookieCache(ctx.request, token) : null;
     if (cached) return cached;
   }
-  const data = await getSession(ctx, options);
+  const data = currentSessionFromCache(ctx, options) ?? (await getSession(ctx, options));
   if (!data) return null;
   const wire = sessionWithUserOnTheWire(data);
   if (env.AUTH_COOKIE_CACHE_MAX_AGE > 0 && !ctx.responseHeaders.has("Set-Cookie")) writeCookieCache(ctx, data, wire);
