@@ -1,12 +1,11 @@
 // /account/sessions: where you are signed in, this device first, each other one with its own Revoke button.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
-import { describeDevice } from "~/auth/core/device";
 import { listSessions } from "~/auth/session/sessions.server";
 import { FlashMessage } from "~/components/account-sections";
 import { ErrorSummary, SubmitButton } from "~/components/forms";
 import { pageTitle } from "~/components/page-title";
-import { relativeTime, utcTime } from "~/components/time";
+import { SessionRow, sessionRow } from "~/components/session-list";
 import { accountAction } from "~/http/account-actions.server";
 import { loadAccountPage } from "~/http/account-page.server";
 
@@ -15,15 +14,7 @@ export const meta = pageTitle("Sessions");
 export async function loader({ request, context }: LoaderFunctionArgs) {
   return loadAccountPage(request, context, async ({ user, session }) => {
     const now = new Date();
-    const sessions = (await listSessions(user.id)).map((s) => ({
-      id: s.id,
-      current: s.id === session.id,
-      device: describeDevice(s.userAgent),
-      ipAddress: s.ipAddress,
-      lastActive: relativeTime(s.updatedAt, now),
-      lastActiveAt: s.updatedAt.toISOString(),
-      lastActiveUtc: utcTime(s.updatedAt),
-    }));
+    const sessions = (await listSessions(user.id)).map((s) => sessionRow(s, now, session.id));
     // This device first, then the others by last activity (the list already comes newest first).
     sessions.sort((a, b) => Number(b.current) - Number(a.current));
     return { sessions };
@@ -44,26 +35,7 @@ export default function AccountSessions() {
         <p className="muted">The browsers and devices signed in to your account. Revoking one signs it out.</p>
         <ul className="sessions">
           {page.sessions.map((s) => (
-            <li key={s.id} data-testid="session-row">
-              <div>
-                <div>
-                  {s.device}
-                  {s.current ? <strong> · this device</strong> : null}
-                </div>
-                <div className="muted">
-                  {s.ipAddress ? `${s.ipAddress} · ` : ""}
-                  {s.current ? "active now" : <>last active <time dateTime={s.lastActiveAt} title={s.lastActiveUtc}>{s.lastActive}</time></>}
-                </div>
-              </div>
-              {s.current ? null : (
-                <Form method="post" className="inline">
-                  <input type="hidden" name="sessionId" value={s.id} />
-                  <SubmitButton name="intent" value="revoke-session" className="secondary">
-                    Revoke<span className="visually-hidden"> {s.device}, last active {s.lastActive}</span>
-                  </SubmitButton>
-                </Form>
-              )}
-            </li>
+            <SessionRow key={s.id} session={s} testId="session-row" />
           ))}
         </ul>
         {page.sessions.some((s) => !s.current) ? (

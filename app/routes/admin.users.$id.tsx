@@ -31,11 +31,11 @@ import {
   unbanUser,
 } from "~/auth/admin/users.server";
 import { passwordBounds } from "~/auth/account/password.server";
-import { describeDevice } from "~/auth/core/device";
 import { AuthError } from "~/auth/errors";
 import { FlashMessage } from "~/components/account-sections";
 import { ErrorSummary, Field, SubmitButton, useZodForm } from "~/components/forms";
 import { pageTitle } from "~/components/page-title";
+import { SessionRow, sessionRow } from "~/components/session-list";
 import { utcTime } from "~/components/time";
 import { isConsoleAdmin, notFound, requireConsoleAdmin } from "~/http/admin-pages.server";
 import { takeFlashNotice } from "~/http/flash.server";
@@ -57,6 +57,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const [admin, ctx] = await requireConsoleAdmin(request, context);
   const user = await accountFor(params.id ?? "");
   const [sessions, overview, events] = await Promise.all([listUserSessions(admin, user.id), accountOverview(user.id), recentSecurityEvents(user.id)]);
+  const now = new Date();
   return data(
     {
       self: user.id === admin.user.id,
@@ -72,13 +73,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
         banReason: user.banReason,
         banEnds: user.banExpires && isBanned(user) ? utcTime(user.banExpires) : null,
       },
-      sessions: sessions.map((s) => ({
-        id: s.id,
-        device: describeDevice(s.userAgent),
-        ipAddress: s.ipAddress,
-        lastActive: utcTime(s.updatedAt),
-        impersonation: s.impersonatedBy !== null,
-      })),
+      sessions: sessions.map((s) => sessionRow(s, now, admin.session.id)),
       overview,
       events: events.map((e) => ({ ...e, at: utcTime(e.at) })),
       flash: takeFlashNotice(request, ctx.responseHeaders),
@@ -269,21 +264,7 @@ export default function AdminUser() {
       {sessions.length ? (
         <ul className="sessions">
           {sessions.map((s) => (
-            <li key={s.id} data-testid="admin-session-row">
-              <div>
-                {s.device}
-                {s.impersonation ? <strong> · an admin acting as them</strong> : null}
-                <div className="muted">
-                  {s.ipAddress ? `${s.ipAddress} · ` : ""}last active {s.lastActive}
-                </div>
-              </div>
-              <Form method="post" className="inline">
-                <input type="hidden" name="sessionId" value={s.id} />
-                <SubmitButton name="intent" value="revoke-session" className="secondary">
-                  Revoke<span className="visually-hidden"> {s.device}, last active {s.lastActive}</span>
-                </SubmitButton>
-              </Form>
-            </li>
+            <SessionRow key={s.id} session={s} testId="admin-session-row" />
           ))}
         </ul>
       ) : (
