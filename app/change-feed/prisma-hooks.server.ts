@@ -134,8 +134,9 @@ export function withChangeAnnouncements<Client extends ExtensibleClient>(base: C
   }) as Client;
 
   async function $transaction(first: unknown, ...rest: unknown[]) {
-    // The list form ($transaction([...])) takes queries made on the client itself, announced as they run.
-    if (typeof first !== "function") return extended.$transaction(first, ...rest);
+    // The list form ($transaction([...])) runs queries made on the client itself, outside any scope: their
+    // announcements could not be made again after the commit. Refused, so no write forgets it.
+    if (typeof first !== "function") throw new TypeError("use the interactive form, $transaction(async (tx) => …): the list form's writes cannot be announced after the commit");
     const scope: TransactionScope = { announced: [], committed: [] };
     let result: unknown;
     try {

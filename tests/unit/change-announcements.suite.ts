@@ -21,42 +21,48 @@ export function changeAnnouncementsSuite(kind: DatabaseKind) {
 
   let n = 0;
   const user = () => domain.db.user.create({ data: { name: "Announced", email: `announced-${kind}-${++n}@example.com` } });
-  /** Changes heard while `work` runs, each with whether the transaction had ended when it was heard. */
-  async function listen(work: (state: { ended: boolean }) => Promise<unknown>) {
-    const heard: Array<{ change: import("~/change-feed/feed.server").Change; ended: boolean }> = [];
-    const state = { ended: false };
-    feed.changeFeed.subscribe((change) => heard.push({ change, ended: state.ended }));
-    await work(state).catch(() => undefined);
+  /** The changes naming `userId` heard from now on. */
+  function heardFor(userId: string) {
+    const heard: string[] = [];
+    feed.changeFeed.subscribe((change) => {
+      if (change.kind === "user" && change.keys.includes(userId)) heard.push(change.kind);
+    });
     return heard;
   }
 
   describe(`a transaction's writes (${kind})`, () => {
     it("are announced when made and again once the transaction has committed", async () => {
       const { id } = await user();
-      const heard = await listen(async (state) => {
-        await domain.db.$transaction(async (tx) => {
-          await tx.user.update({ where: { id }, data: { name: "Renamed" } });
-          await new Promise((resolve) => setTimeout(resolve, 5));
-        });
-        state.ended = true;
+      const heard = heardFor(id);
+      let insideAfterWrite = -1;
+      await domain.db.$transaction(async (tx) => {
+        await tx.user.update({ where: { id }, data: { name: "Renamed" } });
+        insideAfterWrite = heard.length;
       });
-      const mine = heard.filter(({ change }) => change.kind === "user" && change.keys.includes(id));
-      // Once inside (the hook), once after the end (the transaction's scope), before $transaction resolves.
-      expect(mine.length).toBe(2);
+      expect(insideAfterWrite).toBe(1); // the hook, before the commit
+      expect(heard.length).toBe(2); // the transaction's scope, after it, before $transaction resolved
     });
 
     it("are announced again after a rollback too: the rows then read as they will stay", async () => {
       const { id } = await user();
-      let announcedInside = 0;
-      const heard = await listen(() =>
-        domain.db.$transaction(async (tx) => {
+      const heard = heardFor(id);
+      let insideAfterWrite = -1;
+      await domain.db
+        .$transaction(async (tx) => {
           await tx.user.update({ where: { id }, data: { name: "Rolled back" } });
-          announcedInside = 1;
+          insideAfterWrite = heard.length;
           throw new Error("roll back");
-        }),
-      );
-      expect(announcedInside).toBe(1);
-      expect(heard.filter(({ change }) => change.kind === "user" && change.keys.includes(id)).length).toBe(2);
+        })
+        .catch(() => undefined);
+      expect(insideAfterWrite).toBe(1);
+      expect(heard.length).toBe(2);
+      expect((await domain.db.user.findUniqueOrThrow({ where: { id } })).name).toBe("Announced");
+    });
+
+    it("are refused in the list form, whose writes could not be announced after the commit", async () => {
+      const { id } = await user();
+      const list = domain.db.$transaction as unknown as (queries: unknown[]) => Promise<unknown>;
+      await expect(list([domain.db.user.update({ where: { id }, data: { name: "Listed" } })])).rejects.toThrow(/interactive form/);
       expect((await domain.db.user.findUniqueOrThrow({ where: { id } })).name).toBe("Announced");
     });
 

@@ -213,8 +213,11 @@ export async function getSession(
   ctx: RequestContext,
   options: { disableRefresh?: boolean } = {},
 ): Promise<SessionWithUser | null> {
-  const cached = currentSessionFromCache(ctx, options);
-  if (cached) return cached;
+  return currentSessionFromCache(ctx, options) ?? readSessionAndExtend(ctx, options);
+}
+
+/** `getSession` past the cache: may delete an expired session, extend a due one, clear cookies naming none. */
+async function readSessionAndExtend(ctx: RequestContext, options: { disableRefresh?: boolean }): Promise<SessionWithUser | null> {
   const found = await lookUpSession(ctx);
   return found && !options.disableRefresh ? extendSessionIfDue(ctx, found) : found;
 }
@@ -300,7 +303,8 @@ export async function getPublicSession(
     const cached = token ? readCookieCache(ctx.request, token) : null;
     if (cached) return cached;
   }
-  const data = currentSessionFromCache(ctx, options) ?? (await getSession(ctx, options));
+  // The cache first, synchronously: a hit costs no promise (getSession would wrap it in one).
+  const data = currentSessionFromCache(ctx, options) ?? (await readSessionAndExtend(ctx, options));
   if (!data) return null;
   const wire = sessionWithUserOnTheWire(data);
   if (env.AUTH_COOKIE_CACHE_MAX_AGE > 0 && !ctx.responseHeaders.has("Set-Cookie")) writeCookieCache(ctx, data, wire);
