@@ -14,7 +14,7 @@ import { NonceContext } from "~/components/nonce";
 import { env } from "~/env.server";
 import { apiRouteTable } from "~/http/api-routes.generated";
 import { apiRoutesOf } from "~/http/api-routes.server";
-import { earlyRefusal } from "~/http/endpoint.server";
+import { earlyRefusal, JSON_HEADERS } from "~/http/endpoint.server";
 import type { ApiDispatchHooks, OidcProviderHooks } from "~/http/server-contract";
 import { handleOidcRequest, handlesOidcPath } from "~/auth/oidc-provider/provider.server";
 import { TextResponse } from "~/http/text-response.server";
@@ -23,7 +23,12 @@ import { TextResponse } from "~/http/text-response.server";
 export { refusalPage } from "~/http/error-page.server";
 
 /** What the production dispatch (server/api-dispatch.mjs) takes from the build (app/http/server-contract.ts). */
-export const apiDispatch: ApiDispatchHooks = { routes: apiRoutesOf(apiRouteTable), earlyRefusal, responseText: TextResponse.textOf };
+export const apiDispatch: ApiDispatchHooks = {
+  routes: apiRoutesOf(apiRouteTable),
+  earlyRefusal,
+  responseText: TextResponse.textOf,
+  jsonHeaders: JSON_HEADERS,
+};
 
 /** What `npm run oidc -- …` (scripts/oidc.mjs) does, through the app's own modules. */
 export { addClient, ClientRegistrationError, listClients, removeClient } from "~/auth/oidc-provider/clients.server";

@@ -449,8 +449,8 @@ async function main() {
   const signOut = { url: `${limited.baseUrl}/api/auth/sign-out`, method: "POST", headers: { origin: limited.baseUrl, "content-length": "0" } };
 
   const http = (key, title, options) => ({ key, title, run: httpRound, ...options });
-  // The two sides of each ratio next to each other (see measureInterleaved): /ok beside the 429 flood and
-  // get-session, get-session beside the rate-limited route, scrypt beside sign-in.
+  // The two sides of each ratio next to each other (see measureInterleaved): /ok beside the 429 flood and the
+  // rate-limited route, get-session beside Better Auth's, scrypt beside sign-in.
   const { results, ratio } = await measureInterleaved([
     http("bareTail", `bare node:http, ${TAIL_CONNECTIONS} connections`, { url: `${bare.baseUrl}/`, connections: TAIL_CONNECTIONS }),
     http("bare", "bare node:http", { url: `${bare.baseUrl}/` }),
@@ -461,8 +461,8 @@ async function main() {
       tolerate: [200], // the window's first 100, each time a round starts in a new 10-second window
     }),
     http("ok", "GET /api/auth/ok", { url: `${app.baseUrl}/api/auth/ok` }),
-    http("session", "GET /get-session", { url: `${app.baseUrl}/api/auth/get-session`, headers: { cookie } }),
     http("underLimit", "POST /sign-out (rate-limited), every request from a new address", { ...signOut, requests: [{ setupRequest: distinctAddresses() }] }),
+    http("session", "GET /get-session", { url: `${app.baseUrl}/api/auth/get-session`, headers: { cookie } }),
     http("referenceSession", "Better Auth 1.7 GET /get-session", { url: `${reference.baseUrl}/api/auth/get-session`, headers: { cookie: referenceUser.cookie } }),
     http("sessionTail", `GET /get-session, ${TAIL_CONNECTIONS} connections`, {
       url: `${app.baseUrl}/api/auth/get-session`,
@@ -532,7 +532,9 @@ async function main() {
     ["GET /get-session ÷ Better Auth 1.7", ratio("session", "referenceSession"), "≥ 5× (aim 10×)", (v) => v >= 5, fmt.ratio],
     ["/ok, full route table ÷ a handful of routes", routeCount.ratio, "0.9×–1.1×", (v) => v >= 0.9 && v <= 1.1, fmt.ratio],
     ["429 flood from one address ÷ /ok", ratio("flood", "ok"), "≥ 1×", (v) => v >= 1, fmt.ratio],
-    ["rate-limited route under its limit ÷ get-session", ratio("underLimit", "session"), "≥ 0.7×", (v) => v >= 0.7, fmt.ratio],
+    // What the limiter costs a route: against /ok, the same HTTP path without a limit. (It was measured against
+    // get-session until the signed-in read left that path, ADR 054; get-session ran at ~0.85× of /ok then.)
+    ["rate-limited route under its limit ÷ /ok", ratio("underLimit", "ok"), "≥ 0.7×", (v) => v >= 0.7, fmt.ratio],
     ["POST /sign-in/email ÷ raw scrypt", ratio("signIn", "scrypt"), "≥ 0.95×", (v) => v >= 0.95, fmt.ratio],
     [`get-session p99 ÷ p50, ${TAIL_CONNECTIONS} connections`, results.sessionTail.tailSpread, "≤ 2×", (v) => v <= 2, fmt.ratio],
     [`RSS after ${SESSIONS_FOR_MEMORY / 1000}k sessions read at random`, results.rssMegabytes, "< 300 MB", (v) => v < 300, (v) => `${v.toFixed(0)} MB`],

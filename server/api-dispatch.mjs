@@ -157,7 +157,9 @@ function isApiPath(path) {
  */
 export function createApiDispatch({ build, clientAddress, strictTransport }) {
   /** @type {import("../app/http/server-contract").ApiDispatchHooks} */
-  const { routes, earlyRefusal, responseText } = build.entry.module.apiDispatch;
+  const { routes, earlyRefusal, responseText, jsonHeaders } = build.entry.module.apiDispatch;
+  /** As `send` writes a JSON answer's headers: the names a Fetch Headers gives, in its order. */
+  const memoryAnswerHeaders = [...new Headers(jsonHeaders)];
   // A route file added since app/http/api-routes.generated.ts was made (a build by `remix build` alone) would
   // be answered by the splat here and by its own module through Remix: refuse to start instead.
   const missing = Object.keys(build.routes).filter((id) => id.startsWith("routes/api.auth.") && !routes.ids.has(id));
@@ -206,6 +208,17 @@ export function createApiDispatch({ build, clientAddress, strictTransport }) {
       setCommonHeaders(res, strictTransport);
       afterBody(req, () => send(req, res, refusal, responseText).catch((error) => res.destroy(error)));
       return true;
+    }
+    // A GET the route can answer from memory (the signed-in read, ADR 054) skips the Request, the loader's
+    // promise and the Response: the same status, headers and text, written at once. Never with a body to drain.
+    if (req.method === "GET" && handler.fromMemory && req.headers["content-length"] === undefined && req.headers["transfer-encoding"] === undefined) {
+      const text = handler.fromMemory(pathname, url.search, req.headers.cookie);
+      if (text !== null) {
+        setCommonHeaders(res, strictTransport);
+        for (const [name, value] of memoryAnswerHeaders) res.setHeader(name, value);
+        res.end(text);
+        return true;
+      }
     }
     const hasBody = req.method !== "GET" && req.method !== "HEAD";
     const request = new DispatchedRequest(url.href, { method: req.method, headers: requestHeaders(req.headers) }, hasBody ? req : null);

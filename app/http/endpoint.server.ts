@@ -7,8 +7,8 @@ import { z } from "zod";
 import { AuthError } from "~/auth/errors";
 import { withQuery } from "~/auth/core/links.server";
 import { assertSafeCallbacks } from "~/auth/origin.server";
-import { refuseImpersonatorAt } from "~/auth/admin/impersonation-guard.server";
-import { standingRefusal } from "~/auth/rate-limit/limits.server";
+import { isKeptFromImpersonators, refuseImpersonatorAt } from "~/auth/admin/impersonation-guard.server";
+import { ruleFor, standingRefusal } from "~/auth/rate-limit/limits.server";
 import { jsonText } from "~/auth/core/json-text.server";
 import { requestContext, type RequestContext } from "~/auth/request-context.server";
 import { readCappedText } from "~/http/body.server";
@@ -32,7 +32,17 @@ interface EndpointDefinition<Body extends z.ZodType, Query extends z.ZodType, Re
     ctx: RequestContext;
     params: Record<string, string | undefined>;
   }) => Result;
+  /**
+   * A GET's answer when it can be given from this process's memory alone, synchronously, with nothing to write
+   * and no cookie to set: exactly what `handler` would answer then, or null for "run the handler". The
+   * production dispatch asks it before any Fetch Request is made (ADR 054); only paths without a rate limit
+   * may have one.
+   */
+  fromMemory?: (input: { query: z.infer<Query>; cookieHeader: string | undefined }) => unknown;
 }
+
+/** A GET's answer from memory, as the production dispatch writes it: status 200, `JSON_HEADERS` and this text. */
+export type MemoryAnswer = (pathname: string, search: string, cookieHeader: string | undefined) => string | null;
 
 /**
  * A route's loader/action, carrying (in its type only) what the endpoint takes and answers, so the typed
@@ -42,7 +52,11 @@ interface EndpointDefinition<Body extends z.ZodType, Query extends z.ZodType, Re
  */
 export type EndpointHandler<Body extends z.ZodType, Query extends z.ZodType, Result> = ((
   args: LoaderFunctionArgs | ActionFunctionArgs,
-) => Promise<Response>) & { readonly "~endpoint"?: { body: z.input<Body>; query: z.input<Query>; result: Awaited<Result> } };
+) => Promise<Response>) & {
+  readonly "~endpoint"?: { body: z.input<Body>; query: z.input<Query>; result: Awaited<Result> };
+  /** Set on a GET loader whose route declared `fromMemory`. */
+  readonly fromMemory?: MemoryAnswer;
+};
 
 /** What the endpoint accepts as its JSON body (before the server's parsing: `z.input`). */
 export type EndpointBody<Handler> = Handler extends { readonly "~endpoint"?: { body: infer Body } } ? Body : never;
@@ -92,12 +106,15 @@ export function rateLimitPath(pathname: string): string {
   return path.toLowerCase().replace(/\/+$/, "").slice(API_BASE_PATH.length) || "/";
 }
 
+/** What every JSON answer of the API carries (the dispatch writes them for an answer from memory too). */
+export const JSON_HEADERS: readonly (readonly [string, string])[] = Object.freeze([
+  Object.freeze(["Content-Type", "application/json; charset=utf-8"] as const),
+  Object.freeze(["Cache-Control", "no-store"] as const),
+]);
+
 export function json(data: unknown, init: { status?: number; headers?: Headers } = {}): Response {
   // One list handed to the Response, which copies it once: a Headers made here first would be copied twice.
-  const headers: [string, string][] = [
-    ["Content-Type", "application/json; charset=utf-8"],
-    ["Cache-Control", "no-store"],
-  ];
+  const headers: [string, string][] = JSON_HEADERS.map(([name, value]) => [name, value]);
   if (init.headers) {
     for (const pair of init.headers) if (pair[0] !== "content-type" && pair[0] !== "cache-control") headers.push(pair);
   }
@@ -150,17 +167,37 @@ export function endpoint<Body extends z.ZodType = z.ZodUnknown, Query extends z.
    * when full, so a client inventing queries costs itself the parse and nobody memory.
    */
   const parsedQueries = new Map<string, object>();
-  const parseQuery = (url: URL) => {
-    const key = url.search;
-    const known = parsedQueries.get(key);
+  const parseQuery = (search: string, searchParams?: URLSearchParams) => {
+    const known = parsedQueries.get(search);
     if (known) return { ...known };
-    const rawQuery = Object.fromEntries(url.searchParams);
+    const rawQuery = Object.fromEntries(searchParams ?? new URLSearchParams(search));
     const parsed = definition.query ? (parseWith(definition.query, rawQuery, "query") as object) : rawQuery;
     assertSafeCallbacks(parsed);
     if (parsedQueries.size >= MAX_PARSED_QUERIES) parsedQueries.clear();
-    parsedQueries.set(key, Object.freeze({ ...parsed }));
+    parsedQueries.set(search, Object.freeze({ ...parsed }));
     return parsed;
   };
+
+  const { fromMemory } = definition;
+  if (fromMemory && definition.method !== "GET") throw new TypeError("only a GET endpoint may answer from memory");
+  /**
+   * The dispatch's question, answered under the endpoint's own rules, or left to `handle`: never on a path with
+   * a rate limit (every request there is counted) or one an impersonator is kept from; the same query parse
+   * (a query `handle` would refuse is its to refuse). Anything thrown goes the same way, so `handle` meets it
+   * and answers and logs it as it answers everything.
+   */
+  const answerFromMemory: MemoryAnswer | undefined =
+    fromMemory &&
+    ((pathname, search, cookieHeader) => {
+      try {
+        const path = rateLimitPath(pathname);
+        if (ruleFor(path) || isKeptFromImpersonators(path)) return null;
+        const answer = fromMemory({ query: parseQuery(search) as z.infer<Query>, cookieHeader });
+        return answer === null ? null : jsonText(answer);
+      } catch {
+        return null;
+      }
+    });
 
   async function handle({ request, context, params }: LoaderFunctionArgs | ActionFunctionArgs): Promise<Response> {
     let ctx: RequestContext | undefined;
@@ -176,7 +213,7 @@ export function endpoint<Body extends z.ZodType = z.ZodUnknown, Query extends z.
       ctx = await requestContext(request, context, path);
       // An admin acting as the user cannot change how the account signs in, nor delete it (ADR 049).
       await refuseImpersonatorAt(ctx, path);
-      const query = parseQuery(url);
+      const query = parseQuery(url.search, url.searchParams);
       const rawBody = definition.method === "POST" ? await readBody(request, context) : undefined;
       const body = definition.body ? parseWith(definition.body, rawBody, "body") : rawBody;
       assertSafeCallbacks(body);
@@ -190,7 +227,8 @@ export function endpoint<Body extends z.ZodType = z.ZodUnknown, Query extends z.
       return errorResponse(error, ctx?.responseHeaders);
     }
   }
-  return { loader: handle, action: handle };
+  if (!answerFromMemory) return { loader: handle, action: handle };
+  return { loader: Object.assign((args: LoaderFunctionArgs) => handle(args), { fromMemory: answerFromMemory }), action: handle };
 }
 
 /** Shared body fields (`optionalUrl` is defined with the domain's field rules, which social's bodies use too). */

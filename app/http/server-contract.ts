@@ -29,6 +29,11 @@ export interface ApiDispatchHooks {
   earlyRefusal(clientIp: string, pathname: string): Response | null;
   /** A response's body as text, when the app holds it as text (a TextResponse), so no stream is made to send it. */
   responseText(response: Response): string | undefined;
+  /**
+   * The headers of a JSON answer, written with the text of a GET loader's `fromMemory` answer
+   * (app/http/endpoint.server.ts), which the dispatch asks before it makes any Request (ADR 054).
+   */
+  jsonHeaders: readonly (readonly [string, string])[];
 }
 
 /** The entry module's `oidcProvider` export, which server/serve.mjs asks first for every request (ADR 046). */

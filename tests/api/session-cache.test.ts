@@ -1,6 +1,7 @@
 // The in-process session cache (on by default) never shows what a write has changed: each write path below is
 // made after the session was read (and so cached) on another device, and the next read sees the change.
 // docs/decisions/024-session-cache-and-invalidation.md.
+import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiClient, PASSWORD, signUp, uniqueEmail } from "../support/client";
 import { cloneClient } from "../support/cookies";
@@ -59,7 +60,37 @@ describe("the cache is in use", () => {
     expect(seen.session.token).toBe(tokenB);
     expect(seen.user.name).toBe(server.database.kind === "postgres" ? "Test User" : "Changed Outside");
   });
+
+  it("answers a read from memory (ADR 054) byte for byte as the read from the database, with and without Better Auth's query", async () => {
+    const { a, b } = await twoDevices();
+    for (const search of ["", "?disableCookieCache=true"]) {
+      // A write to the user empties the cache for both sessions: b's next read is the handler's, the one after from memory.
+      expect((await a.post("/api/auth/update-user", { name: `Renamed ${search.length}` })).status).toBe(200);
+      const fromDatabase = await rawGet(`${GET_SESSION}${search}`, b.cookieHeader());
+      const fromMemory = await rawGet(`${GET_SESSION}${search}`, b.cookieHeader());
+      expect(JSON.parse(fromDatabase.body).user.name).toBe(`Renamed ${search.length}`);
+      expect(fromMemory).toEqual(fromDatabase);
+      expect(fromMemory.headers["set-cookie"]).toBeUndefined();
+    }
+  });
 });
+
+/** Status, headers as sent (but the date) and body, read with node:http so nothing is normalised on the way. */
+function rawGet(path: string, cookie: string): Promise<{ status?: number; headers: Record<string, unknown>; body: string }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(`${server.baseUrl}${path}`, { headers: { cookie } }, (response) => {
+        let body = "";
+        response.setEncoding("utf8");
+        response.on("data", (chunk) => (body += chunk));
+        response.on("end", () => {
+          const { date: _date, ...headers } = response.headers;
+          resolve({ status: response.statusCode, headers, body });
+        });
+      })
+      .on("error", reject);
+  });
+}
 
 describe("a change made outside the application (SQL by hand) is seen within 100 ms", () => {
   // SQLite: the file's data_version, checked at most once a millisecond. PostgreSQL: the database's triggers

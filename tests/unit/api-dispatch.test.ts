@@ -25,7 +25,33 @@ const echo = async ({ request, params, context }: Args) =>
     { headers: { "Set-Cookie": "a=1; Path=/", "X-Extra": "yes" } },
   );
 
+/** A GET whose answer for a known cookie can also be given from memory, as get-session's is (ADR 054). */
+const rememberedText = (cookie: string | null | undefined) => JSON.stringify({ who: cookie ?? null });
+const remembered = Object.assign(
+  ({ request }: Args) => {
+    seen.push("loader");
+    return new TextResponse(rememberedText(request.headers.get("cookie")), {
+      headers: [
+        ["Content-Type", "application/json; charset=utf-8"],
+        ["Cache-Control", "no-store"],
+      ],
+    });
+  },
+  {
+    fromMemory: (pathname: string, search: string, cookie: string | undefined) => {
+      seen.push(`memory ${pathname}${search}`);
+      return cookie === "known=1" ? rememberedText(cookie) : null;
+    },
+  },
+);
+
 const routes = {
+  "routes/api.auth.remembered": {
+    id: "routes/api.auth.remembered",
+    parentId: "root",
+    path: "api/auth/remembered",
+    module: { loader: remembered, action: echo },
+  },
   root: { id: "root", path: "", module: { default: () => null } },
   "routes/api.auth.echo": { id: "routes/api.auth.echo", parentId: "root", path: "api/auth/echo", module: { loader: echo, action: echo } },
   "routes/api.auth.items.$id": { id: "routes/api.auth.items.$id", parentId: "root", path: "api/auth/items/:id", module: { loader: echo } },
@@ -127,6 +153,10 @@ const apiDispatch: ApiDispatchHooks = {
   }),
   earlyRefusal: () => null,
   responseText: TextResponse.textOf,
+  jsonHeaders: [
+    ["Content-Type", "application/json; charset=utf-8"],
+    ["Cache-Control", "no-store"],
+  ],
 };
 
 const build = {
@@ -252,6 +282,41 @@ describe("the API dispatch answers as Remix's handler does", () => {
     ] as const) {
       expect((await fetch(direct.base + path, init)).status, path).toBe(599);
     }
+  });
+
+  it("a GET the route can answer from memory is answered so, without its loader, exactly as through Remix", async () => {
+    seen.length = 0;
+    const { throughRemix, throughDispatch } = await both("/api/auth/Remembered/?x=1", { headers: { cookie: "known=1" } });
+    expect(throughRemix.status).toBe(200);
+    expect(throughDispatch).toEqual(throughRemix);
+    expect(seen).toEqual(["loader", "memory /api/auth/Remembered/?x=1"]);
+  });
+
+  it("whatever memory cannot answer, or must not (HEAD, a body, other methods), reaches the loader or action", async () => {
+    // What each path ran, Remix's first: the dispatch asks memory only for a bodiless GET.
+    const cases: Array<[string, RequestInit, string[]]> = [
+      ["nothing in memory", { headers: { cookie: "stranger=1" } }, ["loader", "memory /api/auth/remembered", "loader"]],
+      ["HEAD", { method: "HEAD", headers: { cookie: "known=1" } }, ["loader", "loader"]],
+      ["POST", { method: "POST", headers: { cookie: "known=1" } }, []],
+    ];
+    for (const [what, init, ran] of cases) {
+      seen.length = 0;
+      const { throughRemix, throughDispatch } = await both("/api/auth/remembered", init);
+      expect(throughDispatch, what).toEqual(throughRemix);
+      expect(seen, what).toEqual(ran);
+    }
+    // A GET that announces a body (fetch cannot send one): the loader answers, after the body is read.
+    seen.length = 0;
+    const status = await new Promise<number | undefined>((resolve, reject) => {
+      const request = http.request(`${direct.base}/api/auth/remembered`, { method: "GET", headers: { cookie: "known=1", "content-length": "2" } }, (response) => {
+        response.resume();
+        resolve(response.statusCode);
+      });
+      request.on("error", reject);
+      request.end("{}");
+    });
+    expect(status).toBe(200);
+    expect(seen).toEqual(["loader"]);
   });
 
   it("a route's request is aborted when the client goes away, as through Remix's adapter", async () => {

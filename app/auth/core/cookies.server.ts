@@ -29,7 +29,11 @@ const KEPT_HEADER_LENGTH = 2_048;
 const NO_COOKIES: Readonly<Record<string, string | undefined>> = Object.freeze({});
 
 export function requestCookies(request: Request): Readonly<Record<string, string | undefined>> {
-  const header = request.headers.get("cookie");
+  return cookiesOfHeader(request.headers.get("cookie"));
+}
+
+/** `requestCookies` from the Cookie header's text, for a caller that has no Fetch Request (ADR 054). */
+export function cookiesOfHeader(header: string | null | undefined): Readonly<Record<string, string | undefined>> {
   if (!header) return NO_COOKIES;
   let cookies = parsedHeaders.get(header);
   if (!cookies) {

@@ -4,6 +4,7 @@
 import {
   clearCookie,
   cookieName,
+  cookiesOfHeader,
   readSignedCookie,
   requestCookies,
   setCookie,
@@ -171,7 +172,12 @@ const verifiedSessionCookies = new Map<string, string>();
 const VERIFIED_COOKIES_LIMIT = 10_000;
 
 export function sessionTokenFrom(request: Request): string | null {
-  const signed = requestCookies(request)[COOKIE_NAMES.sessionToken];
+  return sessionTokenOfCookieHeader(request.headers.get("cookie"));
+}
+
+/** `sessionTokenFrom` given the Cookie header's text. */
+export function sessionTokenOfCookieHeader(header: string | null | undefined): string | null {
+  const signed = cookiesOfHeader(header)[COOKIE_NAMES.sessionToken];
   if (!signed) return null;
   const known = verifiedSessionCookies.get(signed);
   if (known !== undefined) return known;
@@ -266,7 +272,12 @@ function extensionDue(session: Session, now: number): boolean {
  */
 function currentSessionFromCache(ctx: RequestContext, options: { disableRefresh?: boolean }): SessionWithUser | null {
   const token = sessionTokenFrom(ctx.request);
-  const found = token ? cachedSessionWithUser(token) : null;
+  return token ? sessionFromCacheAlone(token, options) : null;
+}
+
+/** `currentSessionFromCache` by token: also what answers GET /get-session before any Request is made (ADR 054). */
+export function sessionFromCacheAlone(token: string, options: { disableRefresh?: boolean }): SessionWithUser | null {
+  const found = cachedSessionWithUser(token);
   if (!found) return null;
   const now = Date.now();
   if (found.session.expiresAt.getTime() <= now) return null;
@@ -309,6 +320,18 @@ export async function getPublicSession(
   const wire = sessionWithUserOnTheWire(data);
   if (env.AUTH_COOKIE_CACHE_MAX_AGE > 0 && !ctx.responseHeaders.has("Set-Cookie")) writeCookieCache(ctx, data, wire);
   return wire;
+}
+
+/**
+ * `getPublicSession`'s answer when it needs nothing but this process's memory: the session cache holds a live
+ * session with no extension due, and no cookie cache is to be read or written. Null whenever `getPublicSession`
+ * must run (it may read the database, extend the session, set or clear cookies). ADR 054.
+ */
+export function publicSessionFromMemory(cookieHeader: string | undefined, options: { disableRefresh?: boolean }): SessionWithUserOnTheWire | null {
+  if (env.AUTH_COOKIE_CACHE_MAX_AGE > 0) return null;
+  const token = sessionTokenOfCookieHeader(cookieHeader);
+  const found = token ? sessionFromCacheAlone(token, options) : null;
+  return found ? sessionWithUserOnTheWire(found) : null;
 }
 
 /** The session or a 401: for every endpoint that acts on the signed-in user. */

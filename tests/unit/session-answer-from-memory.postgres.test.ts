@@ -1,0 +1,3 @@
+import { sessionAnswerFromMemorySuite } from "./session-answer-from-memory.suite";
+
+sessionAnswerFromMemorySuite("postgres");
