@@ -203,7 +203,8 @@ export function createApiDispatch({ build, clientAddress, strictTransport }) {
       url.searchParams.delete(singleFetch ? "_routes" : "_data");
     }
     const context = clientAddress.loadContext(req);
-    const refusal = earlyRefusal(context.clientIp, pathname);
+    // A mailed link's route answers its own refusals, with a page for a browser (its `landingPage`).
+    const refusal = handler.refusesWithPages ? null : earlyRefusal(context.clientIp, pathname);
     if (refusal) {
       setCommonHeaders(res, strictTransport);
       afterBody(req, () => send(req, res, refusal, responseText).catch((error) => res.destroy(error)));

@@ -11,6 +11,7 @@ import { isKeptFromImpersonators, refuseImpersonatorAt } from "~/auth/admin/impe
 import { ruleFor, standingRefusal } from "~/auth/rate-limit/limits.server";
 import { jsonText } from "~/auth/core/json-text.server";
 import { requestContext, type RequestContext } from "~/auth/request-context.server";
+import { wantsPage } from "~/http/accept.server";
 import { readCappedText } from "~/http/body.server";
 import { knownError } from "~/http/known-error.server";
 import { TextResponse } from "~/http/text-response.server";
@@ -32,6 +33,13 @@ interface EndpointDefinition<Body extends z.ZodType, Query extends z.ZodType, Re
     ctx: RequestContext;
     params: Record<string, string | undefined>;
   }) => Result;
+  /**
+   * For a link people open from a mail: the page a browser (one that asks for HTML) lands on, with
+   * `?error=<code in lower case>`, when the request is refused with a 4xx anywhere the handler does not answer
+   * it itself — too many requests, a callbackURL no longer trusted, a malformed query — rather than a JSON body.
+   * Clients asking for JSON keep Better Auth's answers.
+   */
+  landingPage?: string;
   /**
    * A GET's answer when it can be given from this process's memory alone, synchronously, with nothing to write
    * and no cookie to set: exactly what `handler` would answer then, or null for "run the handler". The
@@ -56,6 +64,8 @@ export type EndpointHandler<Body extends z.ZodType, Query extends z.ZodType, Res
   readonly "~endpoint"?: { body: z.input<Body>; query: z.input<Query>; result: Awaited<Result> };
   /** Set on a GET loader whose route declared `fromMemory`. */
   readonly fromMemory?: MemoryAnswer;
+  /** Set on a loader whose route has a `landingPage`: the dispatch leaves its refusals to it, pages included. */
+  readonly refusesWithPages?: boolean;
 };
 
 /** What the endpoint accepts as its JSON body (before the server's parsing: `z.input`). */
@@ -224,11 +234,18 @@ export function endpoint<Body extends z.ZodType = z.ZodUnknown, Query extends z.
       }
       return json(result, { headers: ctx.responseHeaders });
     } catch (error) {
+      const refusal = definition.landingPage && request.method === "GET" && wantsPage(request) ? knownError(error) : null;
+      if (refusal && refusal.status < 500) {
+        const landing = found(withQuery(definition.landingPage!, { error: refusal.code.toLowerCase() }));
+        ctx?.responseHeaders.forEach((value, name) => landing.headers.append(name, value));
+        return landing;
+      }
       return errorResponse(error, ctx?.responseHeaders);
     }
   }
-  if (!answerFromMemory) return { loader: handle, action: handle };
-  return { loader: Object.assign((args: LoaderFunctionArgs) => handle(args), { fromMemory: answerFromMemory }), action: handle };
+  if (!answerFromMemory && !definition.landingPage) return { loader: handle, action: handle };
+  const marks = { ...(answerFromMemory ? { fromMemory: answerFromMemory } : {}), ...(definition.landingPage ? { refusesWithPages: true } : {}) };
+  return { loader: Object.assign((args: LoaderFunctionArgs) => handle(args), marks), action: handle };
 }
 
 /** Shared body fields (`optionalUrl` is defined with the domain's field rules, which social's bodies use too). */

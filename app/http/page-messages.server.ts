@@ -86,8 +86,23 @@ export function wordsFor(error: AuthError): string {
   return words ? words(error) : error.message;
 }
 
+/**
+ * Why any mailed link was refused before it was looked at (the endpoint's `landingPage`): too many requests from
+ * the reader's network, or a callbackURL this site no longer trusts (its trusted origins changed since the mail).
+ */
+const LINK_REFUSALS: Record<string, string> = {
+  too_many_requests: "Too many requests came from your network just now, so the link was not opened. Wait a minute, then open it again.",
+  invalid_callbackurl: "The link leads on to an address this site no longer trusts, so it was not opened. Ask for a new link.",
+};
+
+/** The words for a mailed link's refusal before its own check, or null for any other `?error=`. */
+export function linkRefusal(error: string | null): string | null {
+  return error && Object.hasOwn(LINK_REFUSALS, error) ? LINK_REFUSALS[error] : null;
+}
+
 /** Why an e-mailed verification link failed, from the `?error=` its redirect brings back (spec §8's values). */
 const VERIFY_LINK_PROBLEMS: Record<string, string> = {
+  ...LINK_REFUSALS,
   token_expired: "The link has expired. Sign in and ask for a new verification email.",
   invalid_token:
     "The link is incomplete, invalid or was already used. If your email program split the link over two lines, copy all of it into the address bar; otherwise sign in and ask for a new verification email.",
@@ -98,7 +113,7 @@ const VERIFY_LINK_PROBLEMS: Record<string, string> = {
 /** The words for a verification link's `?error=`; an unknown value reads as an invalid link. */
 export function verifyLinkProblem(error: string | null): string | null {
   if (!error) return null;
-  return VERIFY_LINK_PROBLEMS[error] ?? VERIFY_LINK_PROBLEMS.invalid_token;
+  return Object.hasOwn(VERIFY_LINK_PROBLEMS, error) ? VERIFY_LINK_PROBLEMS[error] : VERIFY_LINK_PROBLEMS.invalid_token;
 }
 
 /**
@@ -106,6 +121,7 @@ export function verifyLinkProblem(error: string | null): string | null {
  * lower case) a browser is sent to /account-deleted with; an unknown value reads as an invalid link.
  */
 const DELETE_LINK_PROBLEMS: Record<string, string> = {
+  ...LINK_REFUSALS,
   invalid_token:
     "The link is incomplete, has expired, was already used or belongs to another account. If your email program split the link over two lines, copy all of it into the address bar; otherwise ask for a new link on the Delete account page.",
   unauthorized: "You are signed out. The link deletes an account only while you are signed in to it: sign in, then open the link again.",

@@ -13,6 +13,7 @@ import { endpoint, found, optionalUrl } from "~/http/endpoint.server";
 export const { loader, action } = endpoint({
   method: "GET",
   changesState: true,
+  landingPage: PAGES.accountDeleted,
   query: z.object({ token: z.string().default(""), callbackURL: optionalUrl }),
   handler: async ({ query, ctx }) => {
     const page = wantsPage(ctx.request);

@@ -7,6 +7,7 @@ import { endpoint, found, optionalUrl } from "~/http/endpoint.server";
 
 export const { loader, action } = endpoint({
   method: "GET",
+  landingPage: PAGES.resetPassword,
   query: z.object({ callbackURL: optionalUrl }),
   handler: async ({ query, params }) => {
     const token = params.token ?? "";

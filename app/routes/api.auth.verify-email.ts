@@ -28,6 +28,7 @@ const LINK_FAILURES = new Set(["INVALID_TOKEN", "TOKEN_EXPIRED", "USER_NOT_FOUND
 export const { loader, action } = endpoint({
   method: "GET",
   changesState: true,
+  landingPage: PAGES.emailVerified,
   query: z.object({ token: z.string().default(""), callbackURL: optionalUrl }),
   handler: async ({ query, ctx }) => {
     const callbackURL = query.callbackURL || (wantsPage(ctx.request) ? PAGES.emailVerified : undefined);

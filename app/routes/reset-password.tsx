@@ -10,14 +10,17 @@ import { passwordLengthHint, resetPasswordFormSchema } from "~/auth/schemas";
 import { ErrorSummary, Field, SubmitButton, useZodForm } from "~/components/forms";
 import { pageTitle } from "~/components/page-title";
 import { goTo, pageForm } from "~/http/page-action.server";
-import { claimNotice } from "~/http/page-messages.server";
+import { claimNotice, linkRefusal } from "~/http/page-messages.server";
 import { endedBy } from "~/auth/account/claim.server";
 
 export const meta = pageTitle("Choose a new password");
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const token = new URL(request.url).searchParams.get("token") ?? "";
-  return { token, usable: token !== "" && (await isResetTokenUsable(token)), passwordBounds: passwordBounds() };
+  const url = new URL(request.url);
+  const token = url.searchParams.get("token") ?? "";
+  // A link refused before its token was looked at (too many requests…) says so: the token may still be good.
+  const refusal = linkRefusal(url.searchParams.get("error"));
+  return { token, refusal, usable: token !== "" && (await isResetTokenUsable(token)), passwordBounds: passwordBounds() };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -41,15 +44,15 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function ResetPassword() {
-  const { token, usable, passwordBounds } = useLoaderData<typeof loader>();
+  const { token, refusal, usable, passwordBounds } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const schema = useMemo(() => resetPasswordFormSchema(passwordBounds), [passwordBounds]);
   const [form, fields] = useZodForm("reset-password", schema, actionData?.result);
   if (!usable) {
     return (
       <section className="narrow">
-        <h1>This link cannot be used</h1>
-        <p>The password reset link is invalid, has expired, or was already used.</p>
+        <h1>{refusal ? "This link was not opened" : "This link cannot be used"}</h1>
+        <p>{refusal ?? "The password reset link is invalid, has expired, or was already used."}</p>
         <p>
           <Link to="/forgot-password" className="button-link">
             Ask for a new link
