@@ -8,6 +8,7 @@ import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { startHousekeeping } from "~/auth/housekeeping.server";
+import { backgroundWorkSettled } from "~/auth/verification.server";
 import { promoteConfiguredAdmins, setAdminByEmail } from "~/auth/admin/bootstrap.server";
 import { startRateLimiting } from "~/auth/rate-limit/limits.server";
 import { NonceContext } from "~/components/nonce";
@@ -45,6 +46,12 @@ export function afterStart(): void {
     .then((count) => count && console.log(`[latchkey] AUTH_ADMIN_EMAILS: ${count} verified account(s) made admin`))
     .catch((error) => console.error("[latchkey] AUTH_ADMIN_EMAILS could not be applied at start-up:", error.message));
 }
+
+/**
+ * Called by the server on SIGTERM/SIGINT once it stops taking requests (server/serve.mjs): the mails and events
+ * answers already promised are sent before the process exits (within the stop's two seconds).
+ */
+export const beforeStop = backgroundWorkSettled;
 
 /** What `npm run admin` (scripts/admin.mjs) calls in the built app. */
 export const adminCommands = { setAdminByEmail };

@@ -71,7 +71,8 @@ export async function serve({ root, port, host }) {
   build.entry?.module?.afterStart?.();
 
   function shutdown() {
-    server.close(() => process.exit(0));
+    // Answers already given may have promised a mail: it goes out before the exit (at most the 2 s below).
+    server.close(() => Promise.resolve(build.entry?.module?.beforeStop?.()).finally(() => process.exit(0)));
     server.closeIdleConnections?.();
     setTimeout(() => process.exit(0), 2_000).unref();
   }

@@ -93,16 +93,33 @@ export async function mailToken<P extends TokenPayload>(
   }
 }
 
+/** Background work started and not yet finished. */
+const pending = new Set<Promise<void>>();
+
 /**
  * Runs work that must not change an answer or its timing (whether an address has an account decides whether a
  * mail goes out) after the current request has been answered. Failures are logged, never thrown.
  */
 export function afterResponse(work: () => Promise<unknown>): void {
-  setImmediate(() => {
-    work().catch((error) => {
-      if (!(error instanceof AuthError)) console.error("[latchkey] background work failed:", error);
+  const done = new Promise<void>((resolve) => {
+    setImmediate(() => {
+      work()
+        .catch((error) => {
+          if (!(error instanceof AuthError)) console.error("[latchkey] background work failed:", error);
+        })
+        .finally(resolve);
     });
   });
+  pending.add(done);
+  void done.then(() => pending.delete(done));
+}
+
+/**
+ * Resolves once every piece of background work started so far (and any it started) has finished: a graceful
+ * stop waits for the mails its answers promised, and a test for them before it drops its database.
+ */
+export async function backgroundWorkSettled(): Promise<void> {
+  while (pending.size > 0) await Promise.all([...pending]);
 }
 
 /** Checks a signed token's signature, purpose and expiry without using it up. */
