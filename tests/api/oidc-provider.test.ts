@@ -488,7 +488,7 @@ describe.runIf(databaseKindUnderTest() === "sqlite")("operators' commands", () =
     expect(stored!.secretHash).not.toContain(clientSecret);
     // Registered while the server runs: usable at once.
     const app = { clientId, clientSecret, redirectUri: "https://cli.example.com/cb", postLogoutRedirectUri: "https://cli.example.com/bye" };
-    const { tokens } = await signedInFlow(app);
+    const { tokens, someone } = await signedInFlow(app);
     expect(tokens.access_token).toBeTruthy();
     expect((await run("list-clients")).stdout).toContain(`${clientId}  CLI App  (confidential)`);
     await expect(run("add-client", "--name", "Bad", "--redirect-uri", "http://not-local.example/cb")).rejects.toMatchObject({ code: 2 });
@@ -498,6 +498,15 @@ describe.runIf(databaseKindUnderTest() === "sqlite")("operators' commands", () =
       (response) => response.status === 400,
     );
     expect(gone.text).toContain("invalid_client");
+    // The person who had allowed it is told, with the removal's own words; nothing of the application is left.
+    const [removal] = await query<{ details: string }>(
+      server.database,
+      `SELECT "details" FROM "securityEvent" WHERE "userId" = ? AND "type" = 'application_revoked'`,
+      [someone.user.id],
+    );
+    expect(JSON.parse(removal!.details)).toEqual({ application: "CLI App", clientId, applicationRemoved: true });
+    expect((await someone.browser.get("/account/activity")).text).toContain("ended: the application was removed from this site");
+    expect(await query(server.database, `SELECT 1 FROM "oidcConsent" WHERE "clientId" = ?`, [clientId])).toEqual([]);
   });
 });
 

@@ -29,7 +29,7 @@ export async function registerApplication(admin: SessionWithUser, input: NewClie
 /** Removes a client and everything issued to it (its people's consents go with it). False if there was none. */
 export async function removeApplication(admin: SessionWithUser, clientId: string): Promise<boolean> {
   refuseNonAdmin(admin);
-  return removeClient(clientId);
+  return removeClient(clientId, { actorUserId: admin.user.id });
 }
 
 /** The CLI's reasons, read on a page: a capital first letter and a full stop. */

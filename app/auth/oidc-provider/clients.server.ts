@@ -5,6 +5,7 @@
 import { newId, randomBase64Url, safeEqual, sha256Hex } from "~/auth/core/crypto.server";
 import { db } from "~/db.server";
 import { DEFAULT_SIGNING_ALGORITHM } from "./constants";
+import { recordOidcSecurityEvent } from "./security-events.server";
 
 export interface NewClient {
   name: string;
@@ -71,10 +72,23 @@ export async function listClients() {
 }
 
 /** Removes a client, its remembered consents and everything issued to it. False if there was none. */
-export async function removeClient(clientId: string): Promise<boolean> {
-  const { count } = await db.oidcClient.deleteMany({ where: { id: clientId } });
-  await db.oidcModel.deleteMany({ where: { clientId } });
-  return count > 0;
+/**
+ * Removes an application: its registration, everything the provider holds for it, and every person's consent.
+ * Each of those people finds "access ended: the application was removed" in their activity, written in the same
+ * transaction, so no consent is gone without its event (ADR 051). One event per person who allowed it: an
+ * operator's command, whose cost grows with the application's users. An admin removing it in the console is
+ * named as the events' actor.
+ */
+export async function removeClient(clientId: string, { actorUserId = null }: { actorUserId?: string | null } = {}): Promise<boolean> {
+  return db.$transaction(async (tx) => {
+    const consents = await tx.oidcConsent.findMany({ where: { clientId }, select: { userId: true } });
+    for (const { userId } of consents) {
+      await recordOidcSecurityEvent(tx, { type: "application_revoked", userId, clientId, applicationRemoved: true, actorUserId });
+    }
+    const { count } = await tx.oidcClient.deleteMany({ where: { id: clientId } }); // consents go with it
+    await tx.oidcModel.deleteMany({ where: { clientId } });
+    return count > 0;
+  });
 }
 
 export async function findClient(clientId: string) {

@@ -8,7 +8,7 @@ import type { Transaction } from "~/db.server";
 
 export type OidcSecurityEvent =
   | { type: "application_authorized"; userId: string; clientId: string; scopes: string[] }
-  | { type: "application_revoked"; userId: string; clientId: string }
+  | { type: "application_revoked"; userId: string; clientId: string; applicationRemoved?: boolean; actorUserId?: string | null }
   | { type: "application_tokens_issued"; userId: string; clientId: string };
 
 export async function recordOidcSecurityEvent(tx: Transaction, event: OidcSecurityEvent, ctx?: Pick<RequestContext, "clientIp" | "userAgent"> | null): Promise<void> {
@@ -17,10 +17,12 @@ export async function recordOidcSecurityEvent(tx: Transaction, event: OidcSecuri
     userId: event.userId,
     type: event.type,
     ctx,
+    actorUserId: event.type === "application_revoked" ? event.actorUserId : null,
     details: {
       application: client?.name ?? event.clientId,
       clientId: event.clientId,
       ...(event.type === "application_authorized" ? { scopes: event.scopes.join(" "), trusted: client?.trusted === true } : {}),
+      ...(event.type === "application_revoked" && event.applicationRemoved ? { applicationRemoved: true } : {}),
     },
   });
 }

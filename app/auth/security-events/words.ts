@@ -94,7 +94,9 @@ export function describeEvent(type: string, details: SecurityEventDetails, reade
     case "application_authorized":
       return `Access given to ${application(details)}${details.trusted ? " (a trusted application, which does not ask)" : ""}`;
     case "application_revoked":
-      return `Access for ${application(details)} revoked`;
+      return details.applicationRemoved === true
+        ? `Access for ${application(details)} ended: the application was removed from this site`
+        : `Access for ${application(details)} revoked`;
     case "application_tokens_issued":
       return `Signed in to ${application(details)} for the first time`;
     default:
