@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { browserFetch } from "../support/better-auth";
 import { ApiClient, eventually, PASSWORD, signUp, uniqueEmail } from "../support/client";
 import { databaseKindUnderTest } from "../support/database";
-import { registerClient, type RegisteredClient } from "../support/oidc-clients";
+import { authorizationRequest, registerClient, relyingParty as discoverAs, type AuthorizationRequest, type RegisteredClient } from "../support/oidc-clients";
 import { startServer, TEST_SECRET, type TestServer } from "../support/server";
 import { count, query } from "../support/sql";
 
@@ -24,13 +24,8 @@ afterAll(async () => {
   await server?.stop();
 });
 
-const insecure = { execute: [oidc.allowInsecureRequests] };
-
-/** The relying party's configuration for a registered client, from discovery. */
-function relyingParty(app: RegisteredClient, base = server.baseUrl, auth: "basic" | "post" = "basic") {
-  const method = app.clientSecret === null ? oidc.None() : auth === "basic" ? oidc.ClientSecretBasic(app.clientSecret) : oidc.ClientSecretPost(app.clientSecret);
-  return oidc.discovery(new URL(base), app.clientId, undefined, method, insecure);
-}
+/** The relying party's configuration for a registered client, from discovery on this file's server. */
+const relyingParty = (app: RegisteredClient, base = server.baseUrl, auth: "basic" | "post" = "basic") => discoverAs(app, base, auth);
 
 const form = (fields: Record<string, string>) => ({ rawBody: new URLSearchParams(fields).toString(), headers: { "content-type": "application/x-www-form-urlencoded" } });
 
@@ -50,31 +45,9 @@ async function browse(browser: ApiClient, start: string) {
   throw new Error("too many redirects");
 }
 
-interface Started {
-  url: URL;
-  verifier: string;
-  state: string;
-  nonce: string;
-}
-
-async function authorizationRequest(config: oidc.Configuration, app: RegisteredClient, extra: Record<string, string> = {}): Promise<Started> {
-  const verifier = oidc.randomPKCECodeVerifier();
-  const state = oidc.randomState();
-  const nonce = oidc.randomNonce();
-  const url = oidc.buildAuthorizationUrl(config, {
-    redirect_uri: app.redirectUri,
-    scope: "openid profile email",
-    code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
-    code_challenge_method: "S256",
-    state,
-    nonce,
-    ...extra,
-  });
-  return { url, verifier, state, nonce };
-}
 
 /** A signed-in person's browser goes through the request, allowing on the consent page if asked. */
-async function authorize(browser: ApiClient, started: Started, answer: "allow" | "deny" = "allow") {
+async function authorize(browser: ApiClient, started: AuthorizationRequest, answer: "allow" | "deny" = "allow") {
   let step = await browse(browser, started.url.href);
   if (step.response && step.response.status === 200 && step.url!.pathname.startsWith("/oauth2/interaction/")) {
     expect(step.response.text).toContain("Allow");

@@ -3,7 +3,7 @@
 // with a code the application exchanges. Then /account/applications revokes it. JavaScript off (the pages are
 // plain forms) and on (Remix navigations hand over to the provider with whole-page loads).
 import * as oidc from "openid-client";
-import { registerClient } from "../support/oidc-clients";
+import { authorizationRequest, registerClient, relyingParty } from "../support/oidc-clients";
 import { expect, expectNoAxeViolations, submitSignIn, test } from "./fixtures";
 
 
@@ -13,18 +13,8 @@ for (const javaScriptEnabled of [false, true]) {
 
     test("an application signs a person in through sign-in and consent, and they revoke it later", async ({ page, user, appServer }) => {
       const app = await registerClient(appServer.database, { name: "Team Wiki" });
-      const config = await oidc.discovery(new URL(appServer.baseUrl), app.clientId, undefined, oidc.ClientSecretBasic(app.clientSecret!), { execute: [oidc.allowInsecureRequests] });
-      const verifier = oidc.randomPKCECodeVerifier();
-      const state = oidc.randomState();
-      const nonce = oidc.randomNonce();
-      const authorizationUrl = oidc.buildAuthorizationUrl(config, {
-        redirect_uri: app.redirectUri,
-        scope: "openid profile email",
-        code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
-        code_challenge_method: "S256",
-        state,
-        nonce,
-      });
+      const config = await relyingParty(app, appServer.baseUrl);
+      const { url: authorizationUrl, verifier, state, nonce } = await authorizationRequest(config, app);
       // The application's callback page, answered here: the browser arrives at it with the code.
       let callback: URL | null = null;
       await page.route(`${app.redirectUri}**`, async (route) => {
