@@ -545,6 +545,9 @@ async function main() {
     targets.map(([name, value, target, pass, format]) => [name, format(value), target, pass(value) ? "✓" : "✗"]),
     new Set([0, 2]),
   );
+  // The same spread for the bare server, measured the same way: the floor a fast server approaches, which is
+  // the load generator's own on a shared machine (docs/performance.md, "The tail figure").
+  console.log(`(bare node:http p99 ÷ p50 at ${TAIL_CONNECTIONS} connections, for comparison: ${fmt.ratio(results.bareTail.tailSpread)})`);
   console.log("");
   const rows = ["bare", "bareTail", "ok", "okFull", "okHandful", "session", "sessionRefetch", "okBesideRefetch", "sessionRefetchAfterSignIns", "sessionBesideRefetch", "sessionTail", "referenceSession", "underLimit", "flood", "signIn", "scrypt"].map(
     (key) => results[key],
