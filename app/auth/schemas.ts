@@ -161,6 +161,20 @@ export interface Page {
   limit?: number;
   offset?: number;
 }
+/** Which page a page of the site shows (from 1), of how many, and which rows (app/components/pager.tsx). */
+export interface PageAt {
+  page: number;
+  pages: number;
+  /** The position of the first row shown, from 1. */
+  first: number;
+  shown: number;
+  total: number;
+}
+
+export function pageAt(page: number, perPage: number, shown: number, total: number): PageAt {
+  return { page, first: (page - 1) * perPage + 1, shown, total, pages: Math.max(1, Math.ceil(total / perPage)) };
+}
+
 /** Prisma's `take`/`skip` for a page, with the default size when none is asked for. */
 export function pageArgs(page: Page = {}, defaultSize = DEFAULT_PAGE_SIZE): { take: number; skip: number } {
   return { take: page.limit ?? defaultSize, skip: page.offset ?? 0 };

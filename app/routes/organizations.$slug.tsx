@@ -24,6 +24,7 @@ import { expiryWords } from "~/components/time";
 import { takeFlashNotice } from "~/http/flash.server";
 import { goTo, intent, organizationAction, pageThatPosted, type IntentResult } from "~/http/organization-actions.server";
 import { requirePageSession } from "~/http/page-session.server";
+import { Pager, pageNumberOf } from "~/components/pager";
 
 export const meta: MetaFunction<typeof loader> = withErrorTitle(({ data }) => [
   { title: `${(data as { organization?: { name: string } } | undefined)?.organization?.name ?? "Organization"} · Latchkey` },
@@ -31,15 +32,9 @@ export const meta: MetaFunction<typeof loader> = withErrorTitle(({ data }) => [
 
 const notFound = () => new Response("Not found", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
 
-/** `?members=2`: which page of members to show (from 1); anything else shows the first. */
-function membersPageOf(request: Request): number {
-  const asked = Number(new URL(request.url).searchParams.get("members"));
-  return Number.isInteger(asked) && asked >= 1 && asked <= 100_000 ? asked : 1;
-}
-
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const [current, ctx] = await requirePageSession(request, context);
-  const view = await memberView(current, params.slug ?? "", membersPageOf(request));
+  const view = await memberView(current, params.slug ?? "", pageNumberOf(request, "members"));
   if (!view) throw notFound();
   const now = new Date();
   return data(
@@ -184,28 +179,8 @@ type PageData = ReturnType<typeof useLoaderData<typeof loader>>;
 
 /** Where the members shown sit in the whole list, and links to the pages before and after (plain links: no JS). */
 function MembersPager({ slug, at }: { slug: string; at: PageData["membersPage"] }) {
-  if (at.total <= at.shown && at.page === 1) return null;
   const href = (n: number) => `/organizations/${encodeURIComponent(slug)}?members=${n}#members`;
-  return (
-    <nav aria-label="Pages of members" className="pager">
-      <p className="muted" data-testid="members-shown">
-        {at.shown > 0 ? `Members ${at.first}–${at.first + at.shown - 1} of ${at.total}` : `No members on this page; there are ${at.total}.`}
-      </p>
-      <p>
-        {at.page > 1 ? (
-          <Link to={href(Math.min(at.page - 1, at.pages))} rel="prev">
-            Earlier members
-          </Link>
-        ) : null}
-        {at.page > 1 && at.page < at.pages ? " · " : null}
-        {at.page < at.pages ? (
-          <Link to={href(at.page + 1)} rel="next">
-            More members
-          </Link>
-        ) : null}
-      </p>
-    </nav>
-  );
+  return <Pager at={at} noun="members" href={href} testId="members-shown" />;
 }
 
 /** The invite form; keyed by the page's confirmation, so a sent invitation leaves it empty for the next one. */

@@ -8,7 +8,7 @@ import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { safeRedirectTarget } from "~/auth/origin.server";
 import { inboxUnproven, listUserInvitations } from "~/auth/organization/invitations.server";
-import { createForSession, listOrganizationsWithRole, setActiveOrganization, switcherData } from "~/auth/organization/organizations.server";
+import { countOrganizationsOf, createForSession, listOrganizationsWithRole, setActiveOrganization, switcherData } from "~/auth/organization/organizations.server";
 import { createOrganizationForm, idField } from "~/auth/organization/schemas";
 import { ErrorSummary, Field, SubmitButton, useZodForm } from "~/components/forms";
 import { OrganizationSwitcher, switchedWords } from "~/components/organization-switcher";
@@ -18,19 +18,27 @@ import { takeFlashNotice } from "~/http/flash.server";
 import { goTo, intent, organizationAction } from "~/http/organization-actions.server";
 import { requirePageSession } from "~/http/page-session.server";
 import { describeRole } from "~/auth/organization/permissions";
+import { Pager, pageNumberOf } from "~/components/pager";
+import { pageAt } from "~/auth/schemas";
 
 export const meta = pageTitle("Organizations");
 
+/** A person in many organizations sees them this many at a time, with plain links to the others. */
+const ORGANIZATIONS_PER_PAGE = 50;
+
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const [current, ctx] = await requirePageSession(request, context);
-  const [organizations, invitations, switcher] = await Promise.all([
-    listOrganizationsWithRole(current.user.id),
+  const page = pageNumberOf(request, "page");
+  const [organizations, total, invitations, switcher] = await Promise.all([
+    listOrganizationsWithRole(current.user.id, { limit: ORGANIZATIONS_PER_PAGE, offset: (page - 1) * ORGANIZATIONS_PER_PAGE }),
+    countOrganizationsOf(current.user.id),
     listUserInvitations(current),
     switcherData(current),
   ]);
   return data(
     {
       organizations: organizations.map((o) => ({ id: o.id, name: o.name, slug: o.slug, role: o.role })),
+      organizationsPage: pageAt(page, ORGANIZATIONS_PER_PAGE, organizations.length, total),
       invitations: invitations.map((i) => ({ id: i.id, organizationName: i.organizationName, role: i.role })),
       switcher,
       // Invitations to an unverified address are not listed: the page says why, and where to verify.
@@ -91,7 +99,7 @@ export default function Organizations() {
         </p>
         {last?.intent === "set-active" && last.error ? <ErrorSummary errors={[last.error]} /> : null}
         <OrganizationSwitcher data={page.switcher} />
-        {page.organizations.length === 0 ? (
+        {page.organizationsPage.total === 0 ? (
           <p>You are not a member of any organization yet.</p>
         ) : (
           <ul className="rows" aria-label="Your organizations">
@@ -103,6 +111,7 @@ export default function Organizations() {
             ))}
           </ul>
         )}
+        <Pager at={page.organizationsPage} noun="organizations" href={(n) => `/organizations?page=${n}`} />
       </section>
       {page.invitationsHidden ? (
         <section aria-labelledby="invitations-heading" data-testid="invitations-hidden">

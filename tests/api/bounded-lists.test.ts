@@ -171,3 +171,44 @@ describe("the other lists", () => {
     expect(rest.body.map((o: { id: string }) => o.id)).toEqual(Array.from({ length: ORGANIZATIONS - 100 }, (_, i) => `lists-org-${String(100 + i).padStart(4, "0")}`));
   });
 });
+
+describe("the pages page through the same way", () => {
+  /** The organizations' links the Organizations page lists, and its pager's links, as a browser without JavaScript gets them. */
+  async function organizationsPage(query = "") {
+    const page = await joiner.get(`/organizations${query}`, { accept: "text/html" });
+    expect(page.status).toBe(200);
+    const list = /<ul[^>]*aria-label="Your organizations"[^>]*>([\s\S]*?)<\/ul>/.exec(page.text)?.[1] ?? "";
+    return {
+      listed: [...list.matchAll(/<a [^>]*href="\/organizations\/([^"]+)"/g)].map((match) => match[1]),
+      more: pagerLink(page.text, "next"),
+      earlier: pagerLink(page.text, "prev"),
+      text: page.text,
+    };
+  }
+
+  /** The page number a pager link with `rel` leads to, whatever the order of its attributes. */
+  const pagerLink = (html: string, rel: "next" | "prev") =>
+    [...html.matchAll(/<a [^>]*>/g)].map(([tag]) => (tag.includes(`rel="${rel}"`) ? /href="\/organizations\?page=(\d+)"/.exec(tag)?.[1] : undefined)).find(Boolean) ?? null;
+
+  it("a person in more organizations than fit sees 50 at a time and reaches every one by plain links", async () => {
+    const first = await organizationsPage();
+    expect(first.listed).toHaveLength(50);
+    expect(first.more).toBe("2");
+    expect(first.earlier).toBeNull();
+    expect(first.text).toContain(`Organizations 1–50 of ${ORGANIZATIONS}`);
+    const seen = [...first.listed];
+    for (let at = first.more; at; ) {
+      const next = await organizationsPage(`?page=${at}`);
+      expect(next.earlier).toBe(String(Number(at) - 1));
+      seen.push(...next.listed);
+      at = next.more;
+    }
+    expect(seen).toHaveLength(ORGANIZATIONS);
+    expect(new Set(seen).size).toBe(ORGANIZATIONS);
+    // A page past the end says so and leads back.
+    const past = await organizationsPage("?page=9");
+    expect(past.listed).toEqual([]);
+    expect(past.text).toContain(`No organizations on this page; there are ${ORGANIZATIONS}.`);
+    expect(past.earlier).toBe("3");
+  });
+});

@@ -19,6 +19,7 @@ import {
 } from "~/auth/organization/permissions";
 import type { SessionWithUser } from "~/auth/session/sessions.server";
 import { db } from "~/db.server";
+import { pageAt } from "~/auth/schemas";
 
 export const MEMBERS_PER_PAGE = 50;
 
@@ -65,7 +66,7 @@ export async function memberView(current: SessionWithUser, slug: string, members
       // Oneself leaves from the "Leave" section instead.
       mayRemove: m.id !== me.id && mayRemoveMember(me, m),
     })),
-    membersPage: { page: membersPage, first: (membersPage - 1) * MEMBERS_PER_PAGE + 1, shown: members.length, total, pages: Math.max(1, Math.ceil(total / MEMBERS_PER_PAGE)) },
+    membersPage: pageAt(membersPage, MEMBERS_PER_PAGE, members.length, total),
     invitations: invitations.map((i) => ({ id: i.id, email: i.email, role: i.role, expiresAt: i.expiresAt.toISOString() })),
   };
 }

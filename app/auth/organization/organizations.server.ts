@@ -164,11 +164,19 @@ export async function listOrganizationsWithRole(userId: string, page?: Page) {
   return memberships.map((m) => ({ ...publicOrganization(m.organization), role: m.role }));
 }
 
+/** How many organizations the user is a member of (the Organizations page's pager). */
+export async function countOrganizationsOf(userId: string): Promise<number> {
+  return db.member.count({ where: { userId } });
+}
+
 export async function listOrganizations(userId: string, page?: Page) {
   return (await listOrganizationsWithRole(userId, page)).map(({ role: _role, ...organization }) => organization);
 }
 
-/** What the active-organization switcher shows: the user's (first 100) organizations and the session's active one. */
+/**
+ * What the active-organization switcher shows: the user's (first 100) organizations and the session's active one.
+ * Anyone in more reaches the rest through the Organizations page's pages, and switches from each one's page.
+ */
 export async function switcherData(current: SessionWithUser | null) {
   if (!current) return null;
   const organizations = await db.member.findMany({
