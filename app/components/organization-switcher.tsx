@@ -2,13 +2,14 @@
 // JavaScript) and coming back to the page it was used on, which confirms "Switched to …" at its top. With
 // JavaScript it switches through the client, so every open tab's switcher follows the active organization
 // (useActiveOrganization), the page's data is reloaded, and the confirmation is shown (and read) beside it.
-import { Form, useLocation, useRevalidator } from "@remix-run/react";
+import { Form, Link, useLocation, useRevalidator } from "@remix-run/react";
 import { useEffect, useState, type FormEvent } from "react";
 import { authClient } from "~/client/auth-client";
 import { StatusMessage } from "~/components/forms";
 
 export interface SwitcherProps {
-  data: { organizations: Array<{ id: string; name: string }>; activeId: string | null } | null;
+  /** `more`: the person is in more organizations than listed (the first 100, and the active one). */
+  data: { organizations: Array<{ id: string; name: string }>; activeId: string | null; more?: boolean } | null;
 }
 
 /** The confirmation of a switch, the same with JavaScript and without. */
@@ -16,10 +17,10 @@ export const switchedWords = (name: string | null) => (name ? `Switched to ${nam
 
 export function OrganizationSwitcher({ data }: SwitcherProps) {
   if (!data || data.organizations.length === 0) return null;
-  return <Switcher organizations={data.organizations} activeId={data.activeId} />;
+  return <Switcher organizations={data.organizations} activeId={data.activeId} more={data.more === true} />;
 }
 
-function Switcher({ organizations, activeId: loadedActiveId }: { organizations: Array<{ id: string; name: string }>; activeId: string | null }) {
+function Switcher({ organizations, activeId: loadedActiveId, more }: { organizations: Array<{ id: string; name: string }>; activeId: string | null; more: boolean }) {
   const location = useLocation();
   const revalidator = useRevalidator();
   const active = authClient.useActiveOrganization();
@@ -54,6 +55,12 @@ function Switcher({ organizations, activeId: loadedActiveId }: { organizations: 
         ))}
       </select>{" "}
       <button type="submit">Switch</button>
+      {more ? (
+        <span className="muted">
+          {" "}
+          Your first 100 organizations are listed; <Link to="/organizations">all of them are on the Organizations page</Link>.
+        </span>
+      ) : null}
       {error ? (
         <span className="errors" role="alert">
           {error}

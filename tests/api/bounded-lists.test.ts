@@ -211,4 +211,17 @@ describe("the pages page through the same way", () => {
     expect(past.text).toContain(`No organizations on this page; there are ${ORGANIZATIONS}.`);
     expect(past.earlier).toBe("3");
   });
+
+  it("the switcher lists the first 100 and says where the rest are; an active organization past them is still shown selected", async () => {
+    const options = (html: string) => [...(/<select id="active-organization"[^>]*>([\s\S]*?)<\/select>/.exec(html)?.[1] ?? "").matchAll(/<option ([^>]*)>/g)].map(([, attributes]) => attributes);
+    const before = await organizationsPage();
+    expect(options(before.text)).toHaveLength(1 + 100); // "None" and the first 100
+    expect(before.text).toContain("all of them are on the Organizations page");
+    const last = `lists-org-${String(ORGANIZATIONS - 1).padStart(4, "0")}`;
+    expect((await joiner.post(`${ORG}/set-active`, { organizationId: last })).status).toBe(200);
+    const after = options((await organizationsPage()).text);
+    expect(after).toHaveLength(1 + 101);
+    expect(after.filter((attributes) => attributes.includes("selected"))).toEqual([`value="${last}" selected=""`]);
+    expect((await joiner.post(`${ORG}/set-active`, { organizationId: null })).status).toBe(200);
+  });
 });

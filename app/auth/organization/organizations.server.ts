@@ -179,12 +179,20 @@ export async function listOrganizations(userId: string, page?: Page) {
  */
 export async function switcherData(current: SessionWithUser | null) {
   if (!current) return null;
-  const organizations = await db.member.findMany({
+  const activeId = current.session.activeOrganizationId;
+  // One more than shown, to know whether there are more.
+  const rows = await db.member.findMany({
     where: { userId: current.user.id },
     select: { organization: { select: { id: true, name: true } } },
     orderBy: MEMBER_ORDER,
-    ...pageArgs(),
+    take: DEFAULT_PAGE_SIZE + 1,
   });
-  return { organizations: organizations.map((m) => m.organization), activeId: current.session.activeOrganizationId };
+  const organizations = rows.slice(0, DEFAULT_PAGE_SIZE).map((m) => m.organization);
+  // The active one is always there to be shown as selected, even when it is past the first 100.
+  if (activeId && !organizations.some((o) => o.id === activeId)) {
+    const active = await db.member.findFirst({ where: { userId: current.user.id, organizationId: activeId }, select: { organization: { select: { id: true, name: true } } } });
+    if (active) organizations.push(active.organization);
+  }
+  return { organizations, activeId, more: rows.length > DEFAULT_PAGE_SIZE };
 }
 export type SwitcherData = Awaited<ReturnType<typeof switcherData>>;
