@@ -12,13 +12,19 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 let server: TestServer;
 /** Sessions live 3 s and are extended when read more than 1 s after their last extension. */
+/**
+ * The short-lived sessions' lifetime and update age: each step after the update age has (lifetime − update age)
+ * to run before the sessions that are not extended expire, which a busy 2-core machine needs seconds for.
+ */
+const LIFETIME_S = 6;
+const UPDATE_AGE_S = 2;
 let shortLived: TestServer;
 /** A signed copy of the session in a cookie may answer get-session for 60 s. */
 let cached: TestServer;
 beforeAll(async () => {
   [server, shortLived, cached] = await Promise.all([
     sharedServer(),
-    sharedServer({ env: { AUTH_SESSION_EXPIRES_IN: "3", AUTH_SESSION_UPDATE_AGE: "1" } }),
+    sharedServer({ env: { AUTH_SESSION_EXPIRES_IN: String(LIFETIME_S), AUTH_SESSION_UPDATE_AGE: String(UPDATE_AGE_S) } }),
     sharedServer({ env: { AUTH_COOKIE_CACHE_MAX_AGE: "on" } }), // "on": the spec's 60 s fallback
   ]);
 });
@@ -105,7 +111,7 @@ describe("reading the session", () => {
   });
 });
 
-describe("lifetimes (sessions of 3 s, update age 1 s)", () => {
+describe(`lifetimes (sessions of ${LIFETIME_S} s, update age ${UPDATE_AGE_S} s)`, () => {
   it("extends a session read after its update age, unless told not to, and deletes expired ones", async () => {
     const { email } = await signUp(new ApiClient(shortLived.baseUrl));
     const [frozen, refreshed, expiring, unremembered] = await Promise.all([
@@ -115,7 +121,7 @@ describe("lifetimes (sessions of 3 s, update age 1 s)", () => {
       signIn(shortLived, email, { rememberMe: false }),
     ]);
     // The cookie's Max-Age follows the configured lifetime.
-    expect(setCookie(refreshed.response, COOKIE.sessionToken)!.attributes["max-age"]).toBe("3");
+    expect(setCookie(refreshed.response, COOKIE.sessionToken)!.attributes["max-age"]).toBe(String(LIFETIME_S));
 
     const expiresAt = async (c: ApiClient) => new Date((await c.get(`${GET_SESSION}?disableRefresh=true`)).body.session.expiresAt).getTime();
     const initial = {
@@ -124,22 +130,22 @@ describe("lifetimes (sessions of 3 s, update age 1 s)", () => {
       expiring: await expiresAt(expiring.client),
       unremembered: await expiresAt(unremembered.client),
     };
-    await sleep(1_150);
+    await sleep(UPDATE_AGE_S * 1000 + 150);
 
     // disableRefresh: the same session, not extended, no cookie written.
     const notRefreshed = await frozen.client.get(`${GET_SESSION}?disableRefresh=true`);
     expect(new Date(notRefreshed.body.session.expiresAt).getTime()).toBe(initial.frozen);
     expect(setCookie(notRefreshed, COOKIE.sessionToken)).toBeUndefined();
 
-    // Past the update age: extended to now + 3 s, and the cookie is re-sent with the full Max-Age.
+    // Past the update age: extended to now + the lifetime, and the cookie is re-sent with the full Max-Age.
     const before = Date.now();
     const extended = await refreshed.client.get(GET_SESSION);
     const newExpiry = new Date(extended.body.session.expiresAt).getTime();
     expect(newExpiry).toBeGreaterThan(initial.refreshed + 900);
-    expect(newExpiry).toBeGreaterThanOrEqual(before + 3_000 - 50);
+    expect(newExpiry).toBeGreaterThanOrEqual(before + LIFETIME_S * 1000 - 50);
     const resent = setCookie(extended, COOKIE.sessionToken);
     expect(resent, extended.setCookies.join("\n")).toBeDefined();
-    expect(resent!.attributes["max-age"]).toBe("3");
+    expect(resent!.attributes["max-age"]).toBe(String(LIFETIME_S));
     // The extension is stored, not just reported.
     expect(await expiresAt(refreshed.client)).toBe(newExpiry);
 
