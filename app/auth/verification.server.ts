@@ -101,15 +101,15 @@ const pending = new Set<Promise<void>>();
  * mail goes out) after the current request has been answered. Failures are logged, never thrown.
  */
 export function afterResponse(work: () => Promise<unknown>): void {
-  const done = new Promise<void>((resolve) => {
-    setImmediate(() => {
-      work()
-        .catch((error) => {
-          if (!(error instanceof AuthError)) console.error("[latchkey] background work failed:", error);
-        })
-        .finally(resolve);
-    });
-  });
+  // Through a promise chain, so even work that throws before it returns a promise is caught and ends.
+  const done = new Promise<void>((resolve) => setImmediate(resolve))
+    .then(work)
+    .then(
+      () => {},
+      (error) => {
+        if (!(error instanceof AuthError)) console.error("[latchkey] background work failed:", error);
+      },
+    );
   pending.add(done);
   void done.then(() => pending.delete(done));
 }

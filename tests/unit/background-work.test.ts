@@ -26,9 +26,14 @@ it("waits for background work started so far, the work it starts in turn, and fa
       finished.push("notice sent by the mail's work");
     });
   });
+  // Work that throws before it returns a promise still ends (and is still waited for).
+  const { AuthError } = await import("~/auth/errors");
+  work.afterResponse((() => {
+    throw new AuthError("USER_NOT_FOUND");
+  }) as () => Promise<unknown>);
   work.afterResponse(async () => {
     await later(20);
-    throw new (await import("~/auth/errors")).AuthError("INVALID_TOKEN"); // a refusal: not logged, still waited for
+    throw new AuthError("INVALID_TOKEN"); // a refusal: not logged, still waited for
   });
   expect(finished).toEqual([]);
   await work.backgroundWorkSettled();
