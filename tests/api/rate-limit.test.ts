@@ -349,7 +349,7 @@ describe.skipIf(databaseKindUnderTest() !== "postgres")("PostgreSQL without Redi
       await quiet?.stop();
       await a.stop();
     }
-  });
+  }, 90_000); // two server start-ups and their listeners: over 30 s on a busy 2-core machine
 
   it("counts in the table from the start when another instance is already there", async () => {
     const a = await startServer({ env: BEHIND_PROXY });
