@@ -52,6 +52,8 @@ export const ERRORS = {
   VERIFICATION_EMAIL_ISNT_ENABLED: [400, "Verification email isn't enabled"],
   EMAIL_MISMATCH: [400, "Email mismatch"],
   EMAIL_ALREADY_VERIFIED: [400, "Email already verified"],
+  // A mailed link opened outside the account's own browser waits for a POST (issue 37; docs/api.md).
+  LINK_NEEDS_CONFIRMATION: [403, "Link needs confirmation"],
   DELETE_USER_IS_DISABLED: [404, "Delete user is disabled"],
   UNABLE_TO_CREATE_VERIFICATION: [500, "Unable to create verification"],
   FAILED_TO_SEND_EMAIL: [502, "Failed to send email"],

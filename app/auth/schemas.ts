@@ -112,6 +112,13 @@ export const signInFormSchema = z.object({
 
 export const forgotPasswordSchema = z.object({ email: emailField });
 
+/** A mailed link's page (issue 37): its buttons post the link's token, and where the click lands afterwards. */
+export const emailLinkFormSchema = z.object({ token: z.string().min(1), callbackURL: z.string().optional() });
+/** "That was me": the link's token and the account's own password. */
+export const emailLinkCreatorFormSchema = emailLinkFormSchema.extend({
+  password: z.string({ error: "Enter your password." }).min(1, "Enter your password."),
+});
+
 export function resetPasswordFormSchema(bounds: { min: number; max: number }) {
   return z.object({ token: z.string().min(1), newPassword: passwordField(bounds) });
 }

@@ -119,7 +119,8 @@ export function createAuthClient(options: AuthClientOptions = {}) {
     changeEmail: post<typeof import("~/routes/api.auth.change-email")>("/change-email"),
     deleteUser: post<typeof import("~/routes/api.auth.delete-user")>("/delete-user"),
     sendVerificationEmail: post<typeof import("~/routes/api.auth.send-verification-email")>("/send-verification-email"),
-    verifyEmail: get<typeof import("~/routes/api.auth.verify-email")>("/verify-email"),
+    // The route's POST confirms a link opened elsewhere (issue 37); the link itself is its GET.
+    verifyEmail: get<{ action: (typeof import("~/routes/api.auth.verify-email"))["loader"] }>("/verify-email"),
     requestPasswordReset: post<typeof import("~/routes/api.auth.request-password-reset")>("/request-password-reset"),
     /** The specification's name for requestPasswordReset (POST /forget-password). */
     forgetPassword: post<typeof import("~/routes/api.auth.forget-password")>("/forget-password"),

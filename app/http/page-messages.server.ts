@@ -6,7 +6,9 @@ import { EMAIL_OTP_SECONDS } from "~/auth/email-otp/constants";
 import { TWO_FACTOR_OTP_SECONDS } from "~/auth/two-factor/constants";
 import { AuthError } from "~/auth/errors";
 import { passwordBounds } from "~/auth/account/password.server";
-import type { Ended } from "~/auth/account/claim.server";
+import { endedBy, type Ended } from "~/auth/account/claim.server";
+import { emailVerificationEnabled } from "~/auth/sign-in/verification-link.server";
+import type { RequestContext } from "~/auth/request-context.server";
 import { PROVIDER_NAMES, type SocialProviderId } from "~/auth/social/provider-ids";
 import { enabledProviders } from "~/auth/social/providers/registry.server";
 import type { FlashLink } from "~/http/flash.server";
@@ -149,11 +151,15 @@ const SOCIAL_SIGN_IN_PROBLEMS: Record<string, () => string> = {
   invalid_code: () => "The provider did not accept the sign-in. Please try again.",
   invalid_token: () => "The provider's answer could not be verified. Please try again.",
   unable_to_get_user_info: () => "We could not read your profile from the provider. Please try again later.",
-  // Also an address the provider does not vouch for (ADR 028): it can neither create nor join an account.
+  // Only when the provider shared no address at all: one it does not vouch for starts an unverified account (issue 37).
   email_not_found: () =>
-    "The provider did not share an email address it has confirmed, which an account needs. Sign up with your email address instead; you can link the provider from your account afterwards.",
+    "The provider did not share your email address, which an account needs. Allow the provider to share it and try again, or sign up with your email address; you can link the provider from your account afterwards.",
+  // Also an address the provider does not vouch for when an account already has it: it joins no account (ADR 028).
   "account not linked": () =>
-    "An account with this email already exists. Sign in with your password, then link the provider from your account's Linked accounts page.",
+    "An account with this email address already exists. Sign in to that account another way, then link the provider from your account's Linked accounts page.",
+  // With verification required: the account waits for its mailed link (a provider's new account too, issue 37).
+  email_not_verified: () =>
+    "Your email address isn't verified yet. We sent a message to the address the provider shared: follow its link, then continue with the provider again.",
   account_already_linked: () => "You already linked an account of this provider.",
   account_already_linked_to_different_user: () => "That provider account is already linked to another user.",
   "email_doesn't_match": () => "That provider account uses a different email address than yours.",
@@ -210,4 +216,22 @@ export function claimNotice(ended: Ended, landing: ClaimLanding): { text: string
     default:
       return { text: why };
   }
+}
+
+/** What a verification or change-of-address link did: a change leaves the new address to verify itself. */
+function emailLinkDone(user: { email: string; emailVerified: boolean }): string {
+  if (user.emailVerified) return `Your email address ${user.email} is verified.`;
+  return emailVerificationEnabled()
+    ? `Change confirmed: your email address is now ${user.email}. We sent a verification link to it; follow that link to verify it.`
+    : `Change confirmed: your email address is now ${user.email}.`;
+}
+
+/**
+ * The one-time message after a mailed link did its work (the link itself, or its page's button), with what a
+ * claim ended on the way (ADR 028): the browser is signed out then, so the way on is choosing a password.
+ */
+export function emailLinkOutcome(ctx: RequestContext, user: { email: string; emailVerified: boolean }): { text: string; link?: FlashLink } {
+  const ended = endedBy(ctx);
+  const claim = ended ? claimNotice(ended, "signed-out") : null;
+  return claim ? { text: `${emailLinkDone(user)} ${claim.text}`, ...(claim.link ? { link: claim.link } : {}) } : { text: emailLinkDone(user) };
 }

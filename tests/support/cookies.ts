@@ -45,6 +45,8 @@ export const COOKIE = {
   sessionToken: "latchkey.session_token",
   sessionData: "latchkey.session_data",
   dontRemember: "latchkey.dont_remember",
+  /** The sign-up browser's binding (ADR 011, 028). */
+  verificationBrowser: "latchkey.verification_browser",
 } as const;
 
 export const SECURE_COOKIE = {

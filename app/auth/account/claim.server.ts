@@ -79,6 +79,8 @@ async function endEverything(tx: Transaction, user: Pick<User, "id" | "twoFactor
  * and no address of it ever proven) is claimed: its password, sessions, passkeys, two-factor setup, linked
  * sign-ins and outstanding tokens end, unless `ctx` comes from the browser that signed up. Then the address is
  * verified (only if it is still the account's address) and the account counts as proven from now on.
+ * `options.byCreator`: the caller established that the holder of the account's own credentials is proving it
+ * (a signed-in browser of the account, or one that just proved its password); nothing ends then either.
  * `within` runs in the same transaction afterwards (a reset's new password, a provider's new link), so the
  * claim and what the proof sets up commit together. Of two proofs at once, exactly one claims: the claim is a
  * conditional update of the user row.
@@ -88,8 +90,11 @@ export async function proveInbox(
   userId: string,
   email: string,
   within?: (tx: Transaction) => Promise<void>,
+  options: { byCreator?: boolean } = {},
 ): Promise<InboxProof> {
-  const sameBrowser = ctx !== null && isSignUpBrowserOf(ctx.request, userId);
+  // The creator proving the inbox keeps what they set up: the sign-up browser, or (for a mailed link) a browser
+  // that just proved one of the account's own ways in (ADR 028, amended by issue 37).
+  const sameBrowser = options.byCreator === true || (ctx !== null && isSignUpBrowserOf(ctx.request, userId));
   const proof = await db.$transaction(async (tx) => {
     let ended: Ended | null = null;
     const now = new Date();

@@ -17,7 +17,7 @@ import {
   sendVerificationNow,
   type VerificationPayload,
 } from "~/auth/sign-in/verification-link.server";
-import { afterResponse, consumeToken, readSignedToken, revokeAllTokensOf, type SignedPayload } from "~/auth/verification.server";
+import { afterResponse, consumeToken, peekToken, readSignedToken, revokeAllTokensOf, type SignedPayload } from "~/auth/verification.server";
 import { db, isUniqueViolation, type User } from "~/db.server";
 import { env } from "~/env.server";
 import { normalizeEmail } from "~/auth/core/email-address";
@@ -59,14 +59,50 @@ export async function requestVerificationEmail(ctx: RequestContext, input: { ema
   return { status: true };
 }
 
-/** GET /verify-email: marks the address verified, or applies a confirmed e-mail change. */
-export async function verifyEmailToken(ctx: RequestContext, token: string) {
+/** How a verification or change-of-address link is being used. */
+export interface LinkUse {
+  /**
+   * A person asked for what the link does: a POST from the link's page or from a client. A GET (a mail scanner,
+   * a link preview, another device) acts only in the account's own browser (issue 37).
+   */
+  confirmed?: boolean;
+  /** The caller established that the holder of the account's own ways in is using the link ("That was me"). */
+  byCreator?: boolean;
+}
+
+/** What a link's signed token says, once its user and address still match (else USER_NOT_FOUND or UNAUTHORIZED). */
+export async function readEmailLink(ctx: RequestContext, token: string) {
   const payload = await readSignedToken<VerificationPayload | ChangeEmailPayload>(["email-verification", "change-email"], token);
   const user = await db.user.findUnique({ where: { id: payload.userId } });
   // The address the link was sent for must still be the account's address.
   if (!user || user.email !== payload.email) throw new AuthError("USER_NOT_FOUND");
   const current = await getSession(ctx);
   if (current && current.user.id !== user.id) throw new AuthError("UNAUTHORIZED");
+  // The account's own browser: signed in to it (it holds the account's ways in), or the one that signed up.
+  const ownBrowser = current !== null || isSignUpBrowser(ctx, user.id);
+  // A verification of an address already verified changes nothing; every other use changes the account.
+  const changesAccount = payload.purpose === "change-email" || !user.emailVerified;
+  return { payload, user, current, ownBrowser, changesAccount };
+}
+
+/** Whether the link's single use is still there (not used, not withdrawn): looked at, never used up. */
+export async function emailLinkIsLive(payload: SignedPayload<unknown>): Promise<boolean> {
+  return (await peekToken(payload.purpose, payload.jti)) !== null;
+}
+
+/**
+ * GET /verify-email (the link opened) and POST /verify-email (the link confirmed): marks the address verified,
+ * or applies a confirmed e-mail change. Opened anywhere but the account's own browser, a link that would change
+ * the account changes nothing: LINK_NEEDS_CONFIRMATION (the route sends a browser to the link's page), and the
+ * link stays good for the person's click.
+ */
+export async function verifyEmailToken(ctx: RequestContext, token: string, use: LinkUse = {}) {
+  const { payload, user, current, ownBrowser, changesAccount } = await readEmailLink(ctx, token);
+  if (!ownBrowser && !use.confirmed && !use.byCreator) {
+    if (!changesAccount) return { status: true, user: publicUser(user) };
+    if (!(await emailLinkIsLive(payload))) throw new AuthError("INVALID_TOKEN");
+    throw new AuthError("LINK_NEEDS_CONFIRMATION");
+  }
   if (payload.purpose === "change-email") {
     return applyEmailChange(ctx, current, user, payload as SignedPayload<ChangeEmailPayload>, token);
   }
@@ -79,10 +115,11 @@ export async function verifyEmailToken(ctx: RequestContext, token: string) {
     if (!(error instanceof AuthError && error.code === "INVALID_TOKEN" && user.emailVerified)) throw error;
     repeat = true;
   }
-  // The link proved the inbox: a never-proven account is claimed first (ADR 028), unless this is the browser
-  // that signed up. The address is verified only if it is still the account's address: a change of address
-  // between reading the user and this write must not let the old address's link verify the new one.
-  const proof = user.emailVerified ? null : await proveInbox(ctx, user.id, payload.email);
+  // The link proved the inbox: a never-proven account is claimed first (ADR 028), unless the account's own
+  // browser or its creator proves it. The address is verified only if it is still the account's address: a
+  // change of address between reading the user and this write must not let the old address's link verify the new one.
+  const byCreator = use.byCreator === true || current !== null;
+  const proof = user.emailVerified ? null : await proveInbox(ctx, user.id, payload.email, undefined, { byCreator });
   if (proof && !proof.verified) throw new AuthError("USER_NOT_FOUND");
   const verified = proof?.user ?? user;
   // This browser's session, if it had one, was among those the claim ended.

@@ -23,6 +23,8 @@ export function withQuery(target: string, values: Record<string, string>): strin
 /** Pages of our own that e-mailed links return to when the caller named none. */
 export const PAGES = {
   emailVerified: "/email-verified",
+  /** A verification or change-of-address link opened outside the account's own browser asks here first. */
+  confirmEmail: "/confirm-email",
   resetPassword: "/reset-password",
   accountDeleted: "/account-deleted",
 } as const;

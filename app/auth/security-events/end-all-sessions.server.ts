@@ -5,13 +5,21 @@
 import { hasPassword, mailResetLinkTo } from "~/auth/account/password-flows.server";
 import type { RequestContext } from "~/auth/request-context.server";
 import { recordSecurityEvent } from "~/auth/security-events/record.server";
-import { clearSessionCookies, type SessionWithUser } from "~/auth/session/sessions.server";
+import { clearSessionCookies } from "~/auth/session/sessions.server";
 import { forgetDevices } from "~/auth/sign-in/known-device.server";
 import { forgetThisDevice } from "~/auth/two-factor/trusted-device.server";
 import { afterResponse } from "~/auth/verification.server";
 import { db } from "~/db.server";
 
-export async function endAllSessions(ctx: RequestContext, current: SessionWithUser): Promise<{ status: true; resetLinkMailed: boolean }> {
+/** Whose sessions end, and from where: a signed-in session, or a mailed link's page (no session of its own). */
+export interface EndAllSessionsBy {
+  user: { id: string; email: string };
+  session?: { id: string } | null;
+  /** What else the event says happened (e.g. the change of address refused from its confirmation page). */
+  details?: Record<string, string | boolean>;
+}
+
+export async function endAllSessions(ctx: RequestContext, current: EndAllSessionsBy): Promise<{ status: true; resetLinkMailed: boolean }> {
   const userId = current.user.id;
   const withPassword = await hasPassword(userId);
   await db.$transaction(async (tx) => {
@@ -20,7 +28,7 @@ export async function endAllSessions(ctx: RequestContext, current: SessionWithUs
     // Every browser's device cookie stops counting: the next sign-in from any of them is a new device (ADR 039).
     await forgetDevices(userId, tx);
     // Trusted devices are forgotten by this event itself: their fingerprint names the latest one.
-    await recordSecurityEvent(tx, { userId, type: "sessions_ended_by_owner", ctx, sessionId: current.session.id, details: { sessionsEnded: count, resetLinkMailed: withPassword } });
+    await recordSecurityEvent(tx, { userId, type: "sessions_ended_by_owner", ctx, sessionId: current.session?.id ?? null, details: { sessionsEnded: count, resetLinkMailed: withPassword, ...current.details } });
   });
   clearSessionCookies(ctx);
   forgetThisDevice(ctx);
