@@ -14,6 +14,12 @@ export const ERROR_PAGE_EXPLANATIONS: Record<string, string> = {
   oauth_provider_not_found: "This way of signing in is not set up on this site. Choose another one.",
   please_restart_the_process: "Something interrupted the sign-in. Start again from the beginning.",
   access_denied: "The sign-in was cancelled or refused at the provider. Start again if you want to sign in.",
+  // The social refusals a flow without an errorCallbackURL lands here with (spec §8; issue 37).
+  email_not_found:
+    "The sign-in provider did not share your email address, which an account needs. Allow it to share the address and start again, or sign up with your email address.",
+  "account not linked":
+    "An account with this email address already exists, and this sign-in is not linked to it. Sign in to that account another way, then link the provider from the account's Linked accounts page.",
+  email_not_verified: "Your email address isn't verified yet. Follow the link in the message we sent to it, then sign in again.",
 };
 const UNKNOWN_EXPLANATION = "Something went wrong while signing you in. Start again; if it keeps happening, tell the people who run this site.";
 

@@ -99,7 +99,7 @@ test("a refused Continue with … (too many tries, an unknown provider) lands on
 
 test("a provider error on the sign-up page sits in its error summary too", async ({ page }) => {
   await page.goto("/sign-up?error=email_not_found");
-  await expectErrorSummary(page, ["The provider did not share an email address it has confirmed, which an account needs."]);
+  await expectErrorSummary(page, ["The provider did not share your email address, which an account needs."]);
   await expect(page).toHaveTitle("Error: Sign up · Latchkey");
   await expect(page.getByRole("alert")).toHaveCount(0);
 });

@@ -3,8 +3,8 @@
 // ID-token path), a passkey, and the verification link's automatic sign-in — ends in `finishFirstFactor`, which
 // decides, in this order:
 //   0. a banned account is refused (BANNED_USER; an ended ban is cleared, ADR 049);
-//   1. an address that must be verified first (AUTH_EMAIL_VERIFICATION=required): mail the link, bind it to this
-//      browser, refuse with EMAIL_NOT_VERIFIED;
+//   1. an address that must be verified first (AUTH_EMAIL_VERIFICATION=required), whatever the first factor: mail
+//      the link, bind it to this browser, refuse with EMAIL_NOT_VERIFIED;
 //   2. the two-factor gate: a user with two-factor on gets an attempt naming the second factors this first factor
 //      leaves open, unless this browser is a trusted device (a passkey that verified the person is both factors);
 //   3. the session.
@@ -24,6 +24,7 @@ import { startSession, type SessionWithUser, type SignInRecord, type StartedSess
 import { startAttempt } from "~/auth/two-factor/attempt.server";
 import type { SecondFactorMethod } from "~/auth/two-factor/constants";
 import { isTrustedDevice } from "~/auth/two-factor/trusted-device.server";
+import { rememberCreatingDevice } from "~/auth/sign-in/known-device.server";
 import { db, type User } from "~/db.server";
 
 /** What was proven, and the choices the person made with it. */
@@ -56,14 +57,19 @@ export type FirstFactorOutcome = TwoFactorRedirect | SignedIn;
 export async function finishFirstFactor(ctx: RequestContext, user: User, factor: FirstFactor): Promise<FirstFactorOutcome> {
   // 0. A banned account, before anything is mailed or a second step offered (startSession checks again).
   await refuseBannedUser(user);
-  // This browser proved the password of an unverified account: whoever proves the inbox here holds both, so is
-  // the person who set it up, and the first proof claims nothing (docs/decisions/028-claim-on-proof.md).
-  if (!user.emailVerified && (factor.method === "password" || factor.method === "username")) bindVerificationToBrowser(ctx, user.id);
-  if (emailVerificationRequired() && !user.emailVerified && factor.method !== "social") {
-    // Only after the factor was proven, so this reveals nothing to someone who could not prove it. A social
-    // sign-in is the exception: whether its address counts as verified is the provider's word (ADR 021).
+  const mustVerify = emailVerificationRequired() && !user.emailVerified;
+  // This browser proved the password or a linked provider identity of an unverified account (or is sent its link
+  // now): whoever proves the inbox here holds both, so is the person who set it up, and the first proof claims
+  // nothing (docs/decisions/028-claim-on-proof.md). A provider's new account is bound here too, like a sign-up.
+  const bindsBrowser = factor.method === "password" || factor.method === "username" || factor.method === "social";
+  if (!user.emailVerified && (mustVerify || bindsBrowser)) bindVerificationToBrowser(ctx, user.id);
+  if (mustVerify) {
+    // Only after the factor was proven, so this reveals nothing to someone who could not prove it. A provider is
+    // no exception any more (issue 37): an account it created from an address it vouched for is verified, and an
+    // address no proof has reached stays unverified whichever way in was used.
     sendVerificationInBackground(user, factor.callbackURL);
-    bindVerificationToBrowser(ctx, user.id);
+    // The browser that just created the account is its first device, as after a password sign-up in this mode.
+    if (factor.newAccount) await rememberCreatingDevice(ctx, user.id);
     throw new AuthError("EMAIL_NOT_VERIFIED");
   }
   if (user.twoFactorEnabled) {

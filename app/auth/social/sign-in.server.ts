@@ -20,6 +20,7 @@ import { consumeState, createState, type OAuthState } from "~/auth/social/state.
 import { CallbackError, SocialCallbackStrategy, type CallbackOutcome } from "~/auth/social/strategy.server";
 import { db, isUniqueViolation, type Transaction, type User } from "~/db.server";
 import { proveInbox } from "~/auth/account/claim.server";
+import { refuseToJoin, welcomeUnverified } from "~/auth/social/unvouched.server";
 import { env } from "~/env.server";
 
 const ERROR_PAGE = "/api/auth/error";
@@ -59,6 +60,8 @@ const CALLBACK_CODES: Record<string, string> = {
   EMAIL_DOESNT_MATCH: "email_doesn't_match",
   FAILED_TO_CREATE_USER: "unable to create user",
   FAILED_TO_CREATE_SESSION: "unable to create session",
+  // With verification required, an account whose address nobody has proven waits for the mailed link (issue 37).
+  EMAIL_NOT_VERIFIED: "email_not_verified",
 };
 
 function errorRedirect(target: string | undefined, code: string, description?: string): string {
@@ -138,12 +141,12 @@ export async function signInWithIdToken(ctx: RequestContext, providerId: string,
 }
 
 /**
- * Who a provider identity is: the user it is linked to; else, only when the provider vouches for the address
- * (ADR 028: an address it does not vouch for is no address at all, `email_not_found`), the user with that
- * address when its own address is verified (or the provider is trusted), or a new user. An unverified local
- * account is never joined by an untrusted provider; a trusted one vouching for the address proves the inbox,
- * so a never-proven account is claimed first (everything set up before ends) unless `ctx` is the browser that
- * signed up.
+ * Who a provider identity is: the user it is linked to; else the user with that address when the provider
+ * vouches for it and that user's address is verified (or the provider is trusted), or a new user. An unverified
+ * local account is never joined by an untrusted provider; a trusted one vouching for the address proves the
+ * inbox, so a never-proven account is claimed first (everything set up before ends) unless `ctx` is the browser
+ * that signed up. An address the provider does not vouch for joins no account at all, but may start a new,
+ * unverified one (ADR 028 as amended by issue 37; unvouched.server.ts).
  */
 export async function resolveIdentity(
   ctx: RequestContext,
@@ -159,11 +162,12 @@ export async function resolveIdentity(
     await db.account.update({ where: { id: linked.id }, data: accountTokenData(tokens) });
     return { user: linked.user, isNew: false };
   }
-  // The same answer whether or not an account has the address: an identity the provider does not vouch for
-  // must not learn that either.
-  if (!profile.email || !profile.emailVerified) throw new AuthError("USER_EMAIL_NOT_FOUND");
+  if (!profile.email) throw new AuthError("USER_EMAIL_NOT_FOUND");
   const email = normalizeEmail(profile.email);
   const existing = await db.user.findUnique({ where: { email } });
+  // Anyone can type any address at a provider that does not vouch for it: such an address joins nothing, trusted
+  // provider or not, and a new account from it starts unverified (the claim covers it like any unproven setup).
+  if (!profile.emailVerified) return existing ? refuseToJoin(ctx, email) : createUser(ctx, provider, profile, tokens, email, false);
   if (existing) {
     const trusted = env.social.trustedProviders.includes(provider.id);
     if (!(existing.emailVerified || trusted)) throw new AuthError("ACCOUNT_NOT_LINKED");
@@ -183,28 +187,43 @@ export async function resolveIdentity(
       throw error;
     }
   }
+  return createUser(ctx, provider, profile, tokens, email, true);
+}
+
+/** A new user with the identity linked: proven when the provider vouched for the address, else unverified. */
+async function createUser(
+  ctx: RequestContext,
+  provider: SocialProvider,
+  profile: SocialProfile,
+  tokens: ProviderTokens,
+  email: string,
+  vouched: boolean,
+): Promise<{ user: User; isNew: boolean }> {
+  let user: User;
   try {
-    const id = newId();
-    const user = await db.user.create({
+    user = await db.user.create({
       data: {
-        id,
+        id: newId(),
         name: (profile.name || email.split("@")[0]).slice(0, MAX_NAME_LENGTH),
         email,
-        emailVerified: true,
-        inboxProvenAt: new Date(),
+        emailVerified: vouched,
+        inboxProvenAt: vouched ? new Date() : null,
         image: profile.image && isSafeImageUrl(profile.image) ? profile.image : null,
         accounts: { create: { providerId: provider.id, accountId: profile.id, ...accountTokenData(tokens) } },
       },
     });
-    return { user, isNew: true };
   } catch (error) {
-    // The same identity arriving twice at once: the unique indexes let one through; the other signs in.
     if (isUniqueViolation(error)) {
+      // The same identity arriving twice at once: the unique indexes let one through; the other signs in.
       const again = await db.account.findUnique({ where: { providerId_accountId: { providerId: provider.id, accountId: profile.id } }, include: { user: true } });
       if (again) return { user: again.user, isNew: false };
+      // Another sign-up took the address meanwhile: an unvouched address still joins nothing.
+      if (!vouched) refuseToJoin(ctx, email);
     }
     throw new AuthError("FAILED_TO_CREATE_USER");
   }
+  if (!vouched) welcomeUnverified(user);
+  return { user, isNew: true };
 }
 
 /** The return of /link-social: the identity joins the signed-in user who started it, under the linking rules. */
