@@ -183,8 +183,8 @@ export default function ConfirmEmail() {
       </p>
       <h2>I didn't create this account</h2>
       <p>
-        Anyone can sign up with any address. If this wasn't you, this address is yours: we remove the password, passkeys and sign-ins someone else set
-        up, and you choose your own.
+        Anyone can sign up with any address. If someone else used yours, confirm that it is yours: we remove the password, passkeys and sign-ins they
+        set up, and you choose your own.
       </p>
       <Form method="post">
         {hidden}
