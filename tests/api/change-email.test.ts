@@ -1,5 +1,6 @@
 // POST /change-email (issue 3, spec §4): unverified addresses change at once; verified ones confirm from the
-// current inbox first, then the new address is set unverified and verifies itself.
+// current inbox first, then the new address is set unverified and verifies itself. Outside the account's own
+// browser the confirmation link moves nothing when opened: the person confirms it by POST /verify-email (issue 37).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiClient, PASSWORD, signUp, uniqueEmail } from "../support/client";
 import { checkMail, expectNoNewMail, mailCount, nextMail, tamperPayload, tamperSignature, withParam } from "../support/mail";
@@ -34,6 +35,16 @@ async function user(options: { verified?: boolean; target?: TestServer } = {}) {
   const link = actionLink(await mailbox.waitFor(created.email, VERIFY));
   if (options.verified) expect((await client.get(link)).status).toBe(302);
   return { ...created, client };
+}
+
+/**
+ * The person confirming a mailed link outside the account's own browser (issue 37): POST /verify-email with the
+ * link's token and, when the link has one, its callbackURL (a redirect then, JSON without).
+ */
+function confirmLink(client: ApiClient, link: string) {
+  const url = new URL(link);
+  const callbackURL = url.searchParams.get("callbackURL");
+  return client.post("/api/auth/verify-email", { token: url.searchParams.get("token") ?? "", ...(callbackURL === null ? {} : { callbackURL }) });
 }
 
 async function currentUser(client: ApiClient) {
@@ -162,16 +173,31 @@ describe("POST /change-email: a verified address", () => {
   });
 
   it("answers JSON with the updated user when the link has no callbackURL", async () => {
-    const { newEmail, link } = await pendingChange();
-    const response = await new ApiClient(server.baseUrl).get(withParam(link, "callbackURL", null));
+    const { email, newEmail, client, link } = await pendingChange();
+    const bare = withParam(link, "callbackURL", null);
+    // Opened outside the account's own browser, it moves nothing and says so in JSON (issue 37)...
+    const opened = await new ApiClient(server.baseUrl).get(bare);
+    expect(opened.status).toBe(403);
+    expect(opened.body).toEqual({ code: "LINK_NEEDS_CONFIRMATION", message: "Link needs confirmation" });
+    expect((await currentUser(client)).email).toBe(email);
+    // ...and the confirmation answers the link's JSON.
+    const response = await confirmLink(new ApiClient(server.baseUrl), bare);
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({ status: true, user: { email: newEmail, emailVerified: false } });
   });
 
-  it("works from a browser that is not signed in (the mail opened on another device)", async () => {
-    const { newEmail, client, link } = await pendingChange();
+  it("works from a browser that is not signed in (the mail opened on another device), once confirmed there", async () => {
+    const { email, newEmail, client, link } = await pendingChange();
     const browser = new ApiClient(server.baseUrl);
-    const response = await browser.get(link);
+    // Opening it there moves nothing: the browser goes to the link's page, which asks (issue 37).
+    const opened = await browser.get(link);
+    expect(opened.status).toBe(302);
+    expect(opened.headers.get("location")).toBe(
+      `${server.baseUrl}/confirm-email?${new URLSearchParams({ token: new URL(link).searchParams.get("token")!, callbackURL: "/email-verified" })}`,
+    );
+    expect((await currentUser(client)).email).toBe(email);
+    // The confirmation moves the account.
+    const response = await confirmLink(browser, link);
     expect(response.status).toBe(302);
     expect(response.headers.get("location")).toBe(`${server.baseUrl}/email-verified`);
     expect((await currentUser(client)).email).toBe(newEmail);
@@ -187,7 +213,7 @@ describe("POST /change-email: a verified address", () => {
     expect((await client.post(CHANGE, { newEmail: second })).status).toBe(200);
     const toSecond = actionLink(await nextMail(mailbox, email, CONFIRM, seen));
 
-    const outcomes = await Promise.all([toFirst, toSecond].map((link) => new ApiClient(server.baseUrl).get(link)));
+    const outcomes = await Promise.all([toFirst, toSecond].map((link) => confirmLink(new ApiClient(server.baseUrl), link)));
     const locations = outcomes.map((response) => response.headers.get("location"));
     expect(locations.filter((location) => location === `${server.baseUrl}/email-verified`)).toHaveLength(1);
     // The loser finds the address already changed, or its link already ended by that change (issue 6, item 11).

@@ -1,5 +1,7 @@
 // E-mail verification (issue 3): POST /send-verification-email, GET /verify-email and the
 // AUTH_EMAIL_VERIFICATION modes, against a real SMTP server; plus delivery without SMTP (the server log).
+// Outside the account's own browser a link that would change the account changes nothing when opened (issue 37):
+// the person confirms it by POST /verify-email, which answers what the link's GET answers in the own browser.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiClient, PASSWORD, signUp, uniqueEmail } from "../support/client";
 import { COOKIE, setCookie } from "../support/cookies";
@@ -50,6 +52,24 @@ async function signUpWithMail(target: TestServer, box = mailbox, overrides: { em
 
 const tokenOf = (link: string) => new URL(link).searchParams.get("token")!;
 
+/**
+ * The person confirming a mailed link outside the account's own browser (issue 37): POST /verify-email with the
+ * link's token and, when the link has one, its callbackURL (a redirect then, JSON without).
+ */
+function confirmLink(client: ApiClient, link: string, headers?: Record<string, string>) {
+  const url = new URL(link);
+  const callbackURL = url.searchParams.get("callbackURL");
+  return client.post("/api/auth/verify-email", { token: url.searchParams.get("token") ?? "", ...(callbackURL === null ? {} : { callbackURL }) }, headers);
+}
+
+/** Where a link opened outside the account's own browser sends a browser (or a client given a callbackURL). */
+function confirmPageOf(target: TestServer, link: string) {
+  const url = new URL(link);
+  const callbackURL = url.searchParams.get("callbackURL");
+  const query = new URLSearchParams({ token: url.searchParams.get("token") ?? "", ...(callbackURL === null ? {} : { callbackURL }) });
+  return `${target.baseUrl}/confirm-email?${query}`;
+}
+
 async function emailVerified(target: TestServer, userId: string): Promise<boolean> {
   const rows = await query<{ emailVerified: unknown }>(target.database, `SELECT "emailVerified" FROM "user" WHERE "id" = ?`, [userId]);
   return rows[0].emailVerified === true || rows[0].emailVerified === 1;
@@ -68,10 +88,18 @@ describe("the mail sent on sign-up (optional mode, the default)", () => {
     expect(JSON.parse(Buffer.from(tokenOf(link).split(".")[0], "base64url").toString())).toMatchObject({ alg: "HS256" });
     expect(mail.text).toContain(email);
 
-    // Opened in another browser (a mail client's, or a victim's the link was forwarded to), the link verifies
-    // the address but signs nobody in: otherwise anyone could sign a stranger's browser into their own account.
+    // Opened in another browser (a mail client's, or a victim's the link was forwarded to), the link changes
+    // nothing and sends the browser to its page, which asks (issue 37).
     const browser = new ApiClient(server.baseUrl);
-    const response = await browser.get(link);
+    const opened = await browser.get(link);
+    expect(opened.status).toBe(302);
+    expect(opened.headers.get("location")).toBe(confirmPageOf(server, link));
+    expect(setCookie(opened, COOKIE.sessionToken)).toBeUndefined();
+    expect(await emailVerified(server, user.id)).toBe(false);
+    expect((await client.get("/api/auth/get-session?disableCookieCache=true")).body.user.id).toBe(user.id);
+    // Confirmed there, it verifies the address but signs nobody in: otherwise anyone could sign a stranger's
+    // browser into their own account.
+    const response = await confirmLink(browser, link);
     expect(response.status).toBe(302);
     expect(response.headers.get("location")).toBe(`${server.baseUrl}/email-verified`);
     expect(setCookie(response, COOKIE.sessionToken)).toBeUndefined();
@@ -97,8 +125,13 @@ describe("the mail sent on sign-up (optional mode, the default)", () => {
     const mine = new ApiClient(required.baseUrl);
     await signUp(mine);
     const theirs = await signUpWithMail(required, mailbox);
-    const response = await mine.get(theirs.link);
+    // Not the account's own browser: the link waits for a confirmation, which verifies but signs nobody in.
+    const opened = await mine.get(theirs.link);
+    expect(opened.headers.get("location")).toBe(confirmPageOf(required, theirs.link));
+    expect(setCookie(opened, COOKIE.sessionToken)).toBeUndefined();
+    const response = await confirmLink(mine, theirs.link);
     expect(response.status).toBe(302);
+    expect(response.headers.get("location")).toBe(`${required.baseUrl}/email-verified`);
     expect(setCookie(response, COOKIE.sessionToken)).toBeUndefined();
     expect(await emailVerified(required, theirs.user.id)).toBe(true);
 
@@ -106,6 +139,11 @@ describe("the mail sent on sign-up (optional mode, the default)", () => {
     await signedOut.client.post("/api/auth/sign-out");
     const after = await signedOut.client.get(signedOut.link);
     expect(setCookie(after, COOKIE.sessionToken)).toBeUndefined();
+    expect(after.headers.get("location")).toBe(confirmPageOf(required, signedOut.link)); // signing out unbound it
+    const confirmed = await confirmLink(signedOut.client, signedOut.link);
+    expect(confirmed.headers.get("location")).toBe(`${required.baseUrl}/email-verified`);
+    expect(setCookie(confirmed, COOKIE.sessionToken)).toBeUndefined();
+    expect(await emailVerified(required, signedOut.user.id)).toBe(true);
   });
 
   it("does not start another session when the owner follows the link while signed in", async () => {
@@ -123,7 +161,8 @@ describe("POST /send-verification-email, signed out", () => {
   it("gives the same answer for unknown, unverified and verified addresses, and mails only the unverified one", async () => {
     const unverified = await signUpWithMail(server);
     const verified = await signUpWithMail(server);
-    expect((await new ApiClient(server.baseUrl).get(verified.link)).status).toBe(302);
+    expect((await confirmLink(new ApiClient(server.baseUrl), verified.link)).status).toBe(302);
+    expect(await emailVerified(server, verified.user.id)).toBe(true);
     const unknown = uniqueEmail("nobody");
     const seenUnverified = mailCount(mailbox, unverified.email);
     const seenVerified = mailCount(mailbox, verified.email);
@@ -143,8 +182,11 @@ describe("POST /send-verification-email, signed out", () => {
     await expectNoNewMail(mailbox, verified.email, seenVerified);
     expect(mailbox.to(unknown)).toEqual([]);
 
-    // The new link works like the sign-up one.
-    expect((await new ApiClient(server.baseUrl).get(link)).headers.get("location")).toBe(`${server.baseUrl}/email-verified`);
+    // The new link works like the sign-up one: opened elsewhere it asks, and confirmed it verifies.
+    const elsewhere = new ApiClient(server.baseUrl);
+    expect((await elsewhere.get(link)).headers.get("location")).toBe(confirmPageOf(server, link));
+    expect(await emailVerified(server, unverified.user.id)).toBe(false);
+    expect((await confirmLink(elsewhere, link)).headers.get("location")).toBe(`${server.baseUrl}/email-verified`);
     expect(await emailVerified(server, unverified.user.id)).toBe(true);
   });
 
@@ -161,7 +203,14 @@ describe("POST /send-verification-email, signed out", () => {
     await new ApiClient(server.baseUrl).post(SEND, { email, callbackURL: "/welcome?from=mail" });
     const link = actionLink(await nextMail(mailbox, email, VERIFY, seen));
     expect(new URL(link).searchParams.get("callbackURL")).toBe("/welcome?from=mail");
-    const response = await new ApiClient(server.baseUrl).get(link);
+    // Opened outside the account's own browser, the link's page carries the callbackURL on to the confirmation.
+    const browser = new ApiClient(server.baseUrl);
+    const opened = await browser.get(link);
+    expect(opened.status).toBe(302);
+    expect(opened.headers.get("location")).toBe(confirmPageOf(server, link));
+    expect(opened.headers.get("location")).toContain(`callbackURL=${encodeURIComponent("/welcome?from=mail")}`);
+    expect(await emailVerified(server, user.id)).toBe(false);
+    const response = await confirmLink(browser, link);
     expect(response.status).toBe(302);
     expect(response.headers.get("location")).toBe(`${server.baseUrl}/welcome?from=mail`);
     expect(await emailVerified(server, user.id)).toBe(true);
@@ -227,7 +276,15 @@ describe("POST /send-verification-email, signed in", () => {
 describe("GET /verify-email", () => {
   it("answers JSON when there is no callbackURL", async () => {
     const { link, user, email } = await signUpWithMail(server);
-    const response = await new ApiClient(server.baseUrl).get(withParam(link, "callbackURL", null));
+    const bare = withParam(link, "callbackURL", null);
+    // Outside the account's own browser the GET changes nothing, and says so in JSON (issue 37)...
+    const opened = await new ApiClient(server.baseUrl).get(bare);
+    expect(opened.status).toBe(403);
+    expect(opened.headers.get("content-type")).toMatch(/^application\/json/);
+    expect(opened.body).toEqual({ code: "LINK_NEEDS_CONFIRMATION", message: "Link needs confirmation" });
+    expect(await emailVerified(server, user.id)).toBe(false);
+    // ...and the confirmation answers the link's JSON.
+    const response = await confirmLink(new ApiClient(server.baseUrl), bare);
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toMatch(/^application\/json/);
     expect(response.body.status).toBe(true);
@@ -250,8 +307,17 @@ describe("GET /verify-email", () => {
     }
     expect(await emailVerified(server, user.id)).toBe(false);
     expect(await emailVerified(server, other.user.id)).toBe(false);
+    // Confirming a bad token answers the same.
+    for (const bad of [tamperSignature(token), forged, "garbage", ""]) {
+      const response = await confirmLink(new ApiClient(server.baseUrl), withParam(withParam(link, "token", bad), "callbackURL", "/welcome"));
+      expect(response.status, bad).toBe(302);
+      expect(response.headers.get("location"), bad).toBe(`${server.baseUrl}/welcome?error=invalid_token`);
+    }
+    expect(await emailVerified(server, user.id)).toBe(false);
+    expect(await emailVerified(server, other.user.id)).toBe(false);
     // The genuine link still works afterwards.
-    expect((await new ApiClient(server.baseUrl).get(link)).headers.get("location")).toBe(`${server.baseUrl}/email-verified`);
+    expect((await confirmLink(new ApiClient(server.baseUrl), link)).headers.get("location")).toBe(`${server.baseUrl}/email-verified`);
+    expect(await emailVerified(server, user.id)).toBe(true);
   });
 
   it("answers 401 INVALID_TOKEN as JSON for a bad token without callbackURL", async () => {
@@ -283,10 +349,16 @@ describe("GET /verify-email", () => {
     expect(bare.headers.get("location")).toBe(`${server.baseUrl}/email-verified?error=invalid_token`);
     expect(await emailVerified(server, user.id)).toBe(false);
 
+    // The whole link, opened outside the account's own browser, goes to its page first (issue 37); confirmed
+    // without a callbackURL, the browser lands on /email-verified.
     const browser = new ApiClient(server.baseUrl);
     const whole = await browser.get(withParam(link, "callbackURL", null), BROWSER);
     expect(whole.status).toBe(302);
-    expect(whole.headers.get("location")).toBe(`${server.baseUrl}/email-verified`);
+    expect(whole.headers.get("location")).toBe(confirmPageOf(server, withParam(link, "callbackURL", null)));
+    expect(await emailVerified(server, user.id)).toBe(false);
+    const confirmed = await confirmLink(browser, withParam(link, "callbackURL", null), BROWSER);
+    expect(confirmed.status).toBe(302);
+    expect(confirmed.headers.get("location")).toBe(`${server.baseUrl}/email-verified`);
     expect(await emailVerified(server, user.id)).toBe(true);
     const landed = await browser.get("/email-verified", BROWSER);
     expect(landed.text).toContain(`Your email address ${email} is verified.`);
@@ -298,8 +370,15 @@ describe("GET /verify-email", () => {
       const bad = await new ApiClient(server.baseUrl).get(withParam(withParam(link, "token", "garbage"), "callbackURL", null), { accept });
       expect(bad.status, accept).toBe(401);
       expect(bad.body, accept).toMatchObject({ code: "INVALID_TOKEN" });
+      const badConfirmed = await confirmLink(new ApiClient(server.baseUrl), withParam(withParam(link, "token", "garbage"), "callbackURL", null), { accept });
+      expect(badConfirmed.status, accept).toBe(401);
+      expect(badConfirmed.body, accept).toMatchObject({ code: "INVALID_TOKEN" });
+      // The genuine link opened outside the account's own browser: JSON too, and nothing changes (issue 37).
+      const opened = await new ApiClient(server.baseUrl).get(withParam(link, "callbackURL", null), { accept });
+      expect(opened.status, accept).toBe(403);
+      expect(opened.body, accept).toEqual({ code: "LINK_NEEDS_CONFIRMATION", message: "Link needs confirmation" });
     }
-    const good = await new ApiClient(server.baseUrl).get(withParam(link, "callbackURL", null), { accept: "application/json" });
+    const good = await confirmLink(new ApiClient(server.baseUrl), withParam(link, "callbackURL", null), { accept: "application/json" });
     expect(good.status).toBe(200);
     expect(good.body.status).toBe(true);
   });
@@ -346,17 +425,21 @@ describe("GET /verify-email", () => {
     expect(response.headers.get("location")).toBe(`${server.baseUrl}/email-verified?error=unauthorized`);
     expect(await emailVerified(server, user.id)).toBe(false);
     expect((await someoneElse.client.get("/api/auth/get-session")).body.user.id).toBe(someoneElse.user.id);
+    // Confirming it there is refused the same way.
+    const confirmed = await confirmLink(someoneElse.client, link);
+    expect(confirmed.headers.get("location")).toBe(`${server.baseUrl}/email-verified?error=unauthorized`);
+    expect(await emailVerified(server, user.id)).toBe(false);
     // The owner can still use it.
-    const owner = await new ApiClient(server.baseUrl).get(link);
+    const owner = await confirmLink(new ApiClient(server.baseUrl), link);
     expect(owner.headers.get("location")).toBe(`${server.baseUrl}/email-verified`);
     expect(await emailVerified(server, user.id)).toBe(true);
   });
 
   it("treats a second click after success as success, but a used token cannot verify an unverified address again", async () => {
     const { link, user } = await signUpWithMail(server);
-    const first = await new ApiClient(server.baseUrl).get(link);
+    const first = await confirmLink(new ApiClient(server.baseUrl), link);
     expect(first.headers.get("location")).toBe(`${server.baseUrl}/email-verified`);
-    // The repeat (a mail scanner, a second click) succeeds, but only the first use signs a browser in.
+    // The repeat (a mail scanner's GET, a second click) succeeds, but only the first use signs a browser in.
     const sessions = await count(server.database, "session", `"userId" = ?`, [user.id]);
     const secondBrowser = new ApiClient(server.baseUrl);
     const second = await secondBrowser.get(link);
@@ -366,13 +449,21 @@ describe("GET /verify-email", () => {
     expect((await secondBrowser.get("/api/auth/get-session")).body).toBeNull();
     expect(await count(server.database, "session", `"userId" = ?`, [user.id])).toBe(sessions);
     expect(await emailVerified(server, user.id)).toBe(true);
+    const secondConfirmed = await confirmLink(secondBrowser, link);
+    expect(secondConfirmed.headers.get("location")).toBe(`${server.baseUrl}/email-verified`);
+    expect(setCookie(secondConfirmed, COOKIE.sessionToken)).toBeUndefined();
+    expect(await count(server.database, "session", `"userId" = ?`, [user.id])).toBe(sessions);
 
-    // The address becomes unverified again: the used link must not verify it a second time.
+    // The address becomes unverified again: the used link must not verify it a second time, opened or confirmed.
     await query(server.database, `UPDATE "user" SET "emailVerified" = ? WHERE "id" = ?`, [0, user.id]);
     const reuse = await new ApiClient(server.baseUrl).get(link);
     expect(reuse.status).toBe(302);
     expect(reuse.headers.get("location")).toBe(`${server.baseUrl}/email-verified?error=invalid_token`);
     expect(setCookie(reuse, COOKIE.sessionToken)).toBeUndefined();
+    const reconfirmed = await confirmLink(new ApiClient(server.baseUrl), link);
+    expect(reconfirmed.status).toBe(302);
+    expect(reconfirmed.headers.get("location")).toBe(`${server.baseUrl}/email-verified?error=invalid_token`);
+    expect(setCookie(reconfirmed, COOKIE.sessionToken)).toBeUndefined();
     expect(await emailVerified(server, user.id)).toBe(false);
   });
 
@@ -380,7 +471,10 @@ describe("GET /verify-email", () => {
     const { link, user } = await signUpWithMail(server);
     const before = await count(server.database, "verification", `"identifier" LIKE 'email-verification:%' AND "value" LIKE ?`, [`%${user.id}%`]);
     expect(before).toBe(1);
+    // Opened outside the account's own browser it is not used (issue 37); confirmed, it is.
     await new ApiClient(server.baseUrl).get(link);
+    expect(await count(server.database, "verification", `"identifier" LIKE 'email-verification:%' AND "value" LIKE ?`, [`%${user.id}%`])).toBe(1);
+    expect((await confirmLink(new ApiClient(server.baseUrl), link)).status).toBe(302);
     expect(await count(server.database, "verification", `"identifier" LIKE 'email-verification:%' AND "value" LIKE ?`, [`%${user.id}%`])).toBe(0);
   });
 
@@ -401,7 +495,7 @@ describe("GET /verify-email", () => {
   it("verifies without signing the browser in when AUTH_AUTO_SIGN_IN_AFTER_VERIFICATION=off", async () => {
     const { link, user, email } = await signUpWithMail(noAutoSignIn);
     const browser = new ApiClient(noAutoSignIn.baseUrl);
-    const response = await browser.get(link);
+    const response = await confirmLink(browser, link);
     expect(response.status).toBe(302);
     expect(response.headers.get("location")).toBe(`${noAutoSignIn.baseUrl}/email-verified`);
     expect(setCookie(response, COOKIE.sessionToken)).toBeUndefined();
@@ -577,7 +671,10 @@ describe("without SMTP_URL", () => {
     expect(outbox.text).toContain("Verify your email address");
     expect(outbox.text).toContain(tokenOf(link!));
 
-    expect((await new ApiClient(logOnly.baseUrl).get(link!)).headers.get("location")).toBe(`${logOnly.baseUrl}/email-verified`);
+    // Opened in another browser it asks first (issue 37), and the confirmation verifies.
+    const browser = new ApiClient(logOnly.baseUrl);
+    expect((await browser.get(link!)).headers.get("location")).toBe(confirmPageOf(logOnly, link!));
+    expect((await confirmLink(browser, link!)).headers.get("location")).toBe(`${logOnly.baseUrl}/email-verified`);
     expect(await emailVerified(logOnly, user.id)).toBe(true);
   });
 
