@@ -6,9 +6,11 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { getFormProps } from "@conform-to/react";
+import type { ReactNode } from "react";
 import { confirmAsCreatorWithPassword, describeEmailLink, refuseEmailChange } from "~/auth/account/email-link.server";
 import { verifyEmailToken } from "~/auth/account/email-verification.server";
 import { PAGES } from "~/auth/core/links.server";
+import { AuthError } from "~/auth/errors";
 import { resolveRedirectTarget } from "~/auth/origin.server";
 import { requestContext } from "~/auth/request-context.server";
 import { emailLinkCreatorFormSchema, emailLinkFormSchema } from "~/auth/schemas";
@@ -19,7 +21,9 @@ import { PasskeySignIn } from "~/components/passkey-sign-in";
 import { answerIntent, goTo, intent, pageAction, pageThatPosted } from "~/http/page-action.server";
 import { emailLinkOutcome, verifyLinkProblem } from "~/http/page-messages.server";
 
-export const meta = pageTitle<{ view: { state: string } }>("Confirm your email address", (page) => page.view.state === "unusable");
+const titled = (title: string) => pageTitle<{ view: { state: string } }>(title, (page) => page.view.state === "unusable");
+const TITLES = { change: titled("Confirm the change of address"), other: titled("Confirm your email address") };
+export const meta: typeof TITLES.other = (args) => ((args.data as { view?: { state: string } } | undefined)?.view?.state === "change" ? TITLES.change : TITLES.other)(args);
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const ctx = await requestContext(request, context, null);
@@ -59,13 +63,24 @@ export async function action(args: ActionFunctionArgs) {
       rateLimitAs: "/sign-in/email",
       session: "none",
       hideFields: ["password"],
-      fieldFor: (error) => (error.code === "INVALID_EMAIL_OR_PASSWORD" ? "password" : undefined),
+      fieldFor: (error) => (error.code === "INVALID_PASSWORD" ? "password" : undefined),
       run: async (value, _current, ctx) => {
-        const { email, outcome } = await confirmAsCreatorWithPassword(ctx, value);
+        // Only the password is asked here (the address is the link's): say so rather than "email and password".
+        const { email, outcome } = await confirmAsCreatorWithPassword(ctx, value).catch((error: unknown) => {
+          throw error instanceof AuthError && error.code === "INVALID_EMAIL_OR_PASSWORD" ? new AuthError("INVALID_PASSWORD") : error;
+        });
         const target = landing(value.callbackURL);
         if (outcome.twoFactorRedirect) return goTo(twoFactorPage(new URL(target).pathname));
         return goTo(target, `Your email address ${email} is verified, and you are signed in. Nothing you set up has changed.`);
       },
+    }),
+    // "I didn't create this account" asks once more before the claim: a mis-tap would cost the creator their setup.
+    "claim-ask": intent({
+      schema: emailLinkFormSchema,
+      rateLimitAs: RATE_LIMITED_AS,
+      session: "none",
+      refusalShown: "page",
+      run: async () => "ask" as const,
     }),
     // "This wasn't me" on a change of address: cancelled, and every device signed out.
     refuse: intent({
@@ -75,14 +90,8 @@ export async function action(args: ActionFunctionArgs) {
       refusalShown: "page",
       run: async (value, _current, ctx) => {
         const refused = await refuseEmailChange(ctx, value.token);
-        const reset = refused.resetLinkMailed
-          ? ` We sent a link to ${refused.email} to choose a new password: use it now, since whoever asked may know your password (until then it still works).`
-          : "";
-        return goTo(
-          "/sign-in",
-          `Your address stays ${refused.email}: the change to ${refused.newEmail} was cancelled, and every device was signed out, this one too.${reset}`,
-          { email: refused.email },
-        );
+        const reset = refused.resetLinkMailed ? ` Choose a new password with the link we sent to ${refused.email} before you sign in again.` : "";
+        return goTo("/sign-in", `The change to ${refused.newEmail} was cancelled and every device was signed out.${reset}`, { email: refused.email });
       },
     }),
   });
@@ -158,6 +167,7 @@ export default function ConfirmEmail() {
     );
   }
   const { creator } = view;
+  if (last?.intent === "claim-ask" && !error) return <ClaimQuestion email={view.email} creator={creator} hidden={hidden} here={here} />;
   return (
     <section className="card narrow" aria-labelledby="verify-heading">
       <h1 id="verify-heading">Confirm your email address</h1>
@@ -188,10 +198,35 @@ export default function ConfirmEmail() {
       </p>
       <Form method="post">
         {hidden}
-        <SubmitButton name="intent" value="confirm" className="secondary wide">
+        <SubmitButton name="intent" value="claim-ask" className="secondary wide">
           I didn't create this account
         </SubmitButton>
       </Form>
+    </section>
+  );
+}
+
+/** The second step of "I didn't create this account": what goes, then the one button that does it. */
+function ClaimQuestion({ email, creator, hidden, here }: { email: string; creator: { password: boolean; passkeys: boolean }; hidden: ReactNode; here: string }) {
+  const ways = [creator.password ? "the password" : null, creator.passkeys ? "the passkeys" : null, "any other way in"].filter(Boolean).join(", ");
+  return (
+    <section className="card narrow" aria-labelledby="claim-heading">
+      <h1 id="claim-heading" tabIndex={-1} autoFocus>
+        Remove what was set up on this account?
+      </h1>
+      <p>
+        We remove {ways} set up on the account for {email}, and sign out every device where it is signed in. Then you choose your own password with a
+        link we email you.
+      </p>
+      <Form method="post">
+        {hidden}
+        <SubmitButton name="intent" value="confirm" className="primary wide">
+          Yes, remove them
+        </SubmitButton>
+      </Form>
+      <p>
+        <Link to={here}>Go back</Link>: if you did create the account, sign in instead and nothing changes.
+      </p>
     </section>
   );
 }

@@ -1,7 +1,8 @@
 // Claim on proof (issue 24 item 2, issue 27 serious item 1; docs/decisions/028-claim-on-proof.md): when proving
 // the inbox ends what was set up on a never-proven account, the page the owner lands on says what ended and
-// why, and offers a password. In the browser that signed up, nothing ends and nothing is said. JavaScript off,
-// separate browser contexts for separate people.
+// why, and offers a password. In the browser that signed up, nothing ends and nothing is said. Since issue 37 a
+// verification link opened in another browser only asks (the /confirm-email page): the claim is its "I didn't
+// create this account" button. JavaScript off, separate browser contexts for separate people.
 import { expect, expectNoAxeViolations, expectStatus, PASSWORD, sessionCookie, signUp, test, uniqueEmail } from "./fixtures";
 import { countMail, linkFromMail, waitForMail } from "./mail";
 
@@ -19,6 +20,16 @@ test("the verification link opened by the owner says what was removed and offers
   try {
     const owner = await ownerContext.newPage();
     await owner.goto(link);
+    // Opening the link changes nothing: the page asks, and the squatter is still signed in meanwhile.
+    await expect(owner).toHaveURL(/^[^?]*\/confirm-email\?token=/);
+    await expect(owner.getByRole("heading", { name: "Confirm your email address", level: 1 })).toBeVisible();
+    await expect(owner.getByText(`An account for ${squatter.email} was created on`)).toBeVisible();
+    await page.reload();
+    await expect(page).toHaveURL("/account");
+    await owner.getByRole("button", { name: "I didn't create this account" }).click();
+    // It asks once more, saying what goes (a mis-tap would cost the creator their setup).
+    await expect(owner.getByRole("heading", { name: "Remove what was set up on this account?", level: 1 })).toBeFocused();
+    await owner.getByRole("button", { name: "Yes, remove them" }).click();
     await expect(owner).toHaveURL("/email-verified");
     await expectStatus(owner, `Your email address ${squatter.email} is verified.`);
     await expect(owner.getByRole("status")).toContainText(REMOVED);

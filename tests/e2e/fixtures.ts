@@ -4,8 +4,9 @@
 //   send mail to the one SMTP server of global-setup.ts and sign in with its one OpenID provider.
 // - Any console error or uncaught page error in any browser context a test opens fails that test.
 // - `user` is a fresh account (unique e-mail) created through the JSON API, for stories that start signed out.
-// - `openContext` opens a second browser (another device) with the same options as the test's own.
-import { test as base, expect, type BrowserContext, type Cookie, type Page } from "@playwright/test";
+// - `openContext` opens a second browser (another device) with the same options as the test's own, or with
+//   JavaScript on or off where the story needs the other (a mail scanner that runs scripts).
+import { test as base, expect, type BrowserContext, type BrowserContextOptions, type Cookie, type Page } from "@playwright/test";
 import { createScratchDatabase } from "../../scripts/lib/scratch-database.mjs";
 import { spawnServer } from "../../scripts/lib/spawn-server.mjs";
 import { expectNoAxeViolations } from "./axe";
@@ -32,7 +33,7 @@ export interface TestUser {
 interface Fixtures {
   consoleErrors: string[];
   user: TestUser;
-  openContext: () => Promise<{ context: BrowserContext; page: Page }>;
+  openContext: (options?: Pick<BrowserContextOptions, "javaScriptEnabled">) => Promise<{ context: BrowserContext; page: Page }>;
 }
 
 interface WorkerFixtures {
@@ -120,8 +121,8 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
 
   openContext: async ({ browser, baseURL, javaScriptEnabled, consoleErrors }, use) => {
     const opened: BrowserContext[] = [];
-    await use(async () => {
-      const context = await browser.newContext({ baseURL, javaScriptEnabled });
+    await use(async (options = {}) => {
+      const context = await browser.newContext({ baseURL, javaScriptEnabled, ...options });
       opened.push(context);
       failOnErrors(context, consoleErrors);
       return { context, page: await context.newPage() };
