@@ -46,6 +46,17 @@ const schema = z
     AUTH_SESSION_CACHE_SIZE: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
     PASSWORD_MIN_LENGTH: z.coerce.number().int().min(1).max(1024).default(8),
     PASSWORD_MAX_LENGTH: z.coerce.number().int().min(1).max(1024).default(128),
+    /**
+     * Breached and common passwords refused when set (docs/decisions/056-breached-passwords.md): the offline list,
+     * and the range lookup when AUTH_PASSWORD_RANGE_URL is set. "off" for a deployment whose applications enforce
+     * their own password policy (the list is then never read).
+     */
+    AUTH_PASSWORD_BLOCKLIST: onOff("on"),
+    /** Optional k-anonymity range lookup (HIBP-compatible); the first 5 hex characters of the SHA-1 are appended. */
+    AUTH_PASSWORD_RANGE_URL: z
+      .url({ protocol: /^https?$/ })
+      .refine((v) => v.endsWith("/") || v.endsWith("="), "must end with / or = (the 5 characters of the hash are appended)")
+      .optional(),
     AUTH_SESSION_EXPIRES_IN: seconds(7 * DAY_SECONDS).refine((v) => v <= MAX_COOKIE_AGE_SECONDS, "at most 400 days"),
     AUTH_SESSION_UPDATE_AGE: seconds(DAY_SECONDS),
     /** A session younger than this may delete the account without the password; 0 turns the check off. */
@@ -114,6 +125,12 @@ const schema = z
      * whose subject is not the hash do not pay ~145 ms of CPU per password. Refused unless BASE_URL is loopback.
      */
     AUTH_TEST_PASSWORD_HASHING: z.enum(["production", "fast"]).default("production"),
+    /**
+     * Test suites only: every client-address rate-limit window (app/auth/rate-limit/limits.server.ts) lasts this
+     * many times as long, so a test that fills a window with requests is never outrun by a slow machine (the
+     * limits themselves are unchanged). Refused unless BASE_URL is loopback.
+     */
+    AUTH_TEST_RATE_LIMIT_WINDOW_FACTOR: z.coerce.number().int().min(1).max(1000).default(1),
   })
   .refine((v) => v.PASSWORD_MIN_LENGTH <= v.PASSWORD_MAX_LENGTH, {
     path: ["PASSWORD_MIN_LENGTH"],
@@ -122,6 +139,10 @@ const schema = z
   .refine((v) => v.AUTH_RATE_LIMIT_STORE !== "redis" || v.REDIS_URL, {
     path: ["AUTH_RATE_LIMIT_STORE"],
     message: "redis needs REDIS_URL",
+  })
+  .refine((v) => v.AUTH_PASSWORD_BLOCKLIST === "on" || !v.AUTH_PASSWORD_RANGE_URL, {
+    path: ["AUTH_PASSWORD_RANGE_URL"],
+    message: "is set, but AUTH_PASSWORD_BLOCKLIST=off turns the breached-password check off",
   });
 
 export type Env = Omit<z.infer<typeof schema>, "BASE_URL" | "AUTH_PASSKEY_RP_ID"> & {
@@ -203,6 +224,12 @@ export function parseEnv(source: NodeJS.ProcessEnv): Env {
         "a localhost or loopback URL); never set it in a deployment",
     );
   }
+  if (parsed.AUTH_TEST_RATE_LIMIT_WINDOW_FACTOR !== 1 && !isLoopback(parsed.BASE_URL)) {
+    throw new ConfigurationError(
+      "Invalid configuration:\n  AUTH_TEST_RATE_LIMIT_WINDOW_FACTOR: is for test suites on this machine only (BASE_URL must be " +
+        "a localhost or loopback URL); never set it in a deployment",
+    );
+  }
   const rpId = parsed.AUTH_PASSKEY_RP_ID ?? baseUrl.hostname;
   // A browser refuses an RP ID that is neither the page's host nor a suffix of it: fail now, not at the first passkey.
   if (baseUrl.hostname !== rpId && !baseUrl.hostname.endsWith(`.${rpId}`)) {
@@ -224,6 +251,11 @@ export function parseEnv(source: NodeJS.ProcessEnv): Env {
 function warnAboutRiskySettings(config: Env): void {
   if (config.AUTH_TEST_PASSWORD_HASHING === "fast") {
     console.warn("[latchkey] AUTH_TEST_PASSWORD_HASHING=fast: passwords are hashed at a test-only cost (test suites only).");
+  }
+  if (config.AUTH_TEST_RATE_LIMIT_WINDOW_FACTOR !== 1) {
+    console.warn(
+      `[latchkey] AUTH_TEST_RATE_LIMIT_WINDOW_FACTOR=${config.AUTH_TEST_RATE_LIMIT_WINDOW_FACTOR}: rate-limit windows are that many times as long (test suites only).`,
+    );
   }
   if (!config.SMTP_URL && !isLocalhost(config.BASE_URL)) {
     console.warn(

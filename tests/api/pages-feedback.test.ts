@@ -118,7 +118,8 @@ describe("a mistyped URL", () => {
     const response = await new ApiClient(server.baseUrl).get("/acount/setings");
     expect(response.status).toBe(404);
     expect(response.text).toContain("Page not found");
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // The line may be written a moment after the answer: waited for (not a fixed pause a loaded machine outlasts).
+    await expect.poll(() => server.output().slice(before), { timeout: 10_000 }).toContain("/acount/setings");
     const logged = server.output().slice(before).trim().split("\n");
     expect(logged).toEqual(["[latchkey] 404 GET /acount/setings"]);
   });

@@ -20,10 +20,26 @@ beforeAll(async () => {
   server = await startServer({ env: { SMTP_URL: mailbox.url } });
   // The cache starts listening on the first session read and is used once the listener is connected.
   const warm = new ApiClient(server.baseUrl);
-  await signUp(warm);
-  await warm.get(GET_SESSION);
-  await new Promise((resolve) => setTimeout(resolve, 500));
+  await cacheInUse(warm, (await signUp(warm)).user.id);
 });
+
+/**
+ * Waits until the server answers session reads from its cache: on PostgreSQL it keeps nothing until its LISTEN
+ * connection is up, which a loaded machine may take a while to open. Seen, rather than waited for, as a change
+ * nobody announced staying unseen. On SQLite the cache is in use from the start (any commit empties it).
+ */
+async function cacheInUse(client: ApiClient, userId: string) {
+  if (server.database.kind !== "postgres") return;
+  const deadline = Date.now() + 30_000;
+  for (let attempt = 0; ; attempt++) {
+    await client.get(GET_SESSION);
+    await client.get(GET_SESSION);
+    await query(server.database, `UPDATE "user" SET "name" = ? WHERE "id" = ?`, [`Warming ${attempt}`, userId], { announce: false });
+    if ((await client.get(GET_SESSION)).body.user.name !== `Warming ${attempt}`) return;
+    if (Date.now() > deadline) throw new Error("the server did not answer from its session cache within 30 s");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
 afterAll(async () => {
   await server?.stop();
   await mailbox?.stop();

@@ -1,23 +1,21 @@
 // GET /api/auth/get-session: reading, extending and expiring sessions, and the optional cookie cache.
 import { createHmac } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ApiClient, PASSWORD, signUp } from "../support/client";
-import { COOKIE, clears, cloneClient, setCookie } from "../support/cookies";
+import { ApiClient, PASSWORD, eventually, signUp } from "../support/client";
+import { COOKIE, clears, cloneClient, expectLifetime, expectMaxAgeEndingAt, setCookie, timed } from "../support/cookies";
 import { sharedServer, type TestServer } from "../support/server";
-import { count } from "../support/sql";
+import { count, query } from "../support/sql";
 
 const GET_SESSION = "/api/auth/get-session";
 const SIGN_IN = "/api/auth/sign-in/email";
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 let server: TestServer;
-/** Sessions live 3 s and are extended when read more than 1 s after their last extension. */
 /**
- * The short-lived sessions' lifetime and update age: each step after the update age has (lifetime − update age)
- * to run before the sessions that are not extended expire, which a busy 2-core machine needs seconds for.
+ * A configured lifetime and update age. Time passes for these sessions by moving their stored ends back by hand, not
+ * by waiting: a wait leaves each step a few seconds before the next boundary, which a busy 2-core machine can use up.
  */
-const LIFETIME_S = 6;
-const UPDATE_AGE_S = 2;
+const LIFETIME_S = 3_600;
+const UPDATE_AGE_S = 600;
 let shortLived: TestServer;
 /** A signed copy of the session in a cookie may answer get-session for 60 s. */
 let cached: TestServer;
@@ -34,9 +32,9 @@ afterAll(async () => {
 
 async function signIn(s: TestServer, email: string, extra: Record<string, unknown> = {}) {
   const client = new ApiClient(s.baseUrl);
-  const response = await client.post(SIGN_IN, { email, password: PASSWORD, ...extra });
+  const { response, ...span } = await timed(() => client.post(SIGN_IN, { email, password: PASSWORD, ...extra }));
   expect(response.status, response.text).toBe(200);
-  return { client, response, token: response.body.token as string };
+  return { client, response, span, token: response.body.token as string };
 }
 
 describe("reading the session", () => {
@@ -50,10 +48,12 @@ describe("reading the session", () => {
 
   it("answers {session, user} for a signed-in client", async () => {
     const client = new ApiClient(server.baseUrl);
-    const signUpResponse = await client.post(
-      "/api/auth/sign-up/email",
-      { name: "Reader", email: `reader-${Date.now()}@example.com`, password: PASSWORD },
-      { "user-agent": "LatchkeyTest/1.0 (X11; Linux x86_64) Firefox/130.0" },
+    const { response: signUpResponse, ...span } = await timed(() =>
+      client.post(
+        "/api/auth/sign-up/email",
+        { name: "Reader", email: `reader-${Date.now()}@example.com`, password: PASSWORD },
+        { "user-agent": "LatchkeyTest/1.0 (X11; Linux x86_64) Firefox/130.0" },
+      ),
     );
     expect(signUpResponse.status).toBe(200);
     const response = await client.get(GET_SESSION);
@@ -67,9 +67,8 @@ describe("reading the session", () => {
     // Dates travel as JSON.stringify writes a Date: ISO 8601 in UTC with milliseconds.
     for (const field of ["expiresAt", "createdAt", "updatedAt"]) expect(session[field]).toBe(new Date(session[field]).toISOString());
     for (const field of ["createdAt", "updatedAt"]) expect(user[field]).toBe(new Date(user[field]).toISOString());
-    const lifetime = new Date(session.expiresAt).getTime() - Date.now();
-    expect(lifetime).toBeGreaterThan(604_800_000 - 60_000);
-    expect(lifetime).toBeLessThanOrEqual(604_800_000);
+    // The default lifetime, seven days, from the moment the server started the session.
+    expectLifetime(new Date(session.expiresAt).getTime(), 604_800, span);
   });
 
   it("answers null and clears the cookie when the signature does not verify", async () => {
@@ -112,50 +111,88 @@ describe("reading the session", () => {
 });
 
 describe(`lifetimes (sessions of ${LIFETIME_S} s, update age ${UPDATE_AGE_S} s)`, () => {
+  const endOf = (response: { body: any }) => new Date(response.body.session.expiresAt).getTime();
+  const expiresAt = async (c: ApiClient) => endOf(await c.get(`${GET_SESSION}?disableRefresh=true`));
+
+  /**
+   * Stores new ends (ms, by token) for sessions, as if time had passed for them, in one statement, and waits until
+   * the server reads it through `watcher` (disableRefresh: a read that extends nothing). On PostgreSQL a hand edit
+   * reaches the servers' session caches through NOTIFY, one per statement, a moment after its commit
+   * (tests/support/sql.ts); a read that came before would extend a session from its cached copy, over the edit.
+   */
+  async function endSessions(ends: Record<string, number>, watcher: { client: ApiClient; token: string }) {
+    const tokens = Object.keys(ends);
+    // SQLite keeps milliseconds since the epoch; PostgreSQL a timestamp without time zone, in UTC.
+    const stored = (end: number) => (shortLived.database.kind === "sqlite" ? end : new Date(end).toISOString().replace("T", " ").replace("Z", ""));
+    await query(
+      shortLived.database,
+      `UPDATE "session" SET "expiresAt" = CASE "token" ${tokens.map(() => "WHEN ? THEN CAST(? AS TIMESTAMP(3))").join(" ")} END
+       WHERE "token" IN (${tokens.map(() => "?").join(", ")})`,
+      [...tokens.flatMap((token) => [token, stored(ends[token])]), ...tokens],
+    );
+    const wanted = ends[watcher.token];
+    const heard = (response: { body: any }) => (wanted <= Date.now() ? response.body === null : Boolean(response.body?.session) && endOf(response) === wanted);
+    const read = await eventually(() => watcher.client.get(`${GET_SESSION}?disableRefresh=true`), heard, 15_000);
+    expect(heard(read), `the server did not read the edited end: ${read.text}`).toBe(true);
+  }
+
   it("extends a session read after its update age, unless told not to, and deletes expired ones", async () => {
-    const { email } = await signUp(new ApiClient(shortLived.baseUrl));
+    const { email, response: signedUp } = await signUp(new ApiClient(shortLived.baseUrl));
     const [frozen, refreshed, expiring, unremembered] = await Promise.all([
       signIn(shortLived, email),
       signIn(shortLived, email),
       signIn(shortLived, email),
       signIn(shortLived, email, { rememberMe: false }),
     ]);
-    // The cookie's Max-Age follows the configured lifetime.
-    expect(setCookie(refreshed.response, COOKIE.sessionToken)!.attributes["max-age"]).toBe(String(LIFETIME_S));
+    // The session lives the configured lifetime, and the cookie's Max-Age ends with it (what the server computed
+    // from its own clock, not the constant: tests/support/cookies.ts).
+    const signedInEnd = await expiresAt(refreshed.client);
+    expectLifetime(signedInEnd, LIFETIME_S, refreshed.span);
+    expectMaxAgeEndingAt(setCookie(refreshed.response, COOKIE.sessionToken), signedInEnd, refreshed.span);
 
-    const expiresAt = async (c: ApiClient) => new Date((await c.get(`${GET_SESSION}?disableRefresh=true`)).body.session.expiresAt).getTime();
+    // Before the update age, a read extends nothing and writes no cookie.
+    const early = await refreshed.client.get(GET_SESSION);
+    expect(endOf(early)).toBe(signedInEnd);
+    expect(setCookie(early, COOKIE.sessionToken)).toBeUndefined();
+
+    // The update age passes, and a second more: each session's end moves that much closer.
+    const ends: Record<string, number> = {};
+    for (const session of [frozen, refreshed, expiring, unremembered]) ends[session.token] = (await expiresAt(session.client)) - (UPDATE_AGE_S + 1) * 1000;
+    await endSessions(ends, frozen);
     const initial = {
       frozen: await expiresAt(frozen.client),
       refreshed: await expiresAt(refreshed.client),
       expiring: await expiresAt(expiring.client),
       unremembered: await expiresAt(unremembered.client),
     };
-    await sleep(UPDATE_AGE_S * 1000 + 150);
+    expect(initial).toEqual({ frozen: ends[frozen.token], refreshed: ends[refreshed.token], expiring: ends[expiring.token], unremembered: ends[unremembered.token] });
 
     // disableRefresh: the same session, not extended, no cookie written.
     const notRefreshed = await frozen.client.get(`${GET_SESSION}?disableRefresh=true`);
-    expect(new Date(notRefreshed.body.session.expiresAt).getTime()).toBe(initial.frozen);
+    expect(endOf(notRefreshed)).toBe(initial.frozen);
     expect(setCookie(notRefreshed, COOKIE.sessionToken)).toBeUndefined();
 
-    // Past the update age: extended to now + the lifetime, and the cookie is re-sent with the full Max-Age.
-    const before = Date.now();
-    const extended = await refreshed.client.get(GET_SESSION);
-    const newExpiry = new Date(extended.body.session.expiresAt).getTime();
-    expect(newExpiry).toBeGreaterThan(initial.refreshed + 900);
-    expect(newExpiry).toBeGreaterThanOrEqual(before + LIFETIME_S * 1000 - 50);
+    // Past the update age: extended to now + the lifetime, and the cookie is re-sent ending with it.
+    const { response: extended, ...span } = await timed(() => refreshed.client.get(GET_SESSION));
+    const newExpiry = endOf(extended);
+    expect(newExpiry).toBeGreaterThan(initial.refreshed);
+    expectLifetime(newExpiry, LIFETIME_S, span);
     const resent = setCookie(extended, COOKIE.sessionToken);
     expect(resent, extended.setCookies.join("\n")).toBeDefined();
-    expect(resent!.attributes["max-age"]).toBe(String(LIFETIME_S));
+    expectMaxAgeEndingAt(resent, newExpiry, span);
     // The extension is stored, not just reported.
     expect(await expiresAt(refreshed.client)).toBe(newExpiry);
 
     // A session the user chose not to remember is never extended.
     const forgetful = await unremembered.client.get(GET_SESSION);
-    expect(new Date(forgetful.body.session.expiresAt).getTime()).toBe(initial.unremembered);
+    expect(endOf(forgetful)).toBe(initial.unremembered);
     expect(setCookie(forgetful, COOKIE.sessionToken)).toBeUndefined();
 
-    // Wait until the sessions that were not extended have expired.
-    await sleep(Math.max(initial.frozen, initial.expiring, initial.unremembered) - Date.now() + 100);
+    // The sessions that were not extended (the sign-up's too) reach their end. `frozen`'s read (disableRefresh) is
+    // the first to see it: it deletes the session and answers null.
+    const past = Date.now() - 1_000;
+    await endSessions({ [frozen.token]: past, [expiring.token]: past, [unremembered.token]: past, [signedUp.body.token]: past }, frozen);
+    expect(await count(shortLived.database, "session", `"token" = ?`, [frozen.token])).toBe(0);
 
     const gone = await expiring.client.get(GET_SESSION);
     expect(gone.status).toBe(200);
@@ -165,9 +202,8 @@ describe(`lifetimes (sessions of ${LIFETIME_S} s, update age ${UPDATE_AGE_S} s)`
     }
     expect(await count(shortLived.database, "session", `"token" = ?`, [expiring.token])).toBe(0);
     expect((await frozen.client.get(`${GET_SESSION}?disableRefresh=true`)).body).toBeNull();
-    expect(await count(shortLived.database, "session", `"token" = ?`, [frozen.token])).toBe(0);
 
-    // The extended one is still alive, and the sessions list leaves out the expired row nobody has read yet.
+    // The extended one is still alive, and the sessions list leaves out the expired rows nobody has read yet.
     expect((await refreshed.client.get(GET_SESSION)).body.session.token).toBe(refreshed.token);
     expect(await count(shortLived.database, "session", `"token" = ?`, [unremembered.token])).toBe(1);
     const list = await refreshed.client.get("/api/auth/list-sessions");

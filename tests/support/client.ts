@@ -80,9 +80,11 @@ export async function signUp(client: ApiClient, overrides: Partial<{ name: strin
 /**
  * Resolves with `read()`'s first value that `done` accepts, asking again every 20 ms for at most `ms`: for what
  * another process learns through the database's change feed (PostgreSQL NOTIFY reaches it a moment after the
- * commit, and on a loaded machine that moment can outlast one HTTP round trip). Returns the last value read.
+ * commit, and on a loaded machine that moment can outlast one HTTP round trip, or a second). Returns the last value
+ * read. The bound only says when to give up, so it is generous: still far below the session cache's 60 s safety
+ * net, so a change seen within it came through the feed.
  */
-export async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 2_000): Promise<T> {
+export async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 10_000): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {
     const value = await read();

@@ -38,10 +38,24 @@ export interface StartOptions {
  */
 export const TEST_HASHING = { AUTH_TEST_PASSWORD_HASHING: "fast" } as const;
 
-/** A server given a public BASE_URL (a test of https cookies, say) refuses the test-only cost: it hashes for real. */
-function hashingFor(env: Record<string, string> | undefined): Record<string, string> {
+/**
+ * How many times as long a test server's rate-limit windows last (AUTH_TEST_RATE_LIMIT_WINDOW_FACTOR, loopback
+ * only): 10 minutes for the 10-second rules, an hour for the one-minute mail rule. A test that fills a window with
+ * requests (3 sign-in attempts, 100 token requests at once) then never sees it end half-way on a loaded 2-core
+ * machine: tests of a window control the window, not the machine. The limits themselves are the production ones,
+ * and the production windows are pinned in tests/unit/client-bucket.test.ts. A Retry-After is at most
+ * `windowSeconds * RATE_LIMIT_WINDOW_FACTOR`.
+ */
+export const RATE_LIMIT_WINDOW_FACTOR = 60;
+const TEST_WINDOWS = { AUTH_TEST_RATE_LIMIT_WINDOW_FACTOR: String(RATE_LIMIT_WINDOW_FACTOR) } as const;
+
+/**
+ * A server given a public BASE_URL (a test of https cookies, say) refuses the test-only settings: it hashes for
+ * real and counts rate limits over the production windows.
+ */
+function testOnlyFor(env: Record<string, string> | undefined): Record<string, string> {
   const host = env?.BASE_URL ? new URL(env.BASE_URL).hostname : "localhost";
-  return host === "localhost" || host === "[::1]" || host.startsWith("127.") ? TEST_HASHING : {};
+  return host === "localhost" || host === "[::1]" || host.startsWith("127.") ? { ...TEST_HASHING, ...TEST_WINDOWS } : {};
 }
 
 /** The api-remix-dispatch project runs the API suite through express + Remix's handler too (ADR 023). */
@@ -51,7 +65,7 @@ function apiDispatch(): Record<string, string> {
 
 /** The environment of a test server started with `env` (the database's URL comes on top). */
 function serverEnv(env: Record<string, string> | undefined): Record<string, string> {
-  return { ...hashingFor(env), AUTH_SECRET: TEST_SECRET, AUTH_RATE_LIMIT: "off", ...apiDispatch(), ...env };
+  return { ...testOnlyFor(env), AUTH_SECRET: TEST_SECRET, AUTH_RATE_LIMIT: "off", ...apiDispatch(), ...env };
 }
 
 /**

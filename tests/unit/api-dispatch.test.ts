@@ -16,6 +16,8 @@ import { TextResponse } from "~/http/text-response.server";
 
 type Args = { request: Request; params: Record<string, string | undefined>; context: Record<string, unknown> };
 const seen: unknown[] = [];
+/** Called when the slow route's loader has started (so a test aborts a request that is being served). */
+let slowStarted = () => {};
 const errorsHandled: string[] = [];
 
 /** What the route saw, as the answer's body, so the two paths' views can be compared. */
@@ -105,8 +107,9 @@ const routes = {
     module: {
       loader: ({ request }: Args) =>
         new Promise((resolve) => {
-          const timer = setTimeout(() => (seen.push("timed out"), resolve(new Response("late"))), 3_000);
+          const timer = setTimeout(() => (seen.push("timed out"), resolve(new Response("late"))), 20_000);
           request.signal.addEventListener("abort", () => (clearTimeout(timer), seen.push("aborted"), resolve(new Response("gone"))));
+          slowStarted();
         }),
     },
   },
@@ -323,11 +326,13 @@ describe("the API dispatch answers as Remix's handler does", () => {
     for (const base of [remix.base, direct.base]) {
       seen.length = 0;
       const client = new AbortController();
+      // Aborted once the loader is running, not after a fixed pause a loaded machine may not reach it within.
+      const started = new Promise<void>((resolve) => (slowStarted = resolve));
       const pending = fetch(`${base}/api/auth/slow`, { signal: client.signal }).catch(() => null);
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      await started;
       client.abort();
       await pending;
-      await expect.poll(() => seen, { timeout: 2_000 }).toEqual(["aborted"]);
+      await expect.poll(() => seen, { timeout: 10_000 }).toEqual(["aborted"]);
     }
   });
 });

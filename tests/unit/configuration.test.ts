@@ -45,6 +45,12 @@ describe("an invalid value is refused, naming the variable", () => {
     ["AUTH_SESSION_CACHE", { AUTH_SESSION_CACHE: "yes" }],
     ["AUTH_SESSION_CACHE_SIZE", { AUTH_SESSION_CACHE_SIZE: "0" }],
     ["AUTH_SECRET", { AUTH_SECRET: "too-short" }],
+    // The breached-password check (ADR 056).
+    ["AUTH_PASSWORD_BLOCKLIST", { AUTH_PASSWORD_BLOCKLIST: "maybe" }],
+    ["AUTH_PASSWORD_RANGE_URL", { AUTH_PASSWORD_RANGE_URL: "not a url" }],
+    ["AUTH_PASSWORD_RANGE_URL", { AUTH_PASSWORD_RANGE_URL: "ftp://range.example.com/" }],
+    ["AUTH_PASSWORD_RANGE_URL", { AUTH_PASSWORD_RANGE_URL: "https://api.pwnedpasswords.com/range" }],
+    ["AUTH_PASSWORD_RANGE_URL", { AUTH_PASSWORD_RANGE_URL: "https://api.pwnedpasswords.com/range/", AUTH_PASSWORD_BLOCKLIST: "off" }],
     // A social provider switched on without the rest of what it needs.
     ["GITHUB_CLIENT_SECRET", { GITHUB_CLIENT_ID: "an-id" }],
     ["GOOGLE_CLIENT_ID", { GOOGLE_CLIENT_SECRET: "a-secret" }],
@@ -56,6 +62,10 @@ describe("an invalid value is refused, naming the variable", () => {
     // The test suites' cheap password hashing on a server others can reach.
     ["AUTH_TEST_PASSWORD_HASHING", { AUTH_TEST_PASSWORD_HASHING: "fast", BASE_URL: "https://auth.example.com" }],
     ["AUTH_TEST_PASSWORD_HASHING", { AUTH_TEST_PASSWORD_HASHING: "fast", BASE_URL: "http://localhost.example.com" }],
+    // The test suites' longer rate-limit windows, likewise.
+    ["AUTH_TEST_RATE_LIMIT_WINDOW_FACTOR", { AUTH_TEST_RATE_LIMIT_WINDOW_FACTOR: "60", BASE_URL: "https://auth.example.com" }],
+    ["AUTH_TEST_RATE_LIMIT_WINDOW_FACTOR", { AUTH_TEST_RATE_LIMIT_WINDOW_FACTOR: "0" }],
+    ["AUTH_TEST_RATE_LIMIT_WINDOW_FACTOR", { AUTH_TEST_RATE_LIMIT_WINDOW_FACTOR: "1.5" }],
   ];
 
   it.each(cases)("names %s (%j)", (variable, env) => {
@@ -69,10 +79,12 @@ describe("an invalid value is refused, naming the variable", () => {
     for (const variable of ["PORT", "PASSWORD_MIN_LENGTH", "AUTH_RATE_LIMIT"]) expect(message).toContain(variable);
   });
 
-  it("accepts the defaults, and the test-only hashing on a loopback BASE_URL", () => {
+  it("accepts the defaults, and the test-only hashing and rate-limit windows on a loopback BASE_URL", () => {
     expect(parseEnv(BASE).PORT).toBe(3000);
+    expect(parseEnv(BASE).AUTH_TEST_RATE_LIMIT_WINDOW_FACTOR).toBe(1);
     for (const BASE_URL of ["http://localhost:3999", "http://127.0.0.1:4000", "http://[::1]:4000"]) {
       expect(parseEnv({ ...BASE, BASE_URL, AUTH_TEST_PASSWORD_HASHING: "fast" }).AUTH_TEST_PASSWORD_HASHING).toBe("fast");
+      expect(parseEnv({ ...BASE, BASE_URL, AUTH_TEST_RATE_LIMIT_WINDOW_FACTOR: "60" }).AUTH_TEST_RATE_LIMIT_WINDOW_FACTOR).toBe(60);
     }
   });
 });
