@@ -11,6 +11,7 @@ import { startHousekeeping } from "~/auth/housekeeping.server";
 import { backgroundWorkSettled } from "~/auth/verification.server";
 import { promoteConfiguredAdmins, setAdminByEmail } from "~/auth/admin/bootstrap.server";
 import { startRateLimiting } from "~/auth/rate-limit/limits.server";
+import { preloadBreachedList } from "~/auth/password-policy/check.server";
 import { NonceContext } from "~/components/nonce";
 import { env } from "~/env.server";
 import { apiRouteTable } from "~/http/api-routes.generated";
@@ -39,9 +40,11 @@ export { rotateSigningKeys } from "~/auth/oidc-provider/keys.server";
 export const oidcProvider: OidcProviderHooks = { handles: handlesOidcPath, handle: handleOidcRequest };
 /**
  * Called by the server once it listens (server/serve.mjs), so after `npm start` migrated the database: accounts
- * AUTH_ADMIN_EMAILS names that are already verified become admins (ADR 049).
+ * AUTH_ADMIN_EMAILS names that are already verified become admins (ADR 049); and the breached-password list is
+ * read, off the request path (ADR 056).
  */
 export function afterStart(): void {
+  preloadBreachedList();
   promoteConfiguredAdmins()
     .then((count) => count && console.log(`[latchkey] AUTH_ADMIN_EMAILS: ${count} verified account(s) made admin`))
     .catch((error) => console.error("[latchkey] AUTH_ADMIN_EMAILS could not be applied at start-up:", error.message));

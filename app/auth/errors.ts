@@ -3,7 +3,8 @@
 // with words joined by underscores (spec §8) — a unit test holds every entry to that — so code here and clients
 // compare the same strings. Two codes are fixed by the specification instead: VALIDATION_ERROR (its message
 // names the fields) and INTERNAL_SERVER_ERROR ("unknown error"); and Better Auth's admin plugin fixes a few of its own
-// (app/auth/admin/errors.ts, ADMIN_CODES_NOT_FROM_MESSAGES).
+// (app/auth/admin/errors.ts, ADMIN_CODES_NOT_FROM_MESSAGES), as does its breached-password check
+// (app/auth/password-policy/errors.ts, PASSWORD_POLICY_CODES_NOT_FROM_MESSAGES).
 
 import { ORGANIZATION_ERRORS } from "~/auth/organization/errors";
 import { PASSKEY_ERRORS } from "~/auth/passkey/errors";
@@ -13,6 +14,7 @@ import { EMAIL_OTP_ERRORS } from "~/auth/email-otp/errors";
 import { SOCIAL_ERRORS } from "~/auth/social/errors";
 import { SECURITY_EVENT_ERRORS } from "~/auth/security-events/errors";
 import { ADMIN_ERRORS } from "~/auth/admin/errors";
+import { PASSWORD_POLICY_ERRORS } from "~/auth/password-policy/errors";
 
 type Entry = readonly [status: number, message: string];
 
@@ -76,6 +78,7 @@ export const ERRORS = {
   ...SOCIAL_ERRORS,
   ...SECURITY_EVENT_ERRORS,
   ...ADMIN_ERRORS,
+  ...PASSWORD_POLICY_ERRORS,
 } as const satisfies Record<string, Entry>;
 
 export type ErrorName = keyof typeof ERRORS;

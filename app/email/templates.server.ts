@@ -71,18 +71,25 @@ export function codeMail({ to, subject, intro, code, lifetimeSeconds, outro }: O
 }
 
 /** A new way into an account, for the owner's notice. `provider` is a configured provider's display name. */
-export type NewWayIn = { kind: "passkey" } | { kind: "password" } | { kind: "linked"; provider: string };
+export type NewWayIn =
+  | { kind: "passkey" }
+  | { kind: "password" }
+  | { kind: "linked"; provider: string }
+  /** `application`: an OpenID client's name as an admin registered it. */
+  | { kind: "application"; application: string };
 
 const NEW_WAY_IN_SUBJECTS: Record<NewWayIn["kind"], string> = {
   passkey: "A passkey was added to your account",
   password: "A password was set on your account",
   linked: "An account was linked to your account",
+  application: "An application was given lasting access to your account",
 };
 
 const NEW_WAY_IN_REMEDY: Record<NewWayIn["kind"], string> = {
   passkey: "sign in, delete the passkey from your account's Passkeys page, and sign out your other sessions.",
   password: "reset your password from the sign-in page (\"Forgot password?\"), and sign out your other sessions.",
   linked: "sign in, unlink it from your account's Linked accounts page, and sign out your other sessions.",
+  application: "sign in, revoke its access from your account's Applications page, and sign out everywhere from your account's activity page.",
 };
 
 function newWayInSentence(what: NewWayIn): string {
@@ -93,6 +100,8 @@ function newWayInSentence(what: NewWayIn): string {
       return "A password was set on your account";
     case "linked":
       return `A ${what.provider} account was linked to your account, so it can now be used to sign in`;
+    case "application":
+      return `${what.application} was allowed to keep using your account, also while you are signed out`;
   }
 }
 

@@ -14,7 +14,8 @@ import { changePassword, setPassword } from "~/auth/account/password-flows.serve
 import { passwordBounds } from "~/auth/account/password.server";
 import type { RequestContext } from "~/auth/request-context.server";
 import { changeEmailSchema, changePasswordSchema, deleteAccountSchema, profileSchema, setPasswordSchema } from "~/auth/schemas";
-import { findOwnSession, revokeOtherSessions, revokeSessionById, signOut } from "~/auth/session/sessions.server";
+import { findOwnSession, revokeOtherSessions, revokeSessionById } from "~/auth/session/own-sessions.server";
+import { signOut } from "~/auth/session/sessions.server";
 import { endAllSessions } from "~/auth/security-events/end-all-sessions.server";
 import { updateUser } from "~/auth/account/users.server";
 import { answerIntent, goTo, intent, pageAction } from "~/http/page-action.server";

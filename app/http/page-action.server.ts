@@ -14,7 +14,7 @@ import { data, redirect, type AppLoadContext } from "@remix-run/node";
 import type { z } from "zod";
 import type { AuthError } from "~/auth/errors";
 import { enforceRateLimit } from "~/auth/rate-limit/limits.server";
-import { refuseWhileImpersonating } from "~/auth/admin/impersonation-guard.server";
+import { noteWhoActs, refuseWhileImpersonating } from "~/auth/admin/impersonation-guard.server";
 import type { RequestContext } from "~/auth/request-context.server";
 import { getSession, type SessionWithUser } from "~/auth/session/sessions.server";
 import { setFlash, type FlashContent } from "~/http/flash.server";
@@ -172,7 +172,9 @@ async function pipeline(
 
   let value: unknown;
   try {
-    // The same rule as the intent's JSON twin: an admin acting as the user cannot change its ways in (ADR 049).
+    // The same rule as the intent's JSON twin: an admin acting as the user cannot change its ways in (ADR 049),
+    // and what the intent records names the admin (ADR 050).
+    await noteWhoActs(ctx, { current });
     refuseWhileImpersonating(spec.rateLimitAs, current);
     value = await spec.run(submission.value, current, ctx);
   } catch (thrown) {

@@ -24,6 +24,9 @@ export const PAGE_MESSAGES = {
   INVALID_PASSWORD: () => "That isn't your current password.",
   PASSWORD_TOO_SHORT: () => `Use at least ${passwordBounds().min} characters.`,
   PASSWORD_TOO_LONG: () => `Use at most ${passwordBounds().max} characters.`,
+  // Issue 39 §2: a breached or common password. The way on: something longer and only yours.
+  PASSWORD_COMPROMISED: () =>
+    "This password is in lists of leaked or common passwords that attackers try first. Choose a different one: a few unrelated words make a strong, memorable password.",
   INVALID_EMAIL: () => "Enter an email address like ada@example.com.",
   EMAIL_NOT_VERIFIED: () => "Your email address isn't verified yet. We sent you a new link: follow it, then sign in.",
   EMAIL_IS_THE_SAME: () => "That is already your email address.",
@@ -52,7 +55,7 @@ export const PAGE_MESSAGES = {
   TOO_MANY_ATTEMPTS: () => "That code was entered wrongly too many times and no longer works. Send a new code.",
   BANNED_USER: () => "This account has been suspended by an administrator, so it can't sign in. Contact support if you think this is a mistake.",
   NOT_ALLOWED_WHILE_IMPERSONATING: () =>
-    "You are acting as this person: their password, email address, passkeys, two-factor settings and linked accounts can't be changed, the account can't be deleted, and no application can be let in as them, until you stop.",
+    "You are acting as this person: their profile, password, email address, passkeys, two-factor settings and linked accounts can't be changed, the account can't be deleted or signed out everywhere, and no application can be let in as them, until you stop.",
   YOU_CANNOT_BAN_YOURSELF: () => "You can't ban your own account.",
   YOU_CANNOT_REMOVE_YOURSELF: () => "You can't delete your own account from here.",
   YOU_CANNOT_DEMOTE_YOURSELF: () => "You can't take away your own admin role.",
@@ -204,6 +207,7 @@ export function claimNotice(ended: Ended, landing: ClaimLanding): { text: string
   const providers = [...new Set(ended.linkedAccounts)].map(providerName);
   if (providers.length > 0) items.push(`the ${listed(providers)} ${providers.length === 1 ? "sign-in" : "sign-ins"}`);
   if (ended.sessions > 0) items.push(counted(ended.sessions, "signed-in session", "signed-in sessions"));
+  if (ended.applications > 0) items.push(`the access of ${counted(ended.applications, "application", "applications")}`);
   if (items.length === 0) return null;
   const why =
     `This email address had not been confirmed before, and anyone can sign up with any address, so to protect you we ` +

@@ -7,7 +7,7 @@ import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { hasPassword } from "~/auth/account/password-flows.server";
 import { AuthError } from "~/auth/errors";
 import { DEFAULT_EVENTS_PAGE, listSecurityEvents } from "~/auth/security-events/events.server";
-import { describeEvent } from "~/auth/security-events/words";
+import { describeEvent, eventOrigin } from "~/auth/security-events/words";
 import { FlashMessage } from "~/components/account-sections";
 import { ErrorSummary, SubmitButton } from "~/components/forms";
 import { pageTitle } from "~/components/page-title";
@@ -40,7 +40,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       events: shown.events.map((event) => ({
         id: event.id,
         what: describeEvent(event.type, event.details),
-        where: [event.device, event.ipAddress].filter(Boolean).join(", "),
+        where: eventOrigin(event, describeEvent(event.type, event.details)),
         when: relativeTime(event.createdAt, now),
         at: event.createdAt.toISOString(),
         atUtc: utcTime(event.createdAt),

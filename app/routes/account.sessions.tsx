@@ -1,7 +1,7 @@
 // /account/sessions: where you are signed in, this device first, each other one with its own Revoke button.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
-import { listSessions } from "~/auth/session/sessions.server";
+import { listSessions } from "~/auth/session/own-sessions.server";
 import { FlashMessage } from "~/components/account-sections";
 import { ErrorSummary, SubmitButton } from "~/components/forms";
 import { pageTitle } from "~/components/page-title";

@@ -1,6 +1,7 @@
 import { publicSession } from "~/auth/core/presenters.server";
 import { pageQuery } from "~/auth/schemas";
-import { listSessions, requireSession } from "~/auth/session/sessions.server";
+import { listSessions } from "~/auth/session/own-sessions.server";
+import { requireSession } from "~/auth/session/sessions.server";
 import { endpoint } from "~/http/endpoint.server";
 
 export const { loader, action } = endpoint({

@@ -1,4 +1,5 @@
-import { requireSession, revokeOtherSessions } from "~/auth/session/sessions.server";
+import { revokeOtherSessions } from "~/auth/session/own-sessions.server";
+import { requireSession } from "~/auth/session/sessions.server";
 import { endpoint } from "~/http/endpoint.server";
 
 export const { loader, action } = endpoint({

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { requireSession, revokeSession } from "~/auth/session/sessions.server";
+import { revokeSession } from "~/auth/session/own-sessions.server";
+import { requireSession } from "~/auth/session/sessions.server";
 import { endpoint } from "~/http/endpoint.server";
 
 export const { loader, action } = endpoint({

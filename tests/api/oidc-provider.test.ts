@@ -80,7 +80,7 @@ describe("discovery", () => {
     expect(response.status).toBe(200);
     const issuer = server.baseUrl.replace(/\/$/, "");
     expect(response.body.issuer).toBe(issuer);
-    for (const key of ["authorization_endpoint", "token_endpoint", "userinfo_endpoint", "jwks_uri", "revocation_endpoint", "introspection_endpoint", "end_session_endpoint"]) {
+    for (const key of ["authorization_endpoint", "token_endpoint", "userinfo_endpoint", "jwks_uri", "revocation_endpoint", "introspection_endpoint", "end_session_endpoint", "pushed_authorization_request_endpoint"]) {
       expect(response.body[key], key).toMatch(new RegExp(`^${issuer}/api/auth/oauth2/`));
     }
     expect(response.body.code_challenge_methods_supported).toEqual(["S256"]);
@@ -543,7 +543,8 @@ describe("with the event log, bans and impersonation (issues 29, 30)", () => {
     const { config, someone } = await signedInFlow(app, { scope: "openid email offline_access", prompt: "consent" });
     const events = await eventually(() => eventsOf(someone.user.id), (found) => ofType(found, "application_tokens_issued").length === 1);
     const [authorized] = ofType(events, "application_authorized");
-    expect(authorized.details).toEqual({ application: "Events App", clientId: app.clientId, scopes: "openid email offline_access", trusted: false });
+    // offline_access is lasting access, a new way in whose event mails the owner (ADR 055).
+    expect(authorized.details).toEqual({ application: "Events App", clientId: app.clientId, scopes: "openid email offline_access", trusted: false, lastingAccess: true });
     expect(authorized.ipAddress, "the person's request, not the application's").toBeTruthy();
     expect(ofType(events, "application_tokens_issued")).toEqual([expect.objectContaining({ details: { application: "Events App", clientId: app.clientId } })]);
     for (const event of events) expect(JSON.stringify(event.details)).not.toMatch(/token"|secret|code"/i);

@@ -275,7 +275,7 @@ describe("GET /list-security-events", () => {
     expect(all.status).toBe(200);
     expect(all.body.nextCursor).toBeNull();
     expect(all.body.events).toHaveLength(5);
-    expect(Object.keys(all.body.events[0]).sort()).toEqual(["createdAt", "details", "device", "id", "ipAddress", "type", "userAgent"]);
+    expect(Object.keys(all.body.events[0]).sort()).toEqual(["byAdministrator", "createdAt", "details", "device", "id", "ipAddress", "type", "userAgent"]);
     expect(all.body.events.map((e: { id: string }) => e.id)).toEqual((await storedEvents(user.id)).map((e) => e.id).reverse());
 
     const seen: string[] = [];

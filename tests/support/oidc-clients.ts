@@ -4,6 +4,7 @@
 // and browser tests alike.
 import { createHash, randomBytes } from "node:crypto";
 import * as oidc from "openid-client";
+import type { ApiClient } from "./client";
 import type { TestDatabase } from "./database";
 import { query } from "./sql";
 
@@ -69,4 +70,42 @@ export async function authorizationRequest(config: oidc.Configuration, app: Regi
     ...extra,
   });
   return { url, verifier, state, nonce };
+}
+
+/**
+ * Follows a browser's redirects from `start` until the address leaves the browser's server (the application's
+ * callback), or a page answers. Returns the last response and, if reached, the callback URL.
+ */
+export async function browse(browser: ApiClient, start: string) {
+  let url = new URL(start, browser.baseUrl);
+  for (let hops = 0; hops < 20; hops++) {
+    if (url.origin !== new URL(browser.baseUrl).origin) return { callback: url, response: null, url };
+    const response = await browser.get(url.pathname + url.search);
+    const location = response.headers.get("location");
+    if (response.status < 300 || response.status >= 400 || !location) return { callback: null, response, url };
+    url = new URL(location, url);
+  }
+  throw new Error("too many redirects");
+}
+
+/** A signed-in person's browser goes through an authorization request, allowing on the consent page if asked. */
+export async function authorizeIn(browser: ApiClient, started: AuthorizationRequest): Promise<URL> {
+  let step = await browse(browser, started.url.href);
+  if (step.response?.status === 200 && step.url.pathname.startsWith("/oauth2/interaction/")) {
+    const posted = await browser.request("POST", step.url.pathname, {
+      rawBody: new URLSearchParams({ intent: "allow" }).toString(),
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+    });
+    if (posted.status < 300) throw new Error(`the consent answer was not taken: ${posted.status} ${posted.text.slice(0, 300)}`);
+    step = await browse(browser, posted.headers.get("location")!);
+  }
+  if (!step.callback) throw new Error(`no callback: ${step.response?.status} ${step.url}`);
+  return step.callback;
+}
+
+/** The application's side of a whole sign-in: the request, the person's browser through it, and the code exchanged. */
+export async function applicationSignIn(config: oidc.Configuration, app: RegisteredClient, browser: ApiClient, extra: Record<string, string> = {}) {
+  const started = await authorizationRequest(config, app, extra);
+  const callback = await authorizeIn(browser, started);
+  return oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: started.verifier, expectedState: started.state, expectedNonce: started.nonce });
 }

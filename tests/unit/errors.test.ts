@@ -2,6 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { AuthError, codeFromMessage, ERRORS, type ErrorName } from "~/auth/errors";
 import { ADMIN_CODES_NOT_FROM_MESSAGES } from "~/auth/admin/errors";
+import { PASSWORD_POLICY_CODES_NOT_FROM_MESSAGES } from "~/auth/password-policy/errors";
 
 const entries = Object.entries(ERRORS) as Array<[ErrorName, readonly [number, string]]>;
 
@@ -23,8 +24,9 @@ describe("codeFromMessage", () => {
 
 describe("ERRORS", () => {
   // The two codes the specification fixes itself; every other key is its message's derived code.
-  // Better Auth's admin plugin fixes a few more (BANNED_USER…), which its adminClient compares.
-  const SPEC_FIXED_CODES = new Set<ErrorName>(["VALIDATION_ERROR", "INTERNAL_SERVER_ERROR", ...ADMIN_CODES_NOT_FROM_MESSAGES]);
+  // Better Auth's admin plugin fixes a few more (BANNED_USER…), which its adminClient compares, and its
+  // breached-password check one (PASSWORD_COMPROMISED).
+  const SPEC_FIXED_CODES = new Set<ErrorName>(["VALIDATION_ERROR", "INTERNAL_SERVER_ERROR", ...ADMIN_CODES_NOT_FROM_MESSAGES, ...PASSWORD_POLICY_CODES_NOT_FROM_MESSAGES]);
 
   it.each(entries.filter(([name]) => !SPEC_FIXED_CODES.has(name)))("%s: the key is the code derived from its message", (name, [status, message]) => {
     const error = new AuthError(name);
@@ -75,6 +77,7 @@ describe("the specification's messages and statuses", () => {
     ["Invalid callbackURL", 403],
     ["Too many requests", 429],
     ["unknown error", 500],
+    ["The password you entered has been compromised. Please choose a different password.", 400],
   ])("%j (%i)", (message, status) => {
     expect(messages.get(message), `missing message ${JSON.stringify(message)}`).toBeDefined();
     expect(messages.get(message)!.status).toBe(status);

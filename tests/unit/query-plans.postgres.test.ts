@@ -103,7 +103,7 @@ describe("query plans on PostgreSQL with thousands of rows", () => {
   });
 
   it("list-sessions", async () => {
-    const sessions = await import("~/auth/session/sessions.server");
+    const sessions = await import("~/auth/session/own-sessions.server");
     expect(await expectNoSequentialScans(() => sessions.listSessions("u1"))).toBeGreaterThan(0);
   });
 

@@ -9,6 +9,7 @@ import { isSignUpBrowserOf } from "~/auth/core/cookies.server";
 import { AuthError } from "~/auth/errors";
 import { CREDENTIAL_PROVIDER } from "~/auth/account/password.server";
 import type { RequestContext } from "~/auth/request-context.server";
+import { revokeWaysIn } from "~/auth/account/revocation.server";
 import { recordSecurityEvent } from "~/auth/security-events/record.server";
 import { db, type Transaction, type User } from "~/db.server";
 
@@ -20,6 +21,8 @@ export interface Ended {
   twoFactor: boolean;
   /** Provider ids of the linked sign-ins removed (one entry per linked account). */
   linkedAccounts: string[];
+  /** Applications whose access (tokens and the consent given before the proof) ended. */
+  applications: number;
 }
 
 export interface InboxProof {
@@ -40,37 +43,30 @@ export function endedBy(ctx: RequestContext): Ended | null {
 }
 
 export function endedAnything(ended: Ended | null): ended is Ended {
-  return ended !== null && (ended.password || ended.sessions > 0 || ended.passkeys > 0 || ended.twoFactor || ended.linkedAccounts.length > 0);
+  return ended !== null && (ended.password || ended.sessions > 0 || ended.passkeys > 0 || ended.twoFactor || ended.linkedAccounts.length > 0 || ended.applications > 0);
 }
 
-/** Token purposes that are not ways into this account: an invitation's secret was mailed to the invitee. */
-const KEPT_TOKEN_PURPOSES = ["invitation:"];
-
+/**
+ * Everything set up before the first proof ends (ADR 028), through the one revocation (ADR 055): the password and
+ * every linked provider identity, every session, passkey and the two-factor setup (and with it every trusted-device
+ * cookie), the known devices, every outstanding token, code or attempt naming the user, and what applications
+ * hold — their tokens and the consents given before the proof, which may be the squatter's.
+ */
 async function endEverything(tx: Transaction, user: Pick<User, "id" | "twoFactorEnabled">): Promise<Ended> {
-  const accounts = await tx.account.findMany({ where: { userId: user.id }, select: { providerId: true, password: true } });
-  await tx.account.deleteMany({ where: { userId: user.id } });
-  // Pinned by userId, so the session cache of every instance hears it (ADR 024's hooks and triggers).
-  const sessions = await tx.session.deleteMany({ where: { userId: user.id } });
-  const passkeys = await tx.passkey.deleteMany({ where: { userId: user.id } });
-  // The TOTP secret goes, and with it every trusted-device cookie (their fingerprint needs it, and one minted
-  // before the proof no longer matches after it: see trusted-device.server.ts).
-  const twoFactor = await tx.twoFactor.deleteMany({ where: { userId: user.id } });
-  // The browsers that signed in before the proof are nobody's known devices any more (ADR 039).
-  await tx.knownDevice.deleteMany({ where: { userId: user.id } });
-  // Outstanding links, codes and attempts of this user (reset, change of address, deletion, a second-factor
-  // attempt in progress, an OAuth state for linking, a passkey registration's challenge).
-  await tx.verification.deleteMany({
-    where: {
-      value: { contains: `"userId":${JSON.stringify(user.id)}` },
-      NOT: KEPT_TOKEN_PURPOSES.map((prefix) => ({ identifier: { startsWith: prefix } })),
-    },
+  const revoked = await revokeWaysIn(tx, user.id, {
+    sessions: "all",
+    everyCredential: true,
+    knownDevices: true,
+    outstandingTokens: "ways-in",
+    applications: "tokens-and-consents",
   });
   return {
-    password: accounts.some((a) => a.providerId === CREDENTIAL_PROVIDER && a.password !== null),
-    sessions: sessions.count,
-    passkeys: passkeys.count,
-    twoFactor: user.twoFactorEnabled || twoFactor.count > 0,
-    linkedAccounts: accounts.filter((a) => a.providerId !== CREDENTIAL_PROVIDER).map((a) => a.providerId),
+    password: revoked.accounts.some((a) => a.hadPassword),
+    sessions: revoked.sessions,
+    passkeys: revoked.passkeys,
+    twoFactor: user.twoFactorEnabled || revoked.twoFactor > 0,
+    linkedAccounts: revoked.accounts.filter((a) => a.providerId !== CREDENTIAL_PROVIDER).map((a) => a.providerId),
+    applications: revoked.consents,
   };
 }
 

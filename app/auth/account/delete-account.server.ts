@@ -2,6 +2,7 @@
 // fresh session, and in "email" mode also a link from the inbox, followed while signed in (so a mail scanner
 // opening the link cannot delete anything).
 import { AuthError } from "~/auth/errors";
+import { revokeWaysIn } from "~/auth/account/revocation.server";
 import { assertNoOrganizationLeftWithoutOwner, settleOrganizationsOfDeletedUser } from "~/auth/organization/access.server";
 import { absoluteUrl } from "~/auth/core/links.server";
 import { CREDENTIAL_PROVIDER, verifyPassword } from "~/auth/account/password.server";
@@ -25,12 +26,18 @@ function assertEnabled() {
   if (env.AUTH_DELETE_ACCOUNT === "off") throw new AuthError("DELETE_USER_IS_DISABLED");
 }
 
+/**
+ * What a deletion ends through the one revocation (ADR 055) before the row goes: sign-ins in flight, sessions,
+ * every outstanding token, and what applications hold, which no foreign key ties to the user. Accounts, passkeys,
+ * memberships, two-factor, consents and sent invitations then go by cascade.
+ */
+export const DELETION_ENDS = { sessions: "all", applications: "tokens-and-consents", outstandingTokens: "all" } as const;
+
 /** Removes the user and everything that cannot outlive them, in one transaction. */
 async function deleteUserNow(ctx: RequestContext, userId: string) {
   await db.$transaction(async (tx) => {
-    // Sessions, accounts, passkeys, memberships, two-factor and sent invitations go by cascade.
+    await revokeWaysIn(tx, userId, DELETION_ENDS);
     await settleOrganizationsOfDeletedUser(tx, userId);
-    await tx.verification.deleteMany({ where: { value: { contains: `"userId":${JSON.stringify(userId)}` } } });
     // deleteMany: a second request racing this one (a double-clicked button) finds nothing left to delete,
     // which is the outcome both asked for, not an error.
     await tx.user.deleteMany({ where: { id: userId } });

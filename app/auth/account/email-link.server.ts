@@ -81,7 +81,10 @@ export async function confirmAsCreatorWithPassword(
   if (proven.id !== user.id) throw new AuthError("INVALID_EMAIL_OR_PASSWORD");
   await verifyEmailToken(ctx, input.token, { confirmed: true, byCreator: true });
   const verified = await db.user.findUniqueOrThrow({ where: { id: user.id } });
-  return { email: verified.email, outcome: await finishFirstFactor(ctx, verified, { method: "password" }) };
+  // The session starts only if the password checked above is still the account's (ADR 055): a reset or claim
+  // between the check and the session moves the version read with the password, and the door refuses.
+  const asChecked = { ...verified, credentialsVersion: proven.credentialsVersion };
+  return { email: verified.email, outcome: await finishFirstFactor(ctx, asChecked, { method: "password" }) };
 }
 
 /**

@@ -12,7 +12,9 @@ import { replaceSessionAfterPasswordChange } from "~/auth/sign-in/first-factor.s
 import { afterResponse, consumeToken, mailToken, peekToken, revokeTokens } from "~/auth/verification.server";
 import { db, isUniqueViolation } from "~/db.server";
 import { proveInbox } from "~/auth/account/claim.server";
+import { revokeWaysIn } from "~/auth/account/revocation.server";
 import { emails } from "~/email/templates.server";
+import { assertPasswordNotCompromised } from "~/auth/password-policy/check.server";
 import { env } from "~/env.server";
 
 /** Spec §9: reset tokens are 24 letters and digits. */
@@ -73,7 +75,10 @@ export async function resetTokenEmail(token: string): Promise<string | null> {
 export async function resetPassword(ctx: RequestContext, input: { newPassword: string; token: string }) {
   assertPasswordLength(input.newPassword); // before the token is used up, so a typo costs nothing
   // A bad token must cost no scrypt work: otherwise a stream of guesses slows everyone's sign-in.
-  if (!(await isResetTokenUsable(input.token))) throw new AuthError("INVALID_TOKEN");
+  const link = await peekToken<ResetPayload>("reset-password", input.token);
+  if (!link) throw new AuthError("INVALID_TOKEN");
+  // A breached password is refused with the link still unused (issue 39 §2).
+  await assertPasswordNotCompromised(input.newPassword, { ctx, userId: link.userId, flow: "reset" });
   const passwordHash = await hashPassword(input.newPassword);
   const { userId } = await consumeToken<ResetPayload>("reset-password", input.token).catch((error) => {
     // An expired reset link is answered like any other bad one: 400 INVALID_TOKEN (Better Auth's wire format).
@@ -94,6 +99,11 @@ export async function resetPassword(ctx: RequestContext, input: { newPassword: s
  */
 export async function replacePassword(ctx: RequestContext, userId: string, email: string, passwordHash: string): Promise<void> {
   await proveInbox(ctx, userId, email, async (tx) => {
+    // The old password ends for sign-ins in flight too (ADR 055). Signed out everywhere (the default) includes what
+    // applications hold and the consents given to them: whoever resets may be recovering from a thief, who could
+    // have let an application of their own in.
+    const signedOutEverywhere = env.AUTH_REVOKE_SESSIONS_ON_PASSWORD_RESET === "on";
+    const revoked = await revokeWaysIn(tx, userId, signedOutEverywhere ? { sessions: "all", applications: "tokens-and-consents" } : {});
     const updated = await tx.account.updateMany({
       where: { userId, providerId: CREDENTIAL_PROVIDER },
       data: { password: passwordHash, passwordResetByEmail: true },
@@ -102,10 +112,8 @@ export async function replacePassword(ctx: RequestContext, userId: string, email
     if (updated.count === 0) {
       await tx.account.create({ data: { userId, providerId: CREDENTIAL_PROVIDER, accountId: userId, password: passwordHash, passwordResetByEmail: true } });
     }
-    const signedOutEverywhere = env.AUTH_REVOKE_SESSIONS_ON_PASSWORD_RESET === "on";
-    const ended = signedOutEverywhere ? (await tx.session.deleteMany({ where: { userId } })).count : 0;
     // `signedOutEverywhere`: the mail says every device was signed out (a claim may have ended them a moment ago).
-    await recordSecurityEvent(tx, { userId, type: "password_reset", ctx, details: { sessionsEnded: ended, signedOutEverywhere } });
+    await recordSecurityEvent(tx, { userId, type: "password_reset", ctx, details: { sessionsEnded: revoked.sessions, signedOutEverywhere } });
   });
   await revokeTokens("reset-password", userId);
   // The owner hears of it, whoever did it (the password_reset event's mail, ADR 048): a reset by someone else who
@@ -122,15 +130,19 @@ export async function changePassword(
   const account = await db.account.findFirst({ where: { userId: current.user.id, providerId: CREDENTIAL_PROVIDER } });
   if (!account?.password) throw new AuthError("CREDENTIAL_ACCOUNT_NOT_FOUND");
   if (!(await verifyPassword(input.currentPassword, account.password))) throw new AuthError("INVALID_PASSWORD");
+  // After the current password (only its owner hears that the new one is breached), before the new one's hashing.
+  await assertPasswordNotCompromised(input.newPassword, { ctx, userId: current.user.id, flow: "change", sessionId: current.session.id });
   // Chosen by someone who knew the current password inside a session (which passed the second factor, if on):
   // no longer a password the inbox alone could have set. The new password, the other sessions' end and the
   // event commit together.
   const passwordHash = await hashPassword(input.newPassword);
-  await db.$transaction(async (tx) => {
+  const version = await db.$transaction(async (tx) => {
+    // The old password ends for sign-ins in flight too (ADR 055). A new session replaces every existing one
+    // below, so a stolen cookie stops working here too.
+    const revoked = await revokeWaysIn(tx, current.user.id, input.revokeOtherSessions ? { sessions: "all" } : {});
     await tx.account.update({ where: { id: account.id }, data: { password: passwordHash, passwordResetByEmail: false } });
-    // A new session replaces every existing one below, so a stolen cookie stops working here too.
-    const ended = input.revokeOtherSessions ? (await tx.session.deleteMany({ where: { userId: current.user.id } })).count : 0;
-    await recordSecurityEvent(tx, { userId: current.user.id, type: "password_changed", ctx, sessionId: current.session.id, details: { sessionsEnded: ended } });
+    await recordSecurityEvent(tx, { userId: current.user.id, type: "password_changed", ctx, sessionId: current.session.id, details: { sessionsEnded: revoked.sessions } });
+    return revoked.version;
   });
   // A reset link requested before the change would otherwise still undo it.
   await revokeTokens("reset-password", current.user.id);
@@ -138,7 +150,7 @@ export async function changePassword(
   if (input.revokeOtherSessions) {
     // It is no new sign-in (the password alone, no second factor): it keeps the replaced session's sign-in
     // time (ADR 030).
-    token = (await replaceSessionAfterPasswordChange(ctx, current)).session.token;
+    token = (await replaceSessionAfterPasswordChange(ctx, current, version ?? -1)).session.token;
   }
   return { token, user: publicUser(current.user) };
 }
@@ -152,14 +164,21 @@ export async function setPassword(ctx: RequestContext, current: SessionWithUser,
   assertPasswordLength(newPassword);
   const existing = await db.account.findFirst({ where: { userId: current.user.id, providerId: CREDENTIAL_PROVIDER } });
   if (existing?.password) throw new AuthError("USER_ALREADY_HAS_A_PASSWORD");
+  await assertPasswordNotCompromised(newPassword, { ctx, userId: current.user.id, flow: "set", sessionId: current.session.id });
   const passwordHash = await hashPassword(newPassword);
   try {
     await db.$transaction(async (tx) => {
+      // Not an end of anything, but a change of the account's credentials all the same: moved like one (ADR 055).
+      await revokeWaysIn(tx, current.user.id, {});
       if (existing) {
         // Conditional on still having none: of two set-password requests at once, one sets it.
         const { count } = await tx.account.updateMany({ where: { id: existing.id, password: null }, data: { password: passwordHash, passwordResetByEmail: false } });
         if (count === 0) throw new AuthError("USER_ALREADY_HAS_A_PASSWORD");
-      } else await tx.account.create({ data: { userId: current.user.id, providerId: CREDENTIAL_PROVIDER, accountId: current.user.id, password: passwordHash } });
+      } else {
+        await tx.account.create({
+          data: { userId: current.user.id, providerId: CREDENTIAL_PROVIDER, accountId: current.user.id, password: passwordHash, passwordResetByEmail: false },
+        });
+      }
       // The owner is mailed after the commit (a new way in, ADR 030).
       await recordSecurityEvent(tx, { userId: current.user.id, type: "password_set", ctx, sessionId: current.session.id });
     });

@@ -24,18 +24,25 @@ export async function refuseBannedUser(user: User): Promise<void> {
   await clearEndedBan(user.id, user);
 }
 
+/** What a session start reads under the user row's lock: the standing (for promotion) and the credentials version. */
+export type LockedStanding = Standing & Pick<User, "credentialsVersion">;
+
 /**
  * At every session start, first thing in its transaction: the user's row locked, then read. BANNED_USER (nothing
- * is written) when banned now; else the row, for AUTH_ADMIN_EMAILS promotion after the commit. A ban locks the
- * same row before it ends the user's sessions, so the two take turns: a ban that came first is seen here, and one
- * that comes after finds this session and ends it. Locked before the session's insert, whose foreign key would
- * otherwise hold a share lock that two sign-ins at once would each wait on. On SQLite a write takes the
+ * is written) when banned now; else the row, for AUTH_ADMIN_EMAILS promotion after the commit and for the
+ * credentials version the caller compares (ADR 055); null when the account is gone. A ban or any revocation
+ * locks the same row before it ends the user's sessions, so the two take turns: one that came first is seen here,
+ * and one that comes after finds this session and ends it. Locked before the session's insert, whose foreign key
+ * would otherwise hold a share lock that two sign-ins at once would each wait on. On SQLite a write takes the
  * database's one write lock at once (a deferred transaction that only read could be overtaken).
  */
-export async function refuseBannedInTransaction(tx: Transaction, userId: string): Promise<Standing | null> {
+export async function refuseBannedInTransaction(tx: Transaction, userId: string): Promise<LockedStanding | null> {
   if (databaseKind === "postgres") await tx.$queryRawUnsafe<unknown[]>(`SELECT "id" FROM "user" WHERE "id" = $1 FOR UPDATE`, userId);
   else await tx.$executeRawUnsafe(`UPDATE "user" SET "id" = "id" WHERE "id" = ?`, userId);
-  const row = await tx.user.findUnique({ where: { id: userId }, select: { id: true, email: true, emailVerified: true, role: true, banned: true, banExpires: true } });
+  const row = await tx.user.findUnique({
+    where: { id: userId },
+    select: { id: true, email: true, emailVerified: true, role: true, banned: true, banExpires: true, credentialsVersion: true },
+  });
   if (row && isBanned(row)) throw new AuthError("BANNED_USER");
   return row;
 }

@@ -14,10 +14,12 @@ import {
 } from "~/auth/admin/schemas";
 import { normalizeEmail } from "~/auth/core/email-address";
 import { CREDENTIAL_PROVIDER, assertPasswordLength, hashPassword } from "~/auth/account/password.server";
+import { assertPasswordNotCompromised } from "~/auth/password-policy/check.server";
 import { requestPasswordReset } from "~/auth/account/password-flows.server";
+import { DELETION_ENDS } from "~/auth/account/delete-account.server";
 import { settleOrganizationsOfDeletedUser } from "~/auth/organization/access.server";
 import type { RequestContext } from "~/auth/request-context.server";
-import { endProviderAccessOf } from "~/auth/oidc-provider/adapter.server";
+import { revokeWaysIn } from "~/auth/account/revocation.server";
 import { recordSecurityEvent } from "~/auth/security-events/record.server";
 import type { SessionWithUser } from "~/auth/session/sessions.server";
 import { db, databaseKind, isUniqueViolation, Prisma, type User } from "~/db.server";
@@ -161,7 +163,10 @@ export async function createUser(
     role = parseRoleInput(requested);
   }
   const email = normalizeEmail(input.email);
-  if (input.password) assertPasswordLength(input.password);
+  if (input.password) {
+    assertPasswordLength(input.password);
+    await assertPasswordNotCompromised(input.password); // no account yet: nothing is recorded
+  }
   // Only the profile's plain fields come from `data`; anything else in it is not this endpoint's to set.
   const emailVerified = extra.emailVerified === true;
   const image = typeof extra.image === "string" && extra.image.length <= 2048 ? extra.image : null;
@@ -224,7 +229,9 @@ export async function updateUser(ctx: RequestContext, admin: Admin, userId: stri
       if (profileFields.length) await recordSecurityEvent(tx, { ...actor, type: "profile_updated_by_admin", details: { fields: profileFields.join(",") } });
       if (changes.role !== undefined && changes.role !== before.role) await recordSecurityEvent(tx, { ...actor, type: "role_changed", details: { from: before.role, to: user.role } });
       if (changes.banned === true) {
-        await tx.session.deleteMany({ where: { userId } });
+        // Every ban ends the same ways in, whichever path set it (ADR 055): sessions, sign-ins in flight, and what
+        // applications hold (an unban does not bring those back).
+        await revokeWaysIn(tx, userId, BAN_ENDS);
         await recordSecurityEvent(tx, { ...actor, type: "user_banned", details: { reason: user.banReason, until: user.banExpires?.toISOString() ?? null } });
       } else if (changes.banned === false && before.banned) {
         await recordSecurityEvent(tx, { ...actor, type: "user_unbanned" });
@@ -252,6 +259,9 @@ export async function setRole(ctx: RequestContext, admin: Admin, userId: string,
 
 // ── bans ──────────────────────────────────────────────────────────────────────────────────────────────────────
 
+/** What a ban ends, by either path (ban-user, update-user): consents stay, the person's choices (ADR 051). */
+const BAN_ENDS = { sessions: "all", applications: "tokens" } as const;
+
 /**
  * POST /admin/ban-user: the ban and the end of every session of the user, in one transaction. The sessions are
  * deleted through the Prisma client, so the change feed tells every instance's session cache (ADR 024): the
@@ -267,9 +277,8 @@ export async function banUser(ctx: RequestContext, admin: Admin, input: { userId
     // updateMany: a user deleted meanwhile is a 404, not a crash.
     const { count } = await tx.user.updateMany({ where: { id: input.userId }, data: { banned: true, banReason, banExpires } });
     if (count === 0) throw new AuthError("USER_NOT_FOUND");
-    await tx.session.deleteMany({ where: { userId: input.userId } });
-    // Applications lose what they hold for the person too: codes, access and refresh tokens (ADR 051).
-    await endProviderAccessOf(tx, input.userId);
+    // Applications lose what they hold for the person too: codes, access and refresh tokens (ADR 051, 055).
+    await revokeWaysIn(tx, input.userId, BAN_ENDS);
     await recordSecurityEvent(tx, {
       userId: input.userId,
       type: "user_banned",
@@ -315,8 +324,8 @@ export async function revokeUserSession(ctx: RequestContext, admin: Admin, which
 export async function revokeUserSessions(ctx: RequestContext, admin: Admin, userId: string): Promise<void> {
   authorize(admin, { session: ["revoke"] }, "YOU_ARE_NOT_ALLOWED_TO_REVOKE_USERS_SESSIONS");
   await db.$transaction(async (tx) => {
-    const { count } = await tx.session.deleteMany({ where: { userId } });
-    if (count > 0) await recordSecurityEvent(tx, { userId, type: "session_revoked", ctx, actorUserId: admin.user.id, details: { sessions: count } });
+    const { sessions } = await revokeWaysIn(tx, userId, { sessions: "all" });
+    if (sessions > 0) await recordSecurityEvent(tx, { userId, type: "session_revoked", ctx, actorUserId: admin.user.id, details: { sessions } });
   });
 }
 
@@ -328,8 +337,8 @@ export async function removeUser(admin: Admin, userId: string): Promise<void> {
   if (userId === admin.user.id) throw new AuthError("YOU_CANNOT_REMOVE_YOURSELF");
   await findUserOrThrow(userId);
   await db.$transaction(async (tx) => {
+    await revokeWaysIn(tx, userId, DELETION_ENDS);
     await settleOrganizationsOfDeletedUser(tx, userId);
-    await tx.verification.deleteMany({ where: { value: { contains: `"userId":${JSON.stringify(userId)}` } } });
     await tx.user.deleteMany({ where: { id: userId } });
   });
 }
@@ -354,8 +363,11 @@ export async function setUserPassword(ctx: RequestContext, admin: Admin, userId:
   authorize(admin, { user: ["set-password"] }, "YOU_ARE_NOT_ALLOWED_TO_SET_USERS_PASSWORD");
   assertPasswordLength(newPassword);
   await findUserOrThrow(userId);
+  await assertPasswordNotCompromised(newPassword, { ctx, userId, flow: "admin", actorUserId: admin.user.id });
   const password = await hashPassword(newPassword);
   await db.$transaction(async (tx) => {
+    // The old password ends for sign-ins in flight (ADR 055).
+    await revokeWaysIn(tx, userId, {});
     const updated = await tx.account.updateMany({ where: { userId, providerId: CREDENTIAL_PROVIDER }, data: { password, passwordResetByEmail: true } });
     if (updated.count === 0) await tx.account.create({ data: { userId, providerId: CREDENTIAL_PROVIDER, accountId: userId, password, passwordResetByEmail: true } });
     await recordSecurityEvent(tx, { userId, type: "password_set", ctx, actorUserId: admin.user.id });

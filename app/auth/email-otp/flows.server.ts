@@ -7,6 +7,7 @@ import { mailCode, verifyCode } from "~/auth/email-otp/codes.server";
 import type { OtpType } from "~/auth/email-otp/schemas";
 import { AuthError } from "~/auth/errors";
 import { assertPasswordLength, hashPassword } from "~/auth/account/password.server";
+import { isPasswordCompromised, refuseCompromisedPassword } from "~/auth/password-policy/check.server";
 import { publicUser } from "~/auth/core/presenters.server";
 import { replacePassword } from "~/auth/account/password-flows.server";
 import type { RequestContext } from "~/auth/request-context.server";
@@ -95,6 +96,14 @@ export async function requestPasswordResetOtp(input: { email: string }) {
  */
 export async function resetPasswordWithOtp(ctx: RequestContext, input: { email: string; otp: string; password: string }) {
   assertPasswordLength(input.password); // before the code is used up
+  if (await isPasswordCompromised(input.password)) {
+    // Refused with the code still unused (issue 39 §2); checked first (a wrong one counts, as ever), so only
+    // whoever holds the code is told, and only then is the refusal recorded on the account.
+    const email = await verifyCode(input.email, "forget-password", input.otp, { keep: true });
+    const user = await db.user.findUnique({ where: { email }, select: { id: true } });
+    if (!user) throw new AuthError("INVALID_OTP");
+    await refuseCompromisedPassword({ ctx, userId: user.id, flow: "reset" });
+  }
   const passwordHash = await hashPassword(input.password);
   const email = await verifyCode(input.email, "forget-password", input.otp);
   const user = await db.user.findUnique({ where: { email }, select: { id: true } });

@@ -28,7 +28,15 @@ export async function rememberedConsent(userId: string, clientId: string) {
  * Remembers the scopes allowed (added to those allowed before) and the grant that holds them, with the
  * `application_authorized` event in the same transaction.
  */
-export async function rememberConsent(ctx: EventContext, userId: string, clientId: string, scopes: string[], grantId: string): Promise<void> {
+export async function rememberConsent(
+  ctx: EventContext,
+  userId: string,
+  clientId: string,
+  scopes: string[],
+  grantId: string,
+  /** `lastingAccess`: this consent newly gives `offline_access`, a new way in whose event mails the owner. */
+  options: { lastingAccess?: boolean } = {},
+): Promise<void> {
   await db.$transaction(async (tx) => {
     const before = await tx.oidcConsent.findUnique({ where: { userId_clientId: { userId, clientId } } });
     const allowed = [...new Set([...(before?.scopes.split(" ").filter(Boolean) ?? []), ...scopes])].sort();
@@ -37,7 +45,7 @@ export async function rememberConsent(ctx: EventContext, userId: string, clientI
       create: { userId, clientId, scopes: allowed.join(" "), grantId },
       update: { scopes: allowed.join(" "), grantId },
     });
-    await recordOidcSecurityEvent(tx, { type: "application_authorized", userId, clientId, scopes }, ctx);
+    await recordOidcSecurityEvent(tx, { type: "application_authorized", userId, clientId, scopes, lastingAccess: options.lastingAccess === true }, ctx);
   });
 }
 

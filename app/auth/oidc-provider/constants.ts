@@ -14,6 +14,9 @@ export const OIDC_ROUTES = {
   revocation: `${OIDC_PREFIX}/revoke`,
   introspection: `${OIDC_PREFIX}/introspect`,
   end_session: `${OIDC_PREFIX}/end-session`,
+  // The provider serves pushed authorization requests (RFC 9126) by default and discovery names them: under the
+  // prefix like the rest, or the default `/request` would be advertised where nothing answers (issue 38).
+  pushed_authorization_request: `${OIDC_PREFIX}/par`,
 } as const;
 
 /** The page (app/routes/oauth2.interaction.$uid.tsx) that signs a person in for a request and asks their consent. */

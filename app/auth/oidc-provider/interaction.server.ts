@@ -3,6 +3,7 @@
 // The provider's interaction is read and answered through its own models, as its interactionResult does.
 import { requestCookies } from "~/auth/core/cookies.server";
 import type { RequestContext } from "~/auth/request-context.server";
+import { confirmItsYouUrl, signedInRecently } from "~/auth/session/recent-sign-in.server";
 import type { SessionWithUser } from "~/auth/session/sessions.server";
 import { mayReceiveTokens } from "./accounts.server";
 import { firstStoredAt } from "./adapter.server";
@@ -63,6 +64,17 @@ function requestedScopes(interaction: Interaction): string[] {
   return OIDC_SCOPES.filter((scope) => asked.has(scope));
 }
 
+/** The scopes this answer would add to the person's grant: those the provider found missing. */
+function scopesToGrant(interaction: Interaction): string[] {
+  return interaction.prompt.details?.missingOIDCScope ?? requestedScopes(interaction);
+}
+
+/**
+ * `offline_access` gives the application a refresh token that outlives every session: a new way in, so it needs
+ * a recent sign-in like a passkey or a linked account (ADR 030), and the owner is mailed (ADR 055).
+ */
+const grantsLastingAccess = (interaction: Interaction) => scopesToGrant(interaction).includes("offline_access");
+
 /** What the page does with a request: send the browser on, or ask for consent. */
 export async function interactionStep(ctx: RequestContext, uid: string, current: SessionWithUser | null): Promise<InteractionStep> {
   const interaction = await interactionFor(ctx.request, uid);
@@ -90,6 +102,7 @@ export async function interactionStep(ctx: RequestContext, uid: string, current:
   if (!mayReceiveTokens(current.user)) return { step: "redirect", to: await refused(interaction, "this account may not sign in to applications") };
   const client = await findClient(String(interaction.params.client_id));
   if (!client) return { step: "redirect", to: await refused(interaction, "the application is no longer registered") };
+  if (grantsLastingAccess(interaction) && !signedInRecently(current.session)) return signInAgain(uid, interaction, true);
   if (client.trusted) return { step: "redirect", to: await allow(ctx, interaction, current.user.id, client.id) };
   const scopes = requestedScopes(interaction);
   const missing = new Set<string>(interaction.prompt.details.missingOIDCScope ?? scopes);
@@ -105,6 +118,8 @@ export async function answerConsent(ctx: RequestContext, uid: string, current: S
   if (!interaction || interaction.prompt.name !== "consent" || interaction.session?.accountId !== current.user.id) return null;
   if (!allowed) return refused(interaction, "the person did not allow access");
   if (!mayReceiveTokens(current.user)) return refused(interaction, "this account may not sign in to applications");
+  // The page was shown in time but answered after the window: confirm it's you, then the page asks again.
+  if (grantsLastingAccess(interaction) && !signedInRecently(current.session)) return confirmItsYouUrl(`${INTERACTION_PAGE}/${uid}`);
   return allow(ctx, interaction, current.user.id, String(interaction.params.client_id));
 }
 
@@ -114,10 +129,11 @@ async function allow(ctx: RequestContext, interaction: Interaction, accountId: s
   let grant = interaction.grantId ? await Grant.find(interaction.grantId) : undefined;
   if (!grant || grant.accountId !== accountId || grant.clientId !== clientId) grant = new Grant({ accountId, clientId });
   const details = interaction.prompt.details ?? {};
+  const lastingAccess = grantsLastingAccess(interaction);
   if (details.missingOIDCScope) grant.addOIDCScope(details.missingOIDCScope.join(" "));
   if (details.missingOIDCClaims) grant.addOIDCClaims(details.missingOIDCClaims);
   for (const [indicator, scopes] of Object.entries(details.missingResourceScopes ?? {})) grant.addResourceScope(indicator, (scopes as string[]).join(" "));
   const grantId: string = await grant.save();
-  await rememberConsent(ctx, accountId, clientId, requestedScopes(interaction), grantId);
+  await rememberConsent(ctx, accountId, clientId, requestedScopes(interaction), grantId, { lastingAccess });
   return finish(interaction, { consent: { grantId } });
 }

@@ -5,6 +5,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Provider } from "oidc-provider";
 import { hmacBase64Url } from "~/auth/core/crypto.server";
 import { AuthError } from "~/auth/errors";
+import { noteWhoActs } from "~/auth/admin/impersonation-guard.server";
 import { enforceRateLimit } from "~/auth/rate-limit/limits.server";
 import { lookUpSession, signOut } from "~/auth/session/sessions.server";
 import { env } from "~/env.server";
@@ -158,12 +159,23 @@ async function buildProvider(keys: Awaited<ReturnType<typeof signingKeySet>>): P
     ctx.append("Set-Cookie", `${INTERACTION_COOKIE_PREFIX}${uid}=1; Path=${INTERACTION_PAGE}; Max-Age=${INTERACTION_SECONDS}; HttpOnly; SameSite=Lax${secure}`);
   });
 
+  // Introspection asks whether the account may still be served, as refresh and userinfo do through findAccount:
+  // belt and braces behind the revocations that end a banned or deleted person's tokens (ADR 055).
+  provider.use(async (ctx: KoaContext, next) => {
+    await next();
+    if (ctx.oidc?.route !== "introspection" || ctx.status !== 200) return;
+    const answer = ctx.body;
+    if (answer?.active === true && typeof answer.sub === "string" && !(await findAccount(answer.sub))) ctx.body = { active: false };
+  });
+
   // RP-initiated logout signs the browser out of Latchkey too: the provider's sign-in is Latchkey's.
   provider.use(async (ctx: KoaContext, next) => {
     await next();
     if (ctx.oidc?.route === "end_session_confirm" && ctx.oidc.params?.logout && ctx.status >= 300 && ctx.status < 400) {
       const responseHeaders = new Headers();
-      await signOut({ request: new Request(env.BASE_URL, { headers: { cookie: ctx.get("cookie") } }), clientIp: ctx.ip, userAgent: null, responseHeaders });
+      const latchkeyCtx = { request: new Request(env.BASE_URL, { headers: { cookie: ctx.get("cookie") } }), clientIp: ctx.ip, userAgent: null, responseHeaders };
+      await noteWhoActs(latchkeyCtx); // an impersonator's sign-out is recorded as the admin's (ADR 050)
+      await signOut(latchkeyCtx);
       for (const cookie of responseHeaders.getSetCookie()) ctx.append("Set-Cookie", cookie);
     }
   });

@@ -7,7 +7,7 @@ import { recordSecurityEvent } from "~/auth/security-events/record.server";
 import type { Transaction } from "~/db.server";
 
 export type OidcSecurityEvent =
-  | { type: "application_authorized"; userId: string; clientId: string; scopes: string[] }
+  | { type: "application_authorized"; userId: string; clientId: string; scopes: string[]; lastingAccess?: boolean }
   | { type: "application_revoked"; userId: string; clientId: string; applicationRemoved?: boolean; actorUserId?: string | null }
   | { type: "application_tokens_issued"; userId: string; clientId: string };
 
@@ -22,6 +22,7 @@ export async function recordOidcSecurityEvent(tx: Transaction, event: OidcSecuri
       application: client?.name ?? event.clientId,
       clientId: event.clientId,
       ...(event.type === "application_authorized" ? { scopes: event.scopes.join(" "), trusted: client?.trusted === true } : {}),
+      ...(event.type === "application_authorized" && event.lastingAccess ? { lastingAccess: true } : {}),
       ...(event.type === "application_revoked" && event.applicationRemoved ? { applicationRemoved: true } : {}),
     },
   });

@@ -49,7 +49,9 @@ export async function verifyAuthentication(ctx: RequestContext, input: { respons
     throw new AuthError("AUTH_CANCELLED");
   }
   if (!verification.verified) throw new AuthError("AUTH_CANCELLED");
-  // Conditional on the counter read above: of two assertions racing with one stored counter, one wins.
+  // Conditional on the counter read above: of two assertions racing with one stored counter, one wins. It also
+  // finds the passkey still there after its user (and credentials version) was read: a removal or a claim that
+  // committed in between is refused here, and one after it moved the version the session start compares (ADR 055).
   const { count } = await db.passkey.updateMany({
     where: { id: passkey.id, counter: passkey.counter },
     data: { counter: verification.authenticationInfo.newCounter, backedUp: verification.authenticationInfo.credentialBackedUp },

@@ -1,5 +1,6 @@
 // A user's passkeys: the wire shape, listing, renaming and deleting. Every query names the owner, so another
 // user's passkey id finds nothing (404), the same as an id that does not exist.
+import { revokeWaysIn } from "~/auth/account/revocation.server";
 import { AuthError } from "~/auth/errors";
 import type { RequestContext } from "~/auth/request-context.server";
 import { recordSecurityEvent } from "~/auth/security-events/record.server";
@@ -45,8 +46,9 @@ export async function deletePasskey(ctx: RequestContext, current: SessionWithUse
   const userId = current.user.id;
   await db.$transaction(async (tx) => {
     const passkey = await tx.passkey.findFirst({ where: { id: input.id, userId }, select: { name: true } });
-    const { count } = await tx.passkey.deleteMany({ where: { id: input.id, userId } });
-    if (!passkey || count === 0) throw new AuthError("PASSKEY_NOT_FOUND");
+    // Through the one revocation (ADR 055): a sign-in with this passkey in flight starts no session.
+    const { passkeys } = await revokeWaysIn(tx, userId, { passkeyId: input.id });
+    if (!passkey || passkeys === 0) throw new AuthError("PASSKEY_NOT_FOUND");
     await recordSecurityEvent(tx, { userId, type: "passkey_removed", ctx, sessionId: current.session.id, details: { passkeyId: input.id, name: passkey.name } });
   });
   return { status: true as const };

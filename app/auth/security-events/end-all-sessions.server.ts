@@ -1,12 +1,13 @@
 // "This wasn't me — sign out everywhere" (POST /end-all-sessions, the activity page; ADR 048): every session of
 // the account ends, this one too (each instance's session cache hears it through the change feed), every known
-// device and trusted device is forgotten, the event is recorded — all in one transaction — and, when the
+// device and trusted device is forgotten, what applications hold ends (ADR 055), the event is recorded — all in
+// one transaction — and, when the
 // account has a password, a reset link is mailed. No fresh-session rule: the point is to act fast.
 import { hasPassword, mailResetLinkTo } from "~/auth/account/password-flows.server";
+import { revokeWaysIn } from "~/auth/account/revocation.server";
 import type { RequestContext } from "~/auth/request-context.server";
 import { recordSecurityEvent } from "~/auth/security-events/record.server";
 import { clearSessionCookies } from "~/auth/session/sessions.server";
-import { forgetDevices } from "~/auth/sign-in/known-device.server";
 import { forgetThisDevice } from "~/auth/two-factor/trusted-device.server";
 import { afterResponse } from "~/auth/verification.server";
 import { db } from "~/db.server";
@@ -23,12 +24,18 @@ export async function endAllSessions(ctx: RequestContext, current: EndAllSession
   const userId = current.user.id;
   const withPassword = await hasPassword(userId);
   await db.$transaction(async (tx) => {
-    // Pinned by userId: the change feed tells every instance's session cache (ADR 024).
-    const { count } = await tx.session.deleteMany({ where: { userId } });
-    // Every browser's device cookie stops counting: the next sign-in from any of them is a new device (ADR 039).
-    await forgetDevices(userId, tx);
+    // Through the one revocation (ADR 055): every session (the change feed tells every instance's session cache),
+    // every sign-in in flight, what applications hold and the consents given to them (a thief's among them), and
+    // every browser's device cookie (the next sign-in from any of them is a new device, ADR 039).
+    const revoked = await revokeWaysIn(tx, userId, { sessions: "all", knownDevices: true, applications: "tokens-and-consents" });
     // Trusted devices are forgotten by this event itself: their fingerprint names the latest one.
-    await recordSecurityEvent(tx, { userId, type: "sessions_ended_by_owner", ctx, sessionId: current.session?.id ?? null, details: { sessionsEnded: count, resetLinkMailed: withPassword, ...current.details } });
+    await recordSecurityEvent(tx, {
+      userId,
+      type: "sessions_ended_by_owner",
+      ctx,
+      sessionId: current.session?.id ?? null,
+      details: { sessionsEnded: revoked.sessions, applicationsEnded: revoked.consents, resetLinkMailed: withPassword, ...current.details },
+    });
   });
   clearSessionCookies(ctx);
   forgetThisDevice(ctx);

@@ -10,7 +10,11 @@ export const DEFAULT_EVENTS_PAGE = 20;
 export const MAX_EVENTS_PAGE = 100;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** An event as the API and the page give it: never its session id or actor (those are for operators). */
+/**
+ * An event as the API and the page give it: never its session id or actor (those are for operators). An event an
+ * administrator made (its actor someone else) says so, without the admin's client address and browser: those
+ * stay in the admin console (issue 38).
+ */
 export interface SecurityEventView {
   id: string;
   type: string;
@@ -18,6 +22,7 @@ export interface SecurityEventView {
   ipAddress: string | null;
   userAgent: string | null;
   device: string | null;
+  byAdministrator: boolean;
   details: SecurityEventDetails;
 }
 
@@ -78,15 +83,19 @@ export async function listSecurityEvents(userId: string, options: { limit?: numb
   const more = rows.length > limit;
   const page = more ? rows.slice(0, limit) : rows;
   return {
-    events: page.map((row) => ({
-      id: row.id,
-      type: row.type,
-      createdAt: row.createdAt,
-      ipAddress: row.ipAddress,
-      userAgent: row.userAgent,
-      device: row.device,
-      details: parseEventDetails(row.details),
-    })),
+    events: page.map((row) => {
+      const byAdministrator = row.actorUserId !== null && row.actorUserId !== userId;
+      return {
+        id: row.id,
+        type: row.type,
+        createdAt: row.createdAt,
+        ipAddress: byAdministrator ? null : row.ipAddress,
+        userAgent: byAdministrator ? null : row.userAgent,
+        device: byAdministrator ? null : row.device,
+        byAdministrator,
+        details: parseEventDetails(row.details),
+      };
+    }),
     nextCursor: more ? makeCursor(userId, page[page.length - 1]) : null,
   };
 }

@@ -41,6 +41,8 @@ export function announceEvent(event: StoredEvent, extra: { deviceKey?: string } 
 
 function mailsFor(type: string, details: SecurityEventDetails): boolean {
   if (type === "sign_in") return details.newDevice === true && env.AUTH_NEW_DEVICE_MAIL === "on";
+  // An application given offline_access holds a way in that outlives every session (ADR 055).
+  if (type === "application_authorized") return details.lastingAccess === true;
   return ["password_changed", "password_reset", "password_set", "two_factor_disabled", "passkey_added", "account_linked", "email_changed"].includes(type);
 }
 
@@ -48,7 +50,15 @@ const NEW_WAYS_IN: Record<string, { kind: NewWayIn["kind"]; manage: string }> = 
   password_set: { kind: "password", manage: "/account/security" },
   passkey_added: { kind: "passkey", manage: "/account/passkeys" },
   account_linked: { kind: "linked", manage: "/account/linked-accounts" },
+  application_authorized: { kind: "application", manage: "/account/applications" },
 };
+
+/** What the notice of a new way in names: a provider's or an application's configured name, nothing a user typed. */
+function newWayInOf(kind: NewWayIn["kind"], details: SecurityEventDetails): NewWayIn {
+  if (kind === "linked") return { kind, provider: String(details.providerName ?? details.provider ?? "another") };
+  if (kind === "application") return { kind, application: String(details.application ?? "An application") };
+  return { kind };
+}
 
 async function mailOwner(event: StoredEvent, details: SecurityEventDetails, deviceKey: string | undefined): Promise<void> {
   const activityUrl = absoluteUrl(ACTIVITY_PAGE);
@@ -72,7 +82,7 @@ async function mailOwner(event: StoredEvent, details: SecurityEventDetails, devi
       : newWay
         ? emails.newWayIn(
             user.email,
-            newWay.kind === "linked" ? { kind: "linked", provider: String(details.providerName ?? details.provider ?? "another") } : { kind: newWay.kind },
+            newWayInOf(newWay.kind, details),
             event.createdAt,
             absoluteUrl(newWay.manage),
             activityUrl,

@@ -3,6 +3,7 @@
 // the other. What follows an event — its JSON log line (AUTH_EVENT_LOG=stdout) and the owner's mail — waits
 // until that transaction has committed, so nothing is told about a change that was rolled back.
 import { describeDevice } from "~/auth/core/device";
+import { actingAdminFor } from "~/auth/security-events/acting-admin.server";
 import type { RequestContext } from "~/auth/request-context.server";
 import { announceEvent } from "~/auth/security-events/notify.server";
 import type { SecurityEventDetails, SecurityEventType } from "~/auth/security-events/types";
@@ -12,11 +13,15 @@ import { afterCommit, db, type Db, type Transaction } from "~/db.server";
 export interface SecurityEventInput {
   userId: string;
   type: SecurityEventType;
-  /** The request the change came through (its client address and User-Agent); null for housekeeping or the CLI. */
-  ctx?: Pick<RequestContext, "clientIp" | "userAgent"> | null;
+  /**
+   * The request the change came through (its client address and User-Agent); null for housekeeping or the CLI.
+   * When it is the request itself, made with an admin's impersonation session of this account, the admin is the
+   * event's actor (acting-admin.server.ts).
+   */
+  ctx?: (Pick<RequestContext, "clientIp" | "userAgent"> & { request?: Request }) | null;
   /** The session the event concerns. */
   sessionId?: string | null;
-  /** Who acted, when not the account's owner (an admin). */
+  /** Who acted, when not the account's owner (an admin); during an impersonation, the admin unless given. */
   actorUserId?: string | null;
   details?: SecurityEventDetails;
   /**
@@ -39,6 +44,7 @@ export function assertNoSecrets(details: SecurityEventDetails): void {
 export async function recordSecurityEvent(tx: Transaction | Db, input: SecurityEventInput) {
   const details = input.details ?? {};
   assertNoSecrets(details);
+  const actorUserId = input.actorUserId ?? (await actingAdminFor(input.ctx?.request, input.userId));
   const event = await tx.securityEvent.create({
     data: {
       userId: input.userId,
@@ -47,7 +53,7 @@ export async function recordSecurityEvent(tx: Transaction | Db, input: SecurityE
       userAgent: input.ctx?.userAgent ?? null,
       device: input.ctx ? describeDevice(input.ctx.userAgent) : null,
       sessionId: input.sessionId ?? null,
-      actorUserId: input.actorUserId ?? null,
+      actorUserId,
       details: JSON.stringify(details),
     },
   });

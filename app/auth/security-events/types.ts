@@ -8,6 +8,8 @@ export const SECURITY_EVENT_TYPES = [
   "password_changed",
   "password_reset",
   "password_set",
+  // A new password refused as breached or common (issue 39 §2): details {reason: "compromised", flow}. Nothing changed.
+  "password_rejected",
   "email_changed",
   "email_verified",
   "two_factor_enabled",

@@ -34,6 +34,23 @@ const text = (value: unknown, fallback: string) => (typeof value === "string" &&
  */
 export type EventReader = "owner" | "admin";
 
+/** `password_rejected`: which flow chose a breached or common password (issue 39 §2); nothing was changed. */
+function passwordRejectedWords(details: SecurityEventDetails): string {
+  const why = "it appears in lists of breached or common passwords";
+  switch (details.flow) {
+    case "change":
+      return `New password refused (${why}); the password was not changed`;
+    case "reset":
+      return `Password reset refused (${why}); the password was not changed`;
+    case "set":
+      return `Password not set (${why})`;
+    case "admin":
+      return `Password chosen by an administrator refused (${why}); the password was not changed`;
+    default:
+      return `Password refused (${why})`;
+  }
+}
+
 /** An application's name as the event stored it (names may change or the application be removed since). */
 const application = (details: SecurityEventDetails) => `“${text(details.application, "an application")}”`;
 
@@ -55,6 +72,8 @@ export function describeEvent(type: string, details: SecurityEventDetails, reade
       return "Password reset";
     case "password_set":
       return "Password set";
+    case "password_rejected":
+      return passwordRejectedWords(details);
     case "email_changed":
       return `Email address changed from ${text(details.from, "the old address")} to ${text(details.to, "a new address")}`;
     case "email_verified":
@@ -102,4 +121,14 @@ export function describeEvent(type: string, details: SecurityEventDetails, reade
     default:
       return "Account changed";
   }
+}
+
+/**
+ * Where an event came from, for the owner's activity page: the browser and client address, or, for an event an
+ * administrator made, only that (their address and browser are for operators, issue 38), left out when the
+ * sentence says it already ("Account suspended by an administrator").
+ */
+export function eventOrigin(event: { byAdministrator: boolean; device: string | null; ipAddress: string | null }, sentence: string): string {
+  if (event.byAdministrator) return /administrator/i.test(sentence) ? "" : "by an administrator";
+  return [event.device, event.ipAddress].filter(Boolean).join(", ");
 }

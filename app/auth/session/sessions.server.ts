@@ -12,7 +12,7 @@ import {
   SIGN_UP_BROWSER_COOKIE,
 } from "~/auth/core/cookies.server";
 import { randomToken, sign, unsign } from "~/auth/core/crypto.server";
-import { AuthError } from "~/auth/errors";
+import { AuthError, type ErrorName } from "~/auth/errors";
 import { refuseBannedInTransaction } from "~/auth/admin/bans.server";
 import { promoteIfConfigured } from "~/auth/admin/bootstrap.server";
 import type { RequestContext } from "~/auth/request-context.server";
@@ -22,7 +22,6 @@ import { insertSession } from "~/auth/session/store.server";
 import { deviceHashOf, markDevice } from "~/auth/sign-in/known-device.server";
 import { recordSecurityEvent } from "~/auth/security-events/record.server";
 import type { SignInMethod } from "~/auth/security-events/words";
-import { pageArgs, type Page } from "~/auth/schemas";
 import { db, type Session, type User } from "~/db.server";
 import { env } from "~/env.server";
 
@@ -90,6 +89,13 @@ export interface SignInRecord {
 export type StartedSession = SessionWithUser & { newDevice: boolean };
 
 /**
+ * Test-only seam (tests/unit/sign-in-under-the-stamp.suite.ts): runs just before a session start takes the user
+ * row's lock, where a revocation racing a sign-in commits in production, so tests force that order instead of
+ * hoping for it. Always unset in the server.
+ */
+export const sessionStartProbe: { beforeLock?: (userId: string) => Promise<void> } = {};
+
+/**
  * Creates a session for a user who just proved who they are, and sets its cookies. Called by the first-factor
  * door (app/auth/sign-in/first-factor.server.ts) and the names it gives its exceptions, and by a finished
  * two-factor attempt: nowhere else, so no way in skips the verified-address check or the second factor. A session this browser
@@ -107,6 +113,13 @@ export async function startSession(
     signIn?: SignInRecord;
     /** An admin's session as this user (ADR 049): it lasts `lifetimeSeconds`, and the admin's own session is kept. */
     impersonation?: { adminId: string; lifetimeSeconds: number };
+    /**
+     * The credentials version read with the proof this session rests on (ADR 055), when it is not `user`'s own
+     * (a two-factor attempt's, read with its first factor; a password change's, after its own revocation).
+     */
+    credentialsVersion?: number;
+    /** The answer when that version has moved: the door's own answer to a wrong credential. */
+    refusal?: ErrorName;
   } = {},
 ): Promise<StartedSession> {
   const { impersonation } = options;
@@ -119,9 +132,14 @@ export async function startSession(
   const previousToken = impersonation ? null : sessionTokenFrom(ctx.request);
   const signIn = options.signIn;
   const deviceHash = signIn ? deviceHashOf(ctx) : null;
+  const expectedVersion = options.credentialsVersion ?? user.credentialsVersion;
+  await sessionStartProbe.beforeLock?.(user.id);
   const { session, newDevice, standing } = await db.$transaction(async (tx) => {
     // Every session start passes here, so a banned user gets none by any door, also one added later (ADR 049).
     const standing = await refuseBannedInTransaction(tx, user.id);
+    // And none rests on a credential revoked since it was checked: every revocation moves the version under the
+    // same lock (ADR 055), so a sign-in in flight when a claim, a reset or "This wasn't me" commits ends here.
+    if (!standing || standing.credentialsVersion !== expectedVersion) throw new AuthError(options.refusal ?? "UNAUTHORIZED");
     const session = await insertSession(
       {
         userId: user.id,
@@ -359,70 +377,6 @@ export async function signOut(ctx: RequestContext): Promise<void> {
   clearSessionCookies(ctx);
   // A signed-out browser is nobody's: a verification link opened in it later must not sign it in.
   if (requestCookies(ctx.request)[SIGN_UP_BROWSER_COOKIE]) clearCookie(ctx, SIGN_UP_BROWSER_COOKIE);
-}
-
-/**
- * A page of the user's live sessions, most recently used first: by default the 100 Better Auth lists (ADR 044).
- * An admin's impersonation session is not the owner's to list or end, as Better Auth's admin plugin hides it.
- */
-export async function listSessions(userId: string, page?: Page): Promise<Session[]> {
-  return db.session.findMany({
-    where: { userId, expiresAt: { gt: new Date() }, impersonatedBy: null },
-    orderBy: [{ updatedAt: "desc" }, { id: "desc" }],
-    ...pageArgs(page),
-  });
-}
-
-/** One of the user's own live sessions by id, or null. */
-export async function findOwnSession(userId: string, id: string): Promise<Session | null> {
-  return db.session.findFirst({ where: { id, userId, expiresAt: { gt: new Date() } } });
-}
-
-/**
- * Ends the user's sessions that `where` picks and records `session_revoked` for them, in one transaction: the
- * event says which session (one) or how many, and is written only when something ended.
- */
-async function endSessions(
-  ctx: RequestContext,
-  current: SessionWithUser,
-  where: { token?: string; id?: string | { not: string } },
-  details: { all?: true; others?: true } = {},
-): Promise<number> {
-  const userId = current.user.id;
-  return db.$transaction(async (tx) => {
-    const one = typeof where.id === "string" || where.token ? await tx.session.findFirst({ where: { ...where, userId }, select: { id: true } }) : null;
-    const { count } = await tx.session.deleteMany({ where: { ...where, userId } });
-    if (count > 0) {
-      await recordSecurityEvent(tx, {
-        userId,
-        type: "session_revoked",
-        ctx,
-        sessionId: one?.id ?? current.session.id,
-        details: one ? {} : { ...details, count },
-      });
-    }
-    return count;
-  });
-}
-
-/** Revokes one of the user's own sessions (a token belonging to someone else changes nothing). */
-export async function revokeSession(ctx: RequestContext, current: SessionWithUser, token: string): Promise<void> {
-  await endSessions(ctx, current, { token });
-  if (token === current.session.token) clearSessionCookies(ctx);
-}
-
-export async function revokeSessionById(ctx: RequestContext, current: SessionWithUser, id: string): Promise<void> {
-  await endSessions(ctx, current, { id });
-  if (id === current.session.id) clearSessionCookies(ctx);
-}
-
-export async function revokeAllSessions(ctx: RequestContext, current: SessionWithUser): Promise<void> {
-  await endSessions(ctx, current, {}, { all: true });
-  clearSessionCookies(ctx);
-}
-
-export async function revokeOtherSessions(ctx: RequestContext, current: SessionWithUser): Promise<void> {
-  await endSessions(ctx, current, { id: { not: current.session.id } }, { others: true });
 }
 
 /** Puts a stored session back in this browser (the admin's own, when they stop impersonating). */

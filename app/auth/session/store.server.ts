@@ -35,6 +35,7 @@ interface Row {
   u_banExpires: unknown;
   u_createdAt: unknown;
   u_updatedAt: unknown;
+  u_credentialsVersion: unknown;
 }
 
 const toDate = (value: unknown) => (value instanceof Date ? value : new Date(value as string | number));
@@ -45,7 +46,8 @@ const USER_COLUMNS = Prisma.raw(
   `u."id" AS "u_id", u."name" AS "u_name", u."email" AS "u_email", u."emailVerified" AS "u_emailVerified",
    u."image" AS "u_image", u."username" AS "u_username", u."displayUsername" AS "u_displayUsername",
    u."twoFactorEnabled" AS "u_twoFactorEnabled", u."inboxProvenAt" AS "u_inboxProvenAt",
-   u."role" AS "u_role", u."banned" AS "u_banned", u."banReason" AS "u_banReason", u."banExpires" AS "u_banExpires", u."createdAt" AS "u_createdAt", u."updatedAt" AS "u_updatedAt"`,
+   u."role" AS "u_role", u."banned" AS "u_banned", u."banReason" AS "u_banReason", u."banExpires" AS "u_banExpires", u."createdAt" AS "u_createdAt", u."updatedAt" AS "u_updatedAt",
+   u."credentialsVersion" AS "u_credentialsVersion"`,
 );
 type UserRow = Pick<Row, Extract<keyof Row, `u_${string}`>>;
 
@@ -66,6 +68,7 @@ function userFromRow(row: UserRow): User {
     banExpires: row.u_banExpires === null || row.u_banExpires === undefined ? null : toDate(row.u_banExpires),
     createdAt: toDate(row.u_createdAt),
     updatedAt: toDate(row.u_updatedAt),
+    credentialsVersion: Number(row.u_credentialsVersion),
   };
 }
 
@@ -98,7 +101,10 @@ export async function findSessionWithUser(token: string): Promise<{ session: Ses
   };
 }
 
-/** A user by (normalized) e-mail with the hash of its password account, if it has one: what sign-in checks. */
+/**
+ * A user by (normalized) e-mail with the hash of its password account, if it has one: what sign-in checks. One
+ * statement, so the user's credentials version is the one that went with this hash (ADR 055).
+ */
 export async function findUserWithPasswordHash(email: string, providerId: string): Promise<{ user: User; passwordHash: string | null } | null> {
   const rows = await db.$queryRaw<Array<UserRow & { a_password: string | null }>>`
     SELECT ${USER_COLUMNS}, a."password" AS "a_password"

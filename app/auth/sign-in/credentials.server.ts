@@ -13,6 +13,7 @@ import {
   sendVerificationNow,
 } from "~/auth/account/email-verification.server";
 import { MAX_NAME_LENGTH } from "~/auth/schemas";
+import { assertPasswordNotCompromised } from "~/auth/password-policy/check.server";
 import { recordFailedSignIn } from "~/auth/security-events/record.server";
 import { findUserWithPasswordHash } from "~/auth/session/store.server";
 import { absoluteUrl } from "~/auth/core/links.server";
@@ -43,6 +44,8 @@ export interface SignUpInput {
 export async function signUpWithEmail(ctx: RequestContext, input: SignUpInput) {
   const email = normalizeEmail(input.email);
   assertPasswordLength(input.password);
+  // Before anything is looked up: the same refusal whether or not the address has an account (issue 39 §2).
+  await assertPasswordNotCompromised(input.password);
   const name = input.name.trim().slice(0, MAX_NAME_LENGTH);
   const names = input.username ? parseUsername(input.username, input.displayUsername) : null;
   if (names && (await db.user.findUnique({ where: { username: names.username }, select: { id: true } }))) throw usernameTaken();
@@ -129,6 +132,7 @@ async function answerForTakenAddress(
     banExpires: null,
     createdAt: now,
     updatedAt: now,
+    credentialsVersion: 0,
   };
   bindVerificationToBrowser(ctx, lookalike.id);
   deviceIdOf(ctx); // the same cookies as a real sign-up's (which remembers this browser as the account's first device)

@@ -7,7 +7,8 @@
 //      the link, bind it to this browser, refuse with EMAIL_NOT_VERIFIED;
 //   2. the two-factor gate: a user with two-factor on gets an attempt naming the second factors this first factor
 //      leaves open, unless this browser is a trusted device (a passkey that verified the person is both factors);
-//   3. the session.
+//   3. the session, under the user row's lock, only if no revocation moved the account's credentials version since
+//      the first factor read it (ADR 055); else the door's answer to a wrong credential.
 // The few other places a session starts say why they may skip this door by the name they call it through
 // (below), or at the call (finishing a two-factor attempt, app/auth/two-factor/attempt.server.ts).
 import {
@@ -15,7 +16,7 @@ import {
   emailVerificationRequired,
   sendVerificationInBackground,
 } from "~/auth/sign-in/verification-link.server";
-import { AuthError } from "~/auth/errors";
+import { AuthError, type ErrorName } from "~/auth/errors";
 import { refuseBannedUser } from "~/auth/admin/bans.server";
 import { CREDENTIAL_PROVIDER } from "~/auth/account/password.server";
 import { publicUser } from "~/auth/core/presenters.server";
@@ -79,12 +80,40 @@ export async function finishFirstFactor(ctx: RequestContext, user: User, factor:
       if (!factor.userVerified) throw new AuthError("AUTH_CANCELLED");
     } else if (!(await isTrustedDevice(ctx, user.id))) {
       const twoFactorMethods = await openSecondFactors(user.id, factor);
-      await startAttempt(ctx, user.id, { rememberMe: factor.rememberMe !== false, methods: twoFactorMethods, signIn: signInRecord(factor, true) });
+      // The attempt carries the credentials version read with the first factor: a revocation before the second
+      // step ends it too (ADR 055).
+      await startAttempt(ctx, user.id, {
+        rememberMe: factor.rememberMe !== false,
+        methods: twoFactorMethods,
+        signIn: signInRecord(factor, true),
+        credentialsVersion: user.credentialsVersion,
+      });
       return { twoFactorRedirect: true, twoFactorMethods };
     }
   }
   // With two-factor on, a passkey that checked the person or a trusted device stands for the second step.
-  return startSession(ctx, user, { rememberMe: factor.rememberMe, signIn: signInRecord(factor, user.twoFactorEnabled) });
+  return startSession(ctx, user, { rememberMe: factor.rememberMe, signIn: signInRecord(factor, user.twoFactorEnabled), refusal: wrongCredentialAnswer(factor) });
+}
+
+/**
+ * What each door answers a wrong credential, also given when the credential was revoked while the sign-in was in
+ * flight (ADR 055: `user.credentialsVersion`, read with the first factor, moved before the session started).
+ */
+function wrongCredentialAnswer(factor: Pick<FirstFactor, "method">): ErrorName {
+  switch (factor.method) {
+    case "password":
+      return "INVALID_EMAIL_OR_PASSWORD";
+    case "username":
+      return "INVALID_USERNAME_OR_PASSWORD";
+    case "passkey":
+      return "AUTH_CANCELLED";
+    case "email-otp":
+      return "INVALID_OTP";
+    case "verification-link":
+      return "INVALID_TOKEN";
+    case "social":
+      return "FAILED_TO_GET_USER_INFO";
+  }
 }
 
 /** How the `sign_in` event names this first factor (issue 29's method strings). */
@@ -155,6 +184,7 @@ export async function startSessionForNewAccount(ctx: RequestContext, user: User,
  * session that already went through the door, and this session replaces the ones just ended. It is no new
  * sign-in, so it keeps the replaced session's sign-in time (ADR 030: it must not reset the recent-sign-in clock).
  */
-export function replaceSessionAfterPasswordChange(ctx: RequestContext, current: SessionWithUser) {
-  return startSession(ctx, current.user, { signedInAt: current.session.createdAt });
+export function replaceSessionAfterPasswordChange(ctx: RequestContext, current: SessionWithUser, credentialsVersion: number) {
+  // `credentialsVersion`: the change's own (it revoked the old password); a revocation after it refuses this too.
+  return startSession(ctx, current.user, { signedInAt: current.session.createdAt, credentialsVersion });
 }

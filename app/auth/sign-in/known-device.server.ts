@@ -61,8 +61,3 @@ export async function rememberCreatingDevice(ctx: RequestContext, userId: string
 export async function forgetDevicesUnseenSince(before: Date): Promise<void> {
   await db.knownDevice.deleteMany({ where: { lastSeenAt: { lt: before } } });
 }
-
-/** Forgets every device of the account ("This wasn't me"): the next sign-in from any of them is new. */
-export async function forgetDevices(userId: string, tx: Transaction | Db = db): Promise<void> {
-  await tx.knownDevice.deleteMany({ where: { userId } });
-}

@@ -1,4 +1,5 @@
 // A user's linked accounts: list, unlink (never the last way in), and the provider tokens kept on them.
+import { revokeWaysIn } from "~/auth/account/revocation.server";
 import { AuthError } from "~/auth/errors";
 import { isFresh, type SessionWithUser } from "~/auth/session/sessions.server";
 import { enabledProviders, providerFor } from "~/auth/social/providers/registry.server";
@@ -40,8 +41,9 @@ export async function unlinkAccount(ctx: RequestContext, current: SessionWithUse
   const targetIsWayIn = target.providerId !== CREDENTIAL_PROVIDER || Boolean(target.password);
   if (targetIsWayIn && waysIn <= 1) throw new AuthError("YOU_CANT_UNLINK_YOUR_LAST_ACCOUNT");
   await db.$transaction(async (tx) => {
-    const { count } = await tx.account.deleteMany({ where: { id: target.id } });
-    if (count === 0) throw new AuthError("ACCOUNT_NOT_FOUND"); // unlinked a moment ago
+    // Through the one revocation (ADR 055): a sign-in through this link in flight starts no session.
+    const { accounts } = await revokeWaysIn(tx, current.user.id, { linkedAccountId: target.id });
+    if (accounts.length === 0) throw new AuthError("ACCOUNT_NOT_FOUND"); // unlinked a moment ago
     await recordSecurityEvent(tx, { userId: current.user.id, type: "account_unlinked", ctx, sessionId: current.session.id, details: { provider: target.providerId, providerName: providerName(target.providerId) } });
   });
   return { status: true };

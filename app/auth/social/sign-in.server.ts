@@ -159,7 +159,10 @@ export async function resolveIdentity(
     include: { user: true },
   });
   if (linked) {
-    await db.account.update({ where: { id: linked.id }, data: accountTokenData(tokens) });
+    // Conditional on the link still being there, after the user (and its credentials version) was read: an unlink
+    // or a claim that committed in between is seen here, and one after it moved the version (ADR 055).
+    const { count } = await db.account.updateMany({ where: { id: linked.id, userId: linked.userId }, data: accountTokenData(tokens) });
+    if (count === 0) throw new AuthError("FAILED_TO_GET_USER_INFO");
     return { user: linked.user, isNew: false };
   }
   if (!profile.email) throw new AuthError("USER_EMAIL_NOT_FOUND");

@@ -25,6 +25,8 @@ interface AttemptPayload {
   methods?: SecondFactorMethod[];
   /** How the first factor was given, for the `sign_in` event recorded when the second step succeeds (ADR 048). */
   signIn?: SignInRecord;
+  /** The account's credentials version read with the first factor (ADR 055); absent on older attempts: 0. */
+  credentialsVersion?: number;
 }
 
 export interface Attempt {
@@ -34,6 +36,8 @@ export interface Attempt {
   /** The second factors this sign-in may finish with (backup codes always). */
   methods: SecondFactorMethod[];
   signIn: SignInRecord;
+  /** The credentials version the first factor was checked against: the session starts only if it has not moved. */
+  credentialsVersion: number;
   /** Set by `guessingAttempt`: the guess this request may compare, counted against the attempt and the account. */
   guess?: { reserved: ReservedGuess; account: AccountGuess };
 }
@@ -46,10 +50,16 @@ const signInOf = (payload: AttemptPayload): SignInRecord => ({ ...(payload.signI
 export async function startAttempt(
   ctx: RequestContext,
   userId: string,
-  options: { rememberMe: boolean; methods: SecondFactorMethod[]; signIn: SignInRecord },
+  options: { rememberMe: boolean; methods: SecondFactorMethod[]; signIn: SignInRecord; credentialsVersion: number },
 ): Promise<void> {
   const id = randomToken(32);
-  const payload: AttemptPayload = { userId, rememberMe: options.rememberMe, methods: options.methods, signIn: options.signIn };
+  const payload: AttemptPayload = {
+    userId,
+    rememberMe: options.rememberMe,
+    methods: options.methods,
+    signIn: options.signIn,
+    credentialsVersion: options.credentialsVersion,
+  };
   await openEntry<AttemptPayload>("two-factor-attempt", id, payload, { ttlSeconds: TWO_FACTOR_ATTEMPT_SECONDS });
   setCookie(ctx, TWO_FACTOR_COOKIE, sign(id, PURPOSE), TWO_FACTOR_ATTEMPT_SECONDS);
 }
@@ -72,7 +82,14 @@ export async function currentAttempt(ctx: RequestContext): Promise<Attempt> {
     if (signed) clearAttemptCookie(ctx);
     throw new AuthError("INVALID_TWO_FACTOR_COOKIE");
   }
-  return { id, user, rememberMe: entry.payload.rememberMe, methods: methodsOf(entry.payload), signIn: signInOf(entry.payload) };
+  return {
+    id,
+    user,
+    rememberMe: entry.payload.rememberMe,
+    methods: methodsOf(entry.payload),
+    signIn: signInOf(entry.payload),
+    credentialsVersion: entry.payload.credentialsVersion ?? 0,
+  };
 }
 
 /** The second factors this browser's sign-in may finish with, or null without an open attempt (for the page). */
@@ -145,7 +162,13 @@ export async function finishAttempt(ctx: RequestContext, attempt: Attempt, trust
   // Not the first-factor door: this is its second half. The door opened this attempt after the first factor
   // (and its verified-address check), and the second factor was just given.
   // The sign-in counts (its event is recorded, its device marked new or known) once the second step succeeds.
-  const { session, user } = await startSession(ctx, attempt.user, { rememberMe: attempt.rememberMe, signIn: attempt.signIn });
+  // A revocation since the first factor (a reset, a claim, "This wasn't me") ends the attempt with it (ADR 055).
+  const { session, user } = await startSession(ctx, attempt.user, {
+    rememberMe: attempt.rememberMe,
+    signIn: attempt.signIn,
+    credentialsVersion: attempt.credentialsVersion,
+    refusal: "INVALID_TWO_FACTOR_COOKIE",
+  });
   if (trustDevice) await trustThisDevice(ctx, user.id);
   return { token: session.token, user: publicUser(user) };
 }

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "user" ADD COLUMN     "credentialsVersion" INTEGER NOT NULL DEFAULT 0;
+

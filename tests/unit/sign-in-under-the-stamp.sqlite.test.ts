@@ -1,0 +1,3 @@
+import { signInUnderTheStampSuite } from "./sign-in-under-the-stamp.suite";
+
+signInUnderTheStampSuite("sqlite");
