@@ -110,28 +110,8 @@ export default function ConfirmEmail() {
     </>
   );
 
-  if (view.state === "unusable") {
-    return (
-      <section className="narrow">
-        <h1>We could not confirm your email address</h1>
-        <p>{problem}</p>
-        <p>
-          <Link to="/account">Go to your account</Link>
-        </p>
-      </section>
-    );
-  }
-  if (view.state === "verified") {
-    return (
-      <section className="narrow">
-        <h1>Your email address is verified</h1>
-        <p>{view.email} is already verified. There is nothing more to do.</p>
-        <p>
-          <Link to="/account">Go to your account</Link>
-        </p>
-      </section>
-    );
-  }
+  if (view.state === "unusable") return <NothingToConfirm title="We could not confirm your email address" text={problem ?? ""} />;
+  if (view.state === "verified") return <NothingToConfirm title="Your email address is verified" text={`${view.email} is already verified. There is nothing more to do.`} />;
   if (view.state === "change") {
     return (
       <section className="card narrow" aria-labelledby="change-heading">
@@ -202,6 +182,19 @@ export default function ConfirmEmail() {
           I didn't create this account
         </SubmitButton>
       </Form>
+    </section>
+  );
+}
+
+/** A link with nothing (more) to confirm: why, and the way on. */
+function NothingToConfirm({ title, text }: { title: string; text: string }) {
+  return (
+    <section className="narrow">
+      <h1>{title}</h1>
+      <p>{text}</p>
+      <p>
+        <Link to="/account">Go to your account</Link>
+      </p>
     </section>
   );
 }
