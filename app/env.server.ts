@@ -121,6 +121,18 @@ const schema = z
     /** "off": no mail for a sign-in from a new device (the other security mails always go). */
     AUTH_NEW_DEVICE_MAIL: onOff("on"),
     /**
+     * "on": a right password from a browser the account has not signed in from (no two-factor, verified address)
+     * answers Better Auth's two-factor redirect and mails a code to confirm it (issue 39 §3, ADR 058).
+     */
+    AUTH_NEW_DEVICE_VERIFICATION: onOff("off"),
+    // Account lockout by device (issue 39 §1, docs/decisions/057-account-lockout-by-device.md)
+    /** "off": wrong passwords are limited only per client address. */
+    AUTH_LOCKOUT: onOff("on"),
+    /** Wrong passwords one bucket (an account's new devices, or one known device) may have in a window. */
+    AUTH_LOCKOUT_MAX_FAILURES: z.coerce.number().int().min(1).max(10_000).default(10),
+    /** The window, fixed from its first failure, in seconds (at least 10). */
+    AUTH_LOCKOUT_WINDOW_SECONDS: z.coerce.number().int().min(10).max(DAY_SECONDS).default(60 * 60),
+    /**
      * Test suites only (ADR 032): "fast" hashes new passwords with a cheap scrypt cost, marked as such, so tests
      * whose subject is not the hash do not pay ~145 ms of CPU per password. Refused unless BASE_URL is loopback.
      */

@@ -67,6 +67,8 @@ export const ERRORS = {
   INVALID_ERRORCALLBACKURL: [403, "Invalid errorCallbackURL"],
   INVALID_NEWUSERCALLBACKURL: [403, "Invalid newUserCallbackURL"],
   TOO_MANY_REQUESTS: [429, "Too many requests"],
+  // Too many wrong passwords in this account's bucket (issue 39 §1, ADR 057); also for an unknown identifier.
+  ACCOUNT_TEMPORARILY_LOCKED: [429, "Account temporarily locked"],
   NOT_FOUND: [404, "Not found"],
   METHOD_NOT_ALLOWED: [405, "Method not allowed"],
   INTERNAL_SERVER_ERROR: [500, "unknown error"],

@@ -149,6 +149,17 @@ export const emails = {
       outro: IGNORE,
     }),
   /** After a reset (by link or by code): when, what ended with it, and what to do if it was not the owner. */
+  /** Once per lock of an account's password bucket (issue 39 §1, ADR 057). */
+  accountLocked: (to: string, lock: { scope: "new_devices" | "device"; until: Date }, activityUrl: string) =>
+    actionMail({
+      to,
+      subject: "Wrong passwords were tried on your account",
+      intro: `Too many wrong passwords were tried on your account ${lock.scope === "device" ? "from one of the devices you have signed in with" : "from devices you have not signed in with before"}, so password sign-in ${lock.scope === "device" ? "from that device" : "from new devices"} is paused until ${describeMoment(lock.until)}. Still open to you: ${lock.scope === "device" ? "your other devices" : "the devices you have signed in with before"}, your passkeys, a sign-in code by email, and a password reset link.`,
+      action: "Review your account activity",
+      url: activityUrl,
+      outro:
+        "If these attempts were not yours, someone may be guessing your password: choose a new one by resetting it from the sign-in page (\"Forgot password?\"), and use a password you use nowhere else.",
+    }),
   passwordWasReset: (to: string, at: Date, activityUrl: string, sessionsEnded: boolean) =>
     actionMail({
       to,
@@ -261,6 +272,16 @@ export const emails = {
       code,
       lifetimeSeconds,
       outro: "If this was not you, change your password.",
+    }),
+  /** A right password from a browser new to the account (issue 39 §3, ADR 058): the code that confirms it. */
+  newDeviceCode: (to: string, code: string, lifetimeSeconds: number, sign: { at: Date; device: string; ipAddress: string | null }) =>
+    codeMail({
+      to,
+      subject: "Confirm it's you",
+      intro: `Someone entered your password from a device your account has not been used from (${sign.device}${sign.ipAddress ? `, client address ${sign.ipAddress}` : ""}) on ${describeMoment(sign.at)}. If this was you, enter this code to finish signing in.`,
+      code,
+      lifetimeSeconds,
+      outro: "If this wasn't you, change your password: whoever tried knows it. Nobody is signed in without this code.",
     }),
   emailOtp: (to: string, code: string, type: "sign-in" | "email-verification" | "forget-password", lifetimeSeconds: number) =>
     codeMail({

@@ -67,6 +67,12 @@ export const PAGE_MESSAGES = {
       ? `Too many attempts. Try again in ${seconds} ${seconds === 1 ? "second" : "seconds"}.`
       : "Too many attempts. Try again in a minute.";
   },
+  ACCOUNT_TEMPORARILY_LOCKED: (error: AuthError) => {
+    const seconds = Number(error.headers["Retry-After"]);
+    const minutes = Number.isFinite(seconds) && seconds > 0 ? Math.ceil(seconds / 60) : null;
+    const when = minutes === null ? "later" : `in ${minutes} ${minutes === 1 ? "minute" : "minutes"}`;
+    return `There have been too many failed password attempts for this account from new devices. Try again ${when}, or sign in another way: with a passkey, with a code emailed to you, or from a device you have used to sign in before.`;
+  },
 } satisfies Record<string, (error: AuthError) => string>;
 
 /**

@@ -80,12 +80,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
       generate: withPassword("/two-factor/generate-backup-codes", async (password, current, ctx) => ({
         backupCodes: (await generateBackupCodes(ctx, current, { password })).backupCodes,
       })),
-      "enable-otp": withPassword("/two-factor/set-otp", async (password, current) => {
-        await setTwoFactorOtp(current, { password, enabled: true });
+      "enable-otp": withPassword("/two-factor/set-otp", async (password, current, ctx) => {
+        await setTwoFactorOtp(ctx, current, { password, enabled: true });
         return goTo(HERE, "Signing in can now finish with a code by email.");
       }),
-      "disable-otp": withPassword("/two-factor/set-otp", async (password, current) => {
-        await setTwoFactorOtp(current, { password, enabled: false });
+      "disable-otp": withPassword("/two-factor/set-otp", async (password, current, ctx) => {
+        await setTwoFactorOtp(ctx, current, { password, enabled: false });
         return goTo(HERE, "Signing in no longer offers a code by email.");
       }),
     },

@@ -6,5 +6,5 @@ import { endpoint } from "~/http/endpoint.server";
 export const { loader, action } = endpoint({
   method: "POST",
   body: passwordBody,
-  handler: async ({ body, ctx }) => getTotpUri(await requireSession(ctx), body),
+  handler: async ({ body, ctx }) => getTotpUri(ctx, await requireSession(ctx), body),
 });

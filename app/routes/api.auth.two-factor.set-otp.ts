@@ -6,5 +6,5 @@ import { endpoint } from "~/http/endpoint.server";
 export const { loader, action } = endpoint({
   method: "POST",
   body: setOtpBody,
-  handler: async ({ body, ctx }) => setTwoFactorOtp(await requireSession(ctx), body),
+  handler: async ({ body, ctx }) => setTwoFactorOtp(ctx, await requireSession(ctx), body),
 });

@@ -36,8 +36,10 @@ const redisUp = await redisReachable();
 if (!redisUp && process.env.CI === "true") throw new Error(`Redis is not reachable at ${REDIS_URL}; CI requires it.`);
 if (!redisUp) console.warn(`[rate-limit.test] Redis is not reachable at ${REDIS_URL}: skipping the Redis cases.`);
 
-const ON = { AUTH_RATE_LIMIT: "on" };
-const BEHIND_PROXY = { AUTH_RATE_LIMIT: "on", TRUST_PROXY: "true" };
+// The per-address limits alone: these tests send one account's wrong passwords from many addresses, which the
+// per-account lockout (ADR 057, tests/api/account-lockout.test.ts) would stop, and it writes rateLimit rows.
+const ON = { AUTH_RATE_LIMIT: "on", AUTH_LOCKOUT: "off" };
+const BEHIND_PROXY = { AUTH_RATE_LIMIT: "on", AUTH_LOCKOUT: "off", TRUST_PROXY: "true" };
 /** Two processes on one SQLite file must say so: alone, a SQLite process counts in memory. */
 const SHARED_DATABASE = { ...BEHIND_PROXY, AUTH_RATE_LIMIT_STORE: "database" };
 

@@ -40,8 +40,11 @@ afterAll(async () => {
   delete process.env.AUTH_TEST_PASSWORD_HASHING;
 });
 
-/** The request a sign-in came through: only its address and User-Agent are read (for a failed sign-in's event). */
-const CTX = { clientIp: "203.0.113.9", userAgent: "vitest" } as Parameters<typeof credentials.verifyCredentials>[0];
+/**
+ * The request a sign-in came through: only its address and User-Agent (for a failed sign-in's event) and its
+ * device cookie (none here: the account's new-devices bucket, ADR 057) are read.
+ */
+const CTX = { clientIp: "203.0.113.9", userAgent: "vitest", request: new Request("http://localhost/sign-in") } as Parameters<typeof credentials.verifyCredentials>[0];
 
 async function workOf(attempt: () => Promise<unknown>): Promise<typeof derivations> {
   derivations.production = 0;

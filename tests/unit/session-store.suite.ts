@@ -52,11 +52,15 @@ export function sessionStoreSuite(kind: DatabaseKind) {
       const user = await db.user.create({ data: { name: "Hash", email, twoFactorEnabled: true } });
       await db.account.create({ data: { userId: user.id, accountId: "gh-1", providerId: "github" } });
       await db.account.create({ data: { userId: user.id, accountId: user.id, providerId: "credential", password: "salt:key" } });
-      expect(await store.findUserWithPasswordHash(email, "credential")).toEqual({ user, passwordHash: "salt:key" });
+      expect(await store.findUserWithPasswordHash(email, "credential")).toEqual({ user, passwordHash: "salt:key", knownDevice: false });
+      // With the browser's device hash: whether it is one of the account's known devices (ADR 057).
+      await db.knownDevice.create({ data: { userId: user.id, deviceHash: "known-device-hash" } });
+      expect((await store.findUserWithPasswordHash(email, "credential", "known-device-hash"))?.knownDevice).toBe(true);
+      expect((await store.findUserWithPasswordHash(email, "credential", "other-device-hash"))?.knownDevice).toBe(false);
 
       const social = await db.user.create({ data: { name: "Social", email: `social-${Date.now()}@example.com` } });
       await db.account.create({ data: { userId: social.id, accountId: "gh-2", providerId: "github" } });
-      expect(await store.findUserWithPasswordHash(social.email, "credential")).toEqual({ user: social, passwordHash: null });
+      expect(await store.findUserWithPasswordHash(social.email, "credential")).toEqual({ user: social, passwordHash: null, knownDevice: false });
 
       expect(await store.findUserWithPasswordHash("nobody@example.com", "credential")).toBeNull();
     });

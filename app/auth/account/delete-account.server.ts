@@ -9,6 +9,7 @@ import { CREDENTIAL_PROVIDER, verifyPassword } from "~/auth/account/password.ser
 import type { RequestContext } from "~/auth/request-context.server";
 import { clearSessionCookies, isFresh, type SessionWithUser } from "~/auth/session/sessions.server";
 import { consumeToken, mailToken, peekToken } from "~/auth/verification.server";
+import { checkPasswordWithLockout } from "~/auth/sign-in/password-lockout.server";
 import { db } from "~/db.server";
 import { emails } from "~/email/templates.server";
 import { env } from "~/env.server";
@@ -56,7 +57,11 @@ export async function deleteUser(
   if (input.password !== undefined) {
     const account = await db.account.findFirst({ where: { userId: current.user.id, providerId: CREDENTIAL_PROVIDER } });
     if (!account?.password) throw new AuthError("CREDENTIAL_ACCOUNT_NOT_FOUND");
-    if (!(await verifyPassword(input.password, account.password))) throw new AuthError("INVALID_PASSWORD");
+    const stored = account.password;
+    const typed = input.password;
+    // Counted in the account's bucket for this device, like a sign-in's password (issue 39 §1, ADR 057).
+    const check = await checkPasswordWithLockout(ctx, { userId: current.user.id }, "delete_user", () => verifyPassword(typed, stored));
+    if (!check.right) throw new AuthError("INVALID_PASSWORD");
   } else if (!isFresh(current.session)) {
     throw new AuthError("SESSION_EXPIRED_REAUTHENTICATE_TO_PERFORM_THIS_ACTION");
   }

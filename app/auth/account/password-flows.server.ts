@@ -10,6 +10,7 @@ import type { RequestContext } from "~/auth/request-context.server";
 import type { SessionWithUser } from "~/auth/session/sessions.server";
 import { replaceSessionAfterPasswordChange } from "~/auth/sign-in/first-factor.server";
 import { afterResponse, consumeToken, mailToken, peekToken, revokeTokens } from "~/auth/verification.server";
+import { checkPasswordWithLockout } from "~/auth/sign-in/password-lockout.server";
 import { db, isUniqueViolation } from "~/db.server";
 import { proveInbox } from "~/auth/account/claim.server";
 import { revokeWaysIn } from "~/auth/account/revocation.server";
@@ -129,7 +130,10 @@ export async function changePassword(
   assertPasswordLength(input.newPassword);
   const account = await db.account.findFirst({ where: { userId: current.user.id, providerId: CREDENTIAL_PROVIDER } });
   if (!account?.password) throw new AuthError("CREDENTIAL_ACCOUNT_NOT_FOUND");
-  if (!(await verifyPassword(input.currentPassword, account.password))) throw new AuthError("INVALID_PASSWORD");
+  const stored = account.password;
+  // Counted in the account's bucket for this device, like a sign-in's password (issue 39 §1, ADR 057).
+  const check = await checkPasswordWithLockout(ctx, { userId: current.user.id }, "change_password", () => verifyPassword(input.currentPassword, stored));
+  if (!check.right) throw new AuthError("INVALID_PASSWORD");
   // After the current password (only its owner hears that the new one is breached), before the new one's hashing.
   await assertPasswordNotCompromised(input.newPassword, { ctx, userId: current.user.id, flow: "change", sessionId: current.session.id });
   // Chosen by someone who knew the current password inside a session (which passed the second factor, if on):

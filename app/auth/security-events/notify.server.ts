@@ -43,6 +43,7 @@ function mailsFor(type: string, details: SecurityEventDetails): boolean {
   if (type === "sign_in") return details.newDevice === true && env.AUTH_NEW_DEVICE_MAIL === "on";
   // An application given offline_access holds a way in that outlives every session (ADR 055).
   if (type === "application_authorized") return details.lastingAccess === true;
+  if (type === "account_locked") return true; // recorded once per lock (ADR 057)
   return ["password_changed", "password_reset", "password_set", "two_factor_disabled", "passkey_added", "account_linked", "email_changed"].includes(type);
 }
 
@@ -75,6 +76,11 @@ async function mailOwner(event: StoredEvent, details: SecurityEventDetails, devi
   }
   const user = await db.user.findUnique({ where: { id: event.userId }, select: { email: true } });
   if (!user) return; // deleted a moment later
+  if (event.type === "account_locked") {
+    const lock = { scope: details.scope === "device" ? ("device" as const) : ("new_devices" as const), until: new Date(String(details.until)) };
+    await sendMail(emails.accountLocked(user.email, lock, activityUrl), { securityNotice: true });
+    return;
+  }
   const newWay = NEW_WAYS_IN[event.type];
   const message =
     event.type === "sign_in"

@@ -66,10 +66,15 @@ export async function recordSecurityEvent(tx: Transaction | Db, input: SecurityE
  * nobody awaits: the caller's answer and its timing are exactly those of a wrong guess at an unknown account,
  * so the event can tell the owner without telling the guesser anything (issue 29).
  */
-export function recordFailedSignIn(ctx: Pick<RequestContext, "clientIp" | "userAgent">, who: { userId: string } | { email: string }, method: string): void {
+export function recordFailedSignIn(
+  ctx: Pick<RequestContext, "clientIp" | "userAgent">,
+  who: { userId: string } | { email: string },
+  method: string,
+  extra: SecurityEventDetails = {},
+): void {
   const seen = { clientIp: ctx.clientIp, userAgent: ctx.userAgent };
   afterResponse(async () => {
     const userId = "userId" in who ? who.userId : (await db.user.findUnique({ where: { email: who.email }, select: { id: true } }))?.id;
-    if (userId) await recordSecurityEvent(db, { userId, type: "sign_in_failed", ctx: seen, details: { method } });
+    if (userId) await recordSecurityEvent(db, { userId, type: "sign_in_failed", ctx: seen, details: { method, ...extra } });
   });
 }

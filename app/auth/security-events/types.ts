@@ -3,6 +3,12 @@
 export const SECURITY_EVENT_TYPES = [
   "sign_in",
   "sign_in_failed",
+  // Wrong passwords per account (issue 39 §1, ADR 057): an attempt refused uncompared, details {reason: "locked",
+  // method, knownDevice}; and once per lock, {scope: "new_devices" | "device", until} (mails the owner).
+  "sign_in_blocked",
+  "account_locked",
+  // A right password that started no session yet: details {reason: "new_device"} (issue 39 §3, ADR 058).
+  "sign_in_challenged",
   "sign_out",
   "session_revoked",
   "password_changed",

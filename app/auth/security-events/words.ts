@@ -61,7 +61,19 @@ export function describeEvent(type: string, details: SecurityEventDetails, reade
     case "sign_in":
       return `${details.signUp ? "Account created and signed in" : "Signed in"} ${signInMethodWords(details)}`.trim();
     case "sign_in_failed":
-      return details.method === "two_factor" ? "Wrong two-factor code entered" : details.method === "email_otp" ? "Wrong sign-in code entered" : "Wrong password entered";
+      return details.method === "two_factor"
+        ? "Wrong two-factor code entered"
+        : details.method === "new_device"
+          ? "Wrong code entered to confirm a new device"
+          : details.method === "email_otp"
+            ? "Wrong sign-in code entered"
+            : "Wrong password entered";
+    case "sign_in_challenged":
+      return "Right password entered from a new device; a code was emailed to confirm it";
+    case "sign_in_blocked":
+      return "Password sign-in refused: too many wrong passwords";
+    case "account_locked":
+      return `Password sign-in ${details.scope === "device" ? "from one of your devices" : "from new devices"} paused after too many wrong passwords${typeof details.until === "string" ? ` until ${details.until.replace("T", " ").slice(0, 16)} UTC` : ""}`;
     case "sign_out":
       return "Signed out";
     case "session_revoked":

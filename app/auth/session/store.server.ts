@@ -105,14 +105,20 @@ export async function findSessionWithUser(token: string): Promise<{ session: Ses
  * A user by (normalized) e-mail with the hash of its password account, if it has one: what sign-in checks. One
  * statement, so the user's credentials version is the one that went with this hash (ADR 055).
  */
-export async function findUserWithPasswordHash(email: string, providerId: string): Promise<{ user: User; passwordHash: string | null } | null> {
-  const rows = await db.$queryRaw<Array<UserRow & { a_password: string | null }>>`
-    SELECT ${USER_COLUMNS}, a."password" AS "a_password"
+export async function findUserWithPasswordHash(
+  email: string,
+  providerId: string,
+  deviceHash: string | null = null,
+): Promise<{ user: User; passwordHash: string | null; knownDevice: boolean } | null> {
+  // In the same query: whether the browser's device cookie is one of the account's known devices (ADR 057).
+  const rows = await db.$queryRaw<Array<UserRow & { a_password: string | null; d_known: number | bigint | boolean }>>`
+    SELECT ${USER_COLUMNS}, a."password" AS "a_password",
+      CASE WHEN EXISTS (SELECT 1 FROM "knownDevice" d WHERE d."userId" = u."id" AND d."deviceHash" = ${deviceHash ?? ""}) THEN 1 ELSE 0 END AS "d_known"
     FROM "user" u LEFT JOIN "account" a ON a."userId" = u."id" AND a."providerId" = ${providerId}
     WHERE u."email" = ${email}
     LIMIT 1`;
   const row = rows[0];
-  return row ? { user: userFromRow(row), passwordHash: row.a_password } : null;
+  return row ? { user: userFromRow(row), passwordHash: row.a_password, knownDevice: deviceHash !== null && Number(row.d_known) === 1 } : null;
 }
 
 export interface NewSession {

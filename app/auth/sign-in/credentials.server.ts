@@ -18,7 +18,8 @@ import { recordFailedSignIn } from "~/auth/security-events/record.server";
 import { findUserWithPasswordHash } from "~/auth/session/store.server";
 import { absoluteUrl } from "~/auth/core/links.server";
 import { finishFirstFactor, signInAnswer, startSessionForNewAccount } from "~/auth/sign-in/first-factor.server";
-import { deviceIdOf, rememberCreatingDevice } from "~/auth/sign-in/known-device.server";
+import { deviceIdOf, presentedDeviceHash, rememberCreatingDevice } from "~/auth/sign-in/known-device.server";
+import { checkPasswordWithLockout } from "~/auth/sign-in/password-lockout.server";
 import { parseUsername, usernameTaken } from "~/auth/username/username.server";
 import { db, isUniqueViolation, type User } from "~/db.server";
 import { sendMail } from "~/email/mailer.server";
@@ -150,11 +151,16 @@ export interface SignInInput {
  * Checks the password; every failure is the same 401 after the same scrypt work. A wrong password for an
  * account with one is recorded for its owner after the answer (`recordFailedSignIn`).
  */
-export async function verifyCredentials(ctx: RequestContext, email: string, password: string): Promise<User> {
-  const found = await findUserWithPasswordHash(normalizeEmail(email), CREDENTIAL_PROVIDER);
+export async function verifyCredentials(ctx: RequestContext, typedEmail: string, password: string): Promise<User> {
+  const email = normalizeEmail(typedEmail);
+  const found = await findUserWithPasswordHash(email, CREDENTIAL_PROVIDER, presentedDeviceHash(ctx));
   const hash = found?.passwordHash;
-  const valid = hash ? await verifyPassword(password, hash) : await verifyAgainstDecoy(password);
-  if (found && hash && !valid) recordFailedSignIn(ctx, { userId: found.user.id }, "password");
+  // Counted per account (or per unknown address) before compared (issue 39 §1, ADR 057).
+  const subject = found ? { userId: found.user.id, knownDevice: found.knownDevice } : { identifier: `email:${email}` };
+  const { right: valid, knownDevice } = await checkPasswordWithLockout(ctx, subject, "password", () =>
+    hash ? verifyPassword(password, hash) : verifyAgainstDecoy(password).then(() => false),
+  );
+  if (found && hash && !valid) recordFailedSignIn(ctx, { userId: found.user.id }, "password", { knownDevice });
   if (!found || !valid) throw new AuthError("INVALID_EMAIL_OR_PASSWORD");
   return found.user;
 }

@@ -25,6 +25,12 @@ export function deviceIdOf(ctx: RequestContext): string {
   return id;
 }
 
+/** The stored form of the device id this browser presented, if any; sets no cookie (ADR 057's buckets). */
+export function presentedDeviceHash(ctx: Pick<RequestContext, "request">): string | null {
+  const known = readSignedCookie(ctx.request, DEVICE_COOKIE, DEVICE_PURPOSE);
+  return known && /^[A-Za-z0-9]{32}$/.test(known) ? sha256Hex(known) : null;
+}
+
 /** The stored form of this browser's device id (making one, and its cookie, if it has none). */
 export function deviceHashOf(ctx: RequestContext): string {
   return sha256Hex(deviceIdOf(ctx));

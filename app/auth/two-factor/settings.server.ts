@@ -10,20 +10,24 @@ import { newBackupCodes, openBackupCodes, sealBackupCodes } from "~/auth/two-fac
 import { newEncryptedSecret, plainSecret, totpUri } from "~/auth/two-factor/totp.server";
 import { forgetThisDevice } from "~/auth/two-factor/trusted-device.server";
 import { recordSecurityEvent } from "~/auth/security-events/record.server";
+import { checkPasswordWithLockout } from "~/auth/sign-in/password-lockout.server";
 import { db } from "~/db.server";
 
-async function assertPassword(userId: string, password: string): Promise<void> {
+async function assertPassword(ctx: RequestContext, userId: string, password: string): Promise<void> {
   const account = await db.account.findFirst({ where: { userId, providerId: CREDENTIAL_PROVIDER }, select: { password: true } });
   if (!account?.password) {
     await verifyAgainstDecoy(password);
     throw new AuthError("CREDENTIAL_ACCOUNT_NOT_FOUND");
   }
-  if (!(await verifyPassword(password, account.password))) throw new AuthError("INVALID_PASSWORD");
+  const stored = account.password;
+  // Counted in the account's bucket for this device, like a sign-in's password (issue 39 §1, ADR 057).
+  const { right } = await checkPasswordWithLockout(ctx, { userId }, "two_factor_password", () => verifyPassword(password, stored));
+  if (!right) throw new AuthError("INVALID_PASSWORD");
 }
 
 /** POST /two-factor/enable: a new secret and backup codes; on once the first code is verified. */
 export async function enableTwoFactor(ctx: RequestContext, current: SessionWithUser, input: { password: string; issuer?: string }) {
-  await assertPassword(current.user.id, input.password);
+  await assertPassword(ctx, current.user.id, input.password);
   const secret = newEncryptedSecret();
   const backupCodes = newBackupCodes();
   // Starting over starts the e-mailed second factor over too: off until chosen again.
@@ -64,8 +68,8 @@ export async function currentBackupCodes(userId: string): Promise<string[]> {
 }
 
 /** POST /two-factor/get-totp-uri. */
-export async function getTotpUri(current: SessionWithUser, input: { password: string }) {
-  await assertPassword(current.user.id, input.password);
+export async function getTotpUri(ctx: RequestContext, current: SessionWithUser, input: { password: string }) {
+  await assertPassword(ctx, current.user.id, input.password);
   const found = await currentTotpUri(current.user.id, current.user.email);
   if (!found) throw new AuthError("TOTP_NOT_ENABLED");
   return { totpURI: found.totpURI };
@@ -84,7 +88,7 @@ export async function confirmEnable(ctx: RequestContext, current: SessionWithUse
 
 /** POST /two-factor/disable: the secret and backup codes are deleted, trusted devices with them. */
 export async function disableTwoFactor(ctx: RequestContext, current: SessionWithUser, input: { password: string }) {
-  await assertPassword(current.user.id, input.password);
+  await assertPassword(ctx, current.user.id, input.password);
   const user = await db.$transaction(async (tx) => {
     const { count } = await tx.twoFactor.deleteMany({ where: { userId: current.user.id } });
     const before = await tx.user.findUniqueOrThrow({ where: { id: current.user.id }, select: { twoFactorEnabled: true } });
@@ -103,8 +107,8 @@ export async function disableTwoFactor(ctx: RequestContext, current: SessionWith
  * Needs two-factor on. Even when chosen, it is offered only after a first factor that did not rest on the inbox
  * (app/auth/sign-in/first-factor.server.ts).
  */
-export async function setTwoFactorOtp(current: SessionWithUser, input: { password: string; enabled: boolean }) {
-  await assertPassword(current.user.id, input.password);
+export async function setTwoFactorOtp(ctx: RequestContext, current: SessionWithUser, input: { password: string; enabled: boolean }) {
+  await assertPassword(ctx, current.user.id, input.password);
   const { count } = await db.twoFactor.updateMany({
     where: { userId: current.user.id, user: { twoFactorEnabled: true } },
     data: { otpEnabled: input.enabled },
@@ -115,7 +119,7 @@ export async function setTwoFactorOtp(current: SessionWithUser, input: { passwor
 
 /** POST /two-factor/generate-backup-codes: ten new codes replace the old ones. */
 export async function generateBackupCodes(ctx: RequestContext, current: SessionWithUser, input: { password: string }) {
-  await assertPassword(current.user.id, input.password);
+  await assertPassword(ctx, current.user.id, input.password);
   const backupCodes = newBackupCodes();
   await db.$transaction(async (tx) => {
     const { count } = await tx.twoFactor.updateMany({

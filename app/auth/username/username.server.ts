@@ -4,6 +4,7 @@ import { AuthError } from "~/auth/errors";
 import { CREDENTIAL_PROVIDER, verifyAgainstDecoy, verifyPassword } from "~/auth/account/password.server";
 import type { RequestContext } from "~/auth/request-context.server";
 import { finishFirstFactor, signInAnswer } from "~/auth/sign-in/first-factor.server";
+import { checkPasswordWithLockout } from "~/auth/sign-in/password-lockout.server";
 import { usernameProblem } from "~/auth/username/schemas";
 import { recordFailedSignIn } from "~/auth/security-events/record.server";
 import { db, type User } from "~/db.server";
@@ -40,8 +41,12 @@ export async function verifyUsernameCredentials(ctx: RequestContext, typed: stri
     include: { accounts: { where: { providerId: CREDENTIAL_PROVIDER }, select: { password: true } } },
   });
   const hash = user?.accounts[0]?.password;
-  const valid = hash ? await verifyPassword(password, hash) : await verifyAgainstDecoy(password);
-  if (user && hash && !valid) recordFailedSignIn(ctx, { userId: user.id }, "username");
+  // The account's one budget, whichever identifier was typed (issue 39 §1, ADR 057).
+  const subject = user ? { userId: user.id } : { identifier: `username:${username}` };
+  const { right: valid, knownDevice } = await checkPasswordWithLockout(ctx, subject, "username", () =>
+    hash ? verifyPassword(password, hash) : verifyAgainstDecoy(password).then(() => false),
+  );
+  if (user && hash && !valid) recordFailedSignIn(ctx, { userId: user.id }, "username", { knownDevice });
   if (!user || !valid) throw new AuthError("INVALID_USERNAME_OR_PASSWORD");
   const { accounts: _accounts, ...plainUser } = user;
   return plainUser;

@@ -1,0 +1,109 @@
+// Wrong passwords counted per account, across every client address (issue 39 §1,
+// docs/decisions/057-account-lockout-by-device.md). Each account has a bucket for its new devices (any browser
+// without one of its known-device cookies, ADR 039) and one per known device; an identifier with no account is
+// counted under that identifier, with the same limits, so the answers tell nothing. Counted before compared
+// (ADR 029): a place is reserved atomically in the shared rateLimit table, the password compared, and the place
+// given back when it was right. A spent bucket refuses every attempt before comparing, the right password too.
+import { sha256Hex, randomToken } from "~/auth/core/crypto.server";
+import { AuthError } from "~/auth/errors";
+import type { RequestContext } from "~/auth/request-context.server";
+import { recordSecurityEvent } from "~/auth/security-events/record.server";
+import { presentedDeviceHash } from "~/auth/sign-in/known-device.server";
+import { afterResponse } from "~/auth/verification.server";
+import { db } from "~/db.server";
+import { env } from "~/env.server";
+
+/**
+ * Whose password is being checked: an account, or a typed identifier that has none. `knownDevice`, when the
+ * caller's own query already answered it, saves the look-up.
+ */
+export type PasswordSubject = { userId: string; knownDevice?: boolean } | { identifier: string };
+
+type Seen = Pick<RequestContext, "clientIp" | "userAgent" | "request">;
+
+interface Bucket {
+  key: string;
+  userId: string | null;
+  knownDevice: boolean;
+}
+
+// Hashed: the table then holds no address or username, and no key can look like a rate-limit key.
+async function bucketOf(ctx: Seen, subject: PasswordSubject): Promise<Bucket> {
+  if ("identifier" in subject) return { key: `lockout:${sha256Hex(`id:${subject.identifier}`)}`, userId: null, knownDevice: false };
+  const { userId } = subject;
+  const deviceHash = presentedDeviceHash(ctx);
+  // Only a browser that presents a device cookie can be known; the others need no look-up.
+  const known =
+    deviceHash && (subject.knownDevice ?? (await db.knownDevice.findUnique({ where: { userId_deviceHash: { userId, deviceHash } }, select: { id: true } })));
+  return known
+    ? { key: `lockout:${sha256Hex(`user:${userId}|device:${deviceHash}`)}`, userId, knownDevice: true }
+    : { key: `lockout:${sha256Hex(`user:${userId}|new`)}`, userId, knownDevice: false };
+}
+
+/** The 429 of a spent bucket, with the seconds to its window's end. */
+export function accountLocked(retryAfterSeconds: number): AuthError {
+  const retryAfter = String(retryAfterSeconds);
+  return new AuthError("ACCOUNT_TEMPORARILY_LOCKED", { headers: { "Retry-After": retryAfter, "X-Retry-After": retryAfter } });
+}
+
+type Reservation = { place: number; windowStartedAt: number } | { retryAfterSeconds: number; windowStartedAt: number };
+
+/** One statement: a place while the window has some left (a new window once the last has ended). */
+async function reserve(key: string): Promise<Reservation> {
+  const max = env.AUTH_LOCKOUT_MAX_FAILURES;
+  const windowMs = env.AUTH_LOCKOUT_WINDOW_SECONDS * 1000;
+  const now = Date.now();
+  const ended = BigInt(now - windowMs);
+  const rows = await db.$queryRaw<Array<{ count: number | bigint; lastRequest: number | bigint }>>`
+    INSERT INTO "rateLimit" ("id", "key", "count", "lastRequest") VALUES (${randomToken(24)}, ${key}, 1, ${BigInt(now)})
+    ON CONFLICT ("key") DO UPDATE SET
+      "count" = CASE WHEN "rateLimit"."lastRequest" <= ${ended} THEN 1 ELSE "rateLimit"."count" + 1 END,
+      "lastRequest" = CASE WHEN "rateLimit"."lastRequest" <= ${ended} THEN ${BigInt(now)} ELSE "rateLimit"."lastRequest" END
+    WHERE "rateLimit"."lastRequest" <= ${ended} OR "rateLimit"."count" < ${max}
+    RETURNING "count", "lastRequest"`;
+  if (rows.length === 1) return { place: Number(rows[0].count), windowStartedAt: Number(rows[0].lastRequest) };
+  const window = await db.rateLimit.findUnique({ where: { key }, select: { lastRequest: true } });
+  const startedAt = window ? Number(window.lastRequest) : now;
+  return { retryAfterSeconds: Math.max(1, Math.ceil((startedAt + windowMs - now) / 1000)), windowStartedAt: startedAt };
+}
+
+async function giveBack(key: string, windowStartedAt: number): Promise<void> {
+  await db.rateLimit.updateMany({ where: { key, lastRequest: BigInt(windowStartedAt), count: { gt: 0 } }, data: { count: { decrement: 1 } } });
+}
+
+export interface PasswordCheck {
+  right: boolean;
+  /** Whether the browser is one of the account's known devices (false for an identifier without one). */
+  knownDevice: boolean;
+}
+
+/**
+ * One password comparison under the lockout: refused (429 ACCOUNT_TEMPORARILY_LOCKED) before comparing when the
+ * bucket is spent; a right password gives its place back, a wrong one stays counted, and the one that took the
+ * last place locks the bucket (`account_locked`, which mails the owner: once per lock). Events only for accounts,
+ * after the answer. `method` names the check in the events ("password", "username", "change_password", …).
+ */
+export async function checkPasswordWithLockout(ctx: Seen, subject: PasswordSubject, method: string, compare: () => Promise<boolean>): Promise<PasswordCheck> {
+  if (env.AUTH_LOCKOUT === "off") return { right: await compare(), knownDevice: false };
+  const bucket = await bucketOf(ctx, subject);
+  const seen = { clientIp: ctx.clientIp, userAgent: ctx.userAgent };
+  const reservation = await reserve(bucket.key);
+  if (!("place" in reservation)) {
+    const { userId } = bucket;
+    if (userId) {
+      afterResponse(() => recordSecurityEvent(db, { userId, type: "sign_in_blocked", ctx: seen, details: { reason: "locked", method, knownDevice: bucket.knownDevice } }));
+    }
+    throw accountLocked(reservation.retryAfterSeconds);
+  }
+  // Compare errors keep the place counted (ADR 029). A right password's place goes back after the answer, so
+  // the sign-in waits for no second write.
+  const right = await compare();
+  if (right) afterResponse(() => giveBack(bucket.key, reservation.windowStartedAt));
+  const { userId } = bucket;
+  if (!right && userId && reservation.place >= env.AUTH_LOCKOUT_MAX_FAILURES) {
+    const until = new Date(reservation.windowStartedAt + env.AUTH_LOCKOUT_WINDOW_SECONDS * 1000).toISOString();
+    const scope = bucket.knownDevice ? "device" : "new_devices";
+    afterResponse(() => recordSecurityEvent(db, { userId, type: "account_locked", ctx: seen, details: { scope, until } }));
+  }
+  return { right, knownDevice: bucket.knownDevice };
+}
