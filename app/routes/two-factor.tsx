@@ -2,13 +2,14 @@
 // sent by e-mail where the sign-in's first factor left that open (ADR 027: the page offers exactly the attempt's
 // methods). Works without JavaScript: each way is its own form, chosen by `?method=`. A refusal that ends
 // the sign-in (the fifth wrong code, or one that took too long) goes back to the password step, which says why.
+// A new browser's check (AUTH_NEW_DEVICE_VERIFICATION, ADR 058) shows only the e-mailed-code form, as "Confirm it's you".
 import { getFormProps } from "@conform-to/react";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { AuthError } from "~/auth/errors";
 import { safeRedirectTarget } from "~/auth/origin.server";
-import { attemptIsOpen, hasAttemptCookie, openAttemptMethods } from "~/auth/two-factor/attempt.server";
+import { attemptIsOpen, hasAttemptCookie, openAttemptKind } from "~/auth/two-factor/attempt.server";
 import { TWO_FACTOR_OTP_SECONDS } from "~/auth/two-factor/constants";
 import { secondFactorFormSchema, sendOtpFormSchema } from "~/auth/two-factor/schemas";
 import { sendTwoFactorOtp, verifyBackupCode, verifyTotp, verifyTwoFactorOtp } from "~/auth/two-factor/verify.server";
@@ -31,8 +32,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // Without a pending sign-in there is nothing to finish here.
   if (!hasAttemptCookie(request)) throw redirect("/sign-in");
   // An attempt that has ended offers the app and backup codes; their form then says it is over.
-  const otpOpen = ((await openAttemptMethods(request)) ?? []).includes("otp");
-  return { method: methodOf(url, otpOpen), otpOpen, redirectTo: url.searchParams.get("redirectTo") ?? "", sent: url.searchParams.get("sent") === "1" };
+  const attempt = await openAttemptKind(request);
+  const otpOpen = (attempt?.methods ?? []).includes("otp");
+  // A new browser's check (ADR 058) has one way: the code mailed when the password was entered.
+  const newDevice = attempt?.newDeviceVerification === true;
+  const method = newDevice ? "otp" : methodOf(url, otpOpen);
+  return { method, otpOpen, newDevice, redirectTo: url.searchParams.get("redirectTo") ?? "", sent: url.searchParams.get("sent") === "1" };
 }
 
 /** Words for people; the JSON API keeps the specification's messages. */
@@ -99,14 +104,18 @@ const TITLES: Record<Method, { intro: string; label: string }> = {
 };
 
 export default function TwoFactor() {
-  const { method, otpOpen, redirectTo, sent } = useLoaderData<typeof loader>();
+  const { method, otpOpen, newDevice, redirectTo, sent } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const [form, fields] = useZodForm(`two-factor-${method}`, secondFactorFormSchema, actionData?.result);
   const keep = redirectTo ? `&redirectTo=${encodeURIComponent(redirectTo)}` : "";
   return (
     <div className="card narrow">
-      <h1>Two-factor authentication</h1>
-      {sent && method === "otp" && !actionData ? (
+      <h1>{newDevice ? "Confirm it's you" : "Two-factor authentication"}</h1>
+      {newDevice && !actionData ? (
+        <StatusMessage>
+          We emailed you a code to confirm it's you: this browser has not signed in to your account before. It works for {TWO_FACTOR_OTP_SECONDS / 60} minutes.
+        </StatusMessage>
+      ) : sent && method === "otp" && !actionData ? (
         <StatusMessage>We sent a code to your email address. It works for {TWO_FACTOR_OTP_SECONDS / 60} minutes.</StatusMessage>
       ) : null}
       <p className="muted">{TITLES[method].intro}</p>
@@ -114,17 +123,17 @@ export default function TwoFactor() {
         <ErrorSummary form={form} />
         <input type="hidden" name="redirectTo" value={redirectTo} />
         <Field label={TITLES[method].label} meta={fields.code} type="text" autoComplete="one-time-code" inputMode={method === "backup" ? undefined : "numeric"} />
-        <CheckboxField label="Trust this device for 30 days" meta={fields.trustDevice} />
+        {newDevice ? null : <CheckboxField label="Trust this device for 30 days" meta={fields.trustDevice} />}
         <SubmitButton>Verify</SubmitButton>
       </Form>
       <h2>Other ways</h2>
       <ul className="plain">
-        {method !== "totp" ? (
+        {method !== "totp" && !newDevice ? (
           <li>
             <Link to={`/two-factor?method=totp${keep}`}>Use your authenticator app</Link>
           </li>
         ) : null}
-        {method !== "backup" ? (
+        {method !== "backup" && !newDevice ? (
           <li>
             <Link to={`/two-factor?method=backup${keep}`}>Use a backup code</Link>
           </li>

@@ -2,12 +2,13 @@
 // flows against the real server; only the cookie jar a browser would keep is added.
 import { createAuthClient } from "better-auth/client";
 import { emailOTPClient, twoFactorClient, usernameClient } from "better-auth/client/plugins";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiClient, PASSWORD, uniqueEmail } from "../support/client";
 import { mailCount, nextMail } from "../support/mail";
 import type { Mailbox } from "../support/mailbox";
 import { browserFetch } from "../support/better-auth";
-import { useServerWithMailbox, type TestServer } from "../support/server";
+import { sharedServer, useServerWithMailbox, type TestServer } from "../support/server";
+import { query } from "../support/sql";
 import { freshCode } from "../support/two-factor";
 
 let server: TestServer;
@@ -15,10 +16,10 @@ let mailbox: Mailbox;
 useServerWithMailbox({ AUTH_EMAIL_VERIFICATION: "off" }, (running) => ({ server, mailbox } = running));
 
 /** The official client with a browser's cookie jar and Origin header, and the three plugins. */
-function browserClient(onTwoFactorRedirect?: () => void) {
-  const { customFetchImpl, jar } = browserFetch(server);
+function browserClient(onTwoFactorRedirect?: () => void, target = server) {
+  const { customFetchImpl, jar } = browserFetch(target);
   return createAuthClient({
-    baseURL: server.baseUrl,
+    baseURL: target.baseUrl,
     fetchOptions: { customFetchImpl },
     plugins: [twoFactorClient({ onTwoFactorRedirect }), usernameClient(), emailOTPClient()],
   });
@@ -135,5 +136,34 @@ describe("Better Auth's plugin clients against this server", () => {
     const resetCode = await codeFrom(email, /password reset code/, seen);
     expect((await client.emailOtp.resetPassword({ email, otp: resetCode, password: PASSWORD })).data).toEqual({ success: true });
     expect((await browserClient().signIn.email({ email, password: PASSWORD })).error).toBeNull();
+  });
+});
+
+// Issue 39 §3 (ADR 058): the new-device check rides the two-factor wire, so the official client needs no change.
+describe("Better Auth's twoFactorClient with new-device verification on", () => {
+  let checking: TestServer;
+  beforeAll(async () => {
+    checking = await sharedServer({ env: { AUTH_EMAIL_VERIFICATION: "off", AUTH_NEW_DEVICE_VERIFICATION: "on" }, mail: true });
+  });
+  afterAll(async () => {
+    await checking?.stop();
+  });
+
+  it("a new browser's sign-in calls onTwoFactorRedirect; sendOtp and verifyOtp finish it", async () => {
+    const email = uniqueEmail("ba-new-device");
+    expect((await browserClient(undefined, checking).signUp.email({ name: "New Device", email, password: PASSWORD })).error).toBeNull();
+    await query(checking.database, `UPDATE "user" SET "emailVerified" = (1=1) WHERE "email" = ?`, [email]);
+    let redirected = 0;
+    const laptop = browserClient(() => void redirected++, checking);
+    let seen = mailCount(mailbox, email, /Confirm it's you/);
+    const first = await laptop.signIn.email({ email, password: PASSWORD });
+    expect(first.data).toEqual({ twoFactorRedirect: true, twoFactorMethods: ["otp"], newDeviceVerification: true });
+    expect(redirected).toBe(1);
+    expect((await laptop.getSession()).data).toBeNull();
+    await codeFrom(email, /Confirm it's you/, seen);
+    seen = mailCount(mailbox, email, /Confirm it's you/);
+    expect((await laptop.twoFactor.sendOtp()).error).toBeNull();
+    expect((await laptop.twoFactor.verifyOtp({ code: await codeFrom(email, /Confirm it's you/, seen) })).error).toBeNull();
+    expect((await laptop.getSession()).data?.user.email).toBe(email);
   });
 });

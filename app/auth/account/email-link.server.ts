@@ -84,7 +84,7 @@ export async function confirmAsCreatorWithPassword(
   // The session starts only if the password checked above is still the account's (ADR 055): a reset or claim
   // between the check and the session moves the version read with the password, and the door refuses.
   const asChecked = { ...verified, credentialsVersion: proven.credentialsVersion };
-  return { email: verified.email, outcome: await finishFirstFactor(ctx, asChecked, { method: "password" }) };
+  return { email: verified.email, outcome: await finishFirstFactor(ctx, asChecked, { method: "password", inboxProven: true }) };
 }
 
 /**

@@ -83,6 +83,8 @@ export interface SignInRecord {
   providerName?: string;
   twoFactor: boolean;
   device: "mark" | "creating";
+  /** The browser was new and confirmed with a mailed code first (issue 39 §3, ADR 058). */
+  deviceVerified?: boolean;
 }
 
 /** A started session, marked with whether this browser had signed in to the account before. */
@@ -168,6 +170,7 @@ export async function startSession(
         twoFactor: signIn.twoFactor,
         newDevice,
         ...(signIn.device === "creating" ? { signUp: true } : {}),
+        ...(signIn.deviceVerified ? { deviceVerified: true } : {}),
       },
       deviceKey: newDevice ? deviceHash : undefined,
     });

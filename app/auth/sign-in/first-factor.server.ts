@@ -7,7 +7,9 @@
 //      the link, bind it to this browser, refuse with EMAIL_NOT_VERIFIED;
 //   2. the two-factor gate: a user with two-factor on gets an attempt naming the second factors this first factor
 //      leaves open, unless this browser is a trusted device (a passkey that verified the person is both factors);
-//   3. the session, under the user row's lock, only if no revocation moved the account's credentials version since
+//   3. a new browser's check (AUTH_NEW_DEVICE_VERIFICATION=on, ADR 058): a password from a browser new to an
+//      account without two-factor, with a verified address, gets the same attempt with a mailed code instead;
+//   4. the session, under the user row's lock, only if no revocation moved the account's credentials version since
 //      the first factor read it (ADR 055); else the door's answer to a wrong credential.
 // The few other places a session starts say why they may skip this door by the name they call it through
 // (below), or at the call (finishing a two-factor attempt, app/auth/two-factor/attempt.server.ts).
@@ -26,6 +28,7 @@ import { startAttempt } from "~/auth/two-factor/attempt.server";
 import type { SecondFactorMethod } from "~/auth/two-factor/constants";
 import { isTrustedDevice } from "~/auth/two-factor/trusted-device.server";
 import { rememberCreatingDevice } from "~/auth/sign-in/known-device.server";
+import { mustConfirmDevice, startDeviceCheck } from "~/auth/sign-in/new-device-check.server";
 import { db, type User } from "~/db.server";
 
 /** What was proven, and the choices the person made with it. */
@@ -34,6 +37,8 @@ export type FirstFactor = {
   callbackURL?: string;
   /** This sign-in created the account (a first e-mailed code, a first provider sign-in): this browser is its first device. */
   newAccount?: boolean;
+  /** This request proved the inbox as well (the verification link's "That was me"): a mailed code adds nothing. */
+  inboxProven?: boolean;
 } & (
   | { method: "password" }
   | { method: "username" }
@@ -47,6 +52,8 @@ export type FirstFactor = {
 export interface TwoFactorRedirect {
   twoFactorRedirect: true;
   twoFactorMethods: SecondFactorMethod[];
+  /** Our mark on a new browser's check (ADR 058): only "otp" is listed, and the account has no two-factor. */
+  newDeviceVerification?: true;
 }
 
 /** A session, marked with whether this browser had signed in to the account before (known-device.server.ts). */
@@ -90,6 +97,15 @@ export async function finishFirstFactor(ctx: RequestContext, user: User, factor:
       });
       return { twoFactorRedirect: true, twoFactorMethods };
     }
+  }
+  // 3. A right password from a browser new to an account without two-factor confirms the browser by mail first.
+  const byPassword = factor.method === "password" || factor.method === "username";
+  if (await mustConfirmDevice(ctx, user, { byPassword, inboxProven: factor.inboxProven })) {
+    return startDeviceCheck(ctx, user, {
+      rememberMe: factor.rememberMe !== false,
+      signIn: signInRecord(factor, false),
+      credentialsVersion: user.credentialsVersion,
+    });
   }
   // With two-factor on, a passkey that checked the person or a trusted device stands for the second step.
   return startSession(ctx, user, { rememberMe: factor.rememberMe, signIn: signInRecord(factor, user.twoFactorEnabled), refusal: wrongCredentialAnswer(factor) });

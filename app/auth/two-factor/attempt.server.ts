@@ -27,6 +27,8 @@ interface AttemptPayload {
   signIn?: SignInRecord;
   /** The account's credentials version read with the first factor (ADR 055); absent on older attempts: 0. */
   credentialsVersion?: number;
+  /** Opened for a right password from a new browser (ADR 058): only the e-mailed code finishes it. */
+  newDeviceVerification?: boolean;
 }
 
 export interface Attempt {
@@ -38,20 +40,28 @@ export interface Attempt {
   signIn: SignInRecord;
   /** The credentials version the first factor was checked against: the session starts only if it has not moved. */
   credentialsVersion: number;
+  /** A new browser's check, not a second factor (ADR 058): the account has no two-factor; only "otp" is open. */
+  newDeviceVerification: boolean;
   /** Set by `guessingAttempt`: the guess this request may compare, counted against the attempt and the account. */
   guess?: { reserved: ReservedGuess; account: AccountGuess };
 }
 
 const methodsOf = (payload: AttemptPayload): SecondFactorMethod[] => payload.methods ?? ["totp"];
-/** Attempts opened before ADR 048 carry no record of their first factor: a password, as they then were. */
-const signInOf = (payload: AttemptPayload): SignInRecord => ({ ...(payload.signIn ?? { method: "password", device: "mark" }), twoFactor: true });
+/**
+ * Attempts opened before ADR 048 carry no record of their first factor: a password, as they then were. A new
+ * browser's check (ADR 058) is no second factor: the account has none.
+ */
+const signInOf = (payload: AttemptPayload): SignInRecord => ({
+  ...(payload.signIn ?? { method: "password", device: "mark" }),
+  twoFactor: payload.newDeviceVerification !== true,
+});
 
 /** Opened by the first-factor door only (app/auth/sign-in/first-factor.server.ts). */
 export async function startAttempt(
   ctx: RequestContext,
   userId: string,
-  options: { rememberMe: boolean; methods: SecondFactorMethod[]; signIn: SignInRecord; credentialsVersion: number },
-): Promise<void> {
+  options: { rememberMe: boolean; methods: SecondFactorMethod[]; signIn: SignInRecord; credentialsVersion: number; newDeviceVerification?: boolean },
+): Promise<string> {
   const id = randomToken(32);
   const payload: AttemptPayload = {
     userId,
@@ -59,9 +69,11 @@ export async function startAttempt(
     methods: options.methods,
     signIn: options.signIn,
     credentialsVersion: options.credentialsVersion,
+    ...(options.newDeviceVerification ? { newDeviceVerification: true } : {}),
   };
   await openEntry<AttemptPayload>("two-factor-attempt", id, payload, { ttlSeconds: TWO_FACTOR_ATTEMPT_SECONDS });
   setCookie(ctx, TWO_FACTOR_COOKIE, sign(id, PURPOSE), TWO_FACTOR_ATTEMPT_SECONDS);
+  return id;
 }
 
 export function hasAttemptCookie(request: Request): boolean {
@@ -89,20 +101,31 @@ export async function currentAttempt(ctx: RequestContext): Promise<Attempt> {
     methods: methodsOf(entry.payload),
     signIn: signInOf(entry.payload),
     credentialsVersion: entry.payload.credentialsVersion ?? 0,
+    newDeviceVerification: entry.payload.newDeviceVerification === true,
   };
 }
 
 /** The second factors this browser's sign-in may finish with, or null without an open attempt (for the page). */
 export async function openAttemptMethods(request: Request): Promise<SecondFactorMethod[] | null> {
+  return (await openAttemptKind(request))?.methods ?? null;
+}
+
+/** `openAttemptMethods`, and whether the attempt is a new browser's check (ADR 058), for the page's words. */
+export async function openAttemptKind(request: Request): Promise<{ methods: SecondFactorMethod[]; newDeviceVerification: boolean } | null> {
   const signed = requestCookies(request)[TWO_FACTOR_COOKIE];
   const id = signed ? unsign(signed, PURPOSE) : null;
   const entry = id ? await readEntry<AttemptPayload>("two-factor-attempt", id) : null;
-  return entry ? methodsOf(entry.payload) : null;
+  return entry ? { methods: methodsOf(entry.payload), newDeviceVerification: entry.payload.newDeviceVerification === true } : null;
 }
 
 /** send-otp and verify-otp: 400 "OTP not enabled" unless this sign-in may finish with an e-mailed code. */
 export function assertOtpOpen(attempt: Attempt): void {
   if (!attempt.methods.includes("otp")) throw new AuthError("OTP_NOT_ENABLED");
+}
+
+/** verify-totp and verify-backup-code: a new browser's check (ADR 058) is for an account without two-factor. */
+export function assertSecondFactorAttempt(attempt: Attempt): void {
+  if (attempt.newDeviceVerification) throw new AuthError("TWO_FACTOR_ISNT_ENABLED");
 }
 
 /**
@@ -145,7 +168,7 @@ export async function failAttempt(ctx: RequestContext, attempt: Attempt, reason?
     reserved = reservation.ok ? reservation.guess : undefined;
   }
   const open = reserved ? await settleWrongGuess(reserved) : false;
-  recordFailedSignIn(ctx, { userId: attempt.user.id }, "two_factor");
+  recordFailedSignIn(ctx, { userId: attempt.user.id }, attempt.newDeviceVerification ? "new_device" : "two_factor");
   if (!open) clearAttemptCookie(ctx);
   throw new AuthError("INVALID_TWO_FACTOR_AUTHENTICATION", { reason });
 }
@@ -169,6 +192,7 @@ export async function finishAttempt(ctx: RequestContext, attempt: Attempt, trust
     credentialsVersion: attempt.credentialsVersion,
     refusal: "INVALID_TWO_FACTOR_COOKIE",
   });
-  if (trustDevice) await trustThisDevice(ctx, user.id);
+  // A new browser's check makes the browser known (startSession marks it); there is no second factor to skip.
+  if (trustDevice && !attempt.newDeviceVerification) await trustThisDevice(ctx, user.id);
   return { token: session.token, user: publicUser(user) };
 }

@@ -6,7 +6,7 @@ import { publicUser } from "~/auth/core/presenters.server";
 import type { RequestContext } from "~/auth/request-context.server";
 import { getSession, type SessionWithUser } from "~/auth/session/sessions.server";
 import { guessWithinBudget } from "~/auth/rate-limit/guess-budget.server";
-import { assertOtpOpen, currentAttempt, failAttempt, finishAttempt, guessingAttempt, hasAttemptCookie } from "~/auth/two-factor/attempt.server";
+import { assertOtpOpen, assertSecondFactorAttempt, currentAttempt, failAttempt, finishAttempt, guessingAttempt, hasAttemptCookie } from "~/auth/two-factor/attempt.server";
 import { consumeBackupCode } from "~/auth/two-factor/backup-codes.server";
 import { MAX_TWO_FACTOR_FAILURES, TWO_FACTOR_OTP_DIGITS, TWO_FACTOR_OTP_SECONDS } from "~/auth/two-factor/constants";
 import { confirmEnable } from "~/auth/two-factor/settings.server";
@@ -15,6 +15,7 @@ import { checkCode, openEntry, randomDigits } from "~/auth/verification.server";
 import { db } from "~/db.server";
 import { sendMail } from "~/email/mailer.server";
 import { emails } from "~/email/templates.server";
+import { mailNewDeviceCode } from "~/auth/sign-in/new-device-check.server";
 
 interface CodeInput {
   code: string;
@@ -32,7 +33,7 @@ export async function verifyTotp(ctx: RequestContext, input: CodeInput) {
     if (!current) throw new AuthError("INVALID_TWO_FACTOR_COOKIE");
     return confirmWithTotp(ctx, current, input.code);
   }
-  const attempt = await guessingAttempt(ctx);
+  const attempt = await guessingAttempt(ctx, assertSecondFactorAttempt);
   const secret = await secretOf(attempt.user.id);
   if (!secret || !(await checkTotp(attempt.user.id, secret, input.code))) return failAttempt(ctx, attempt);
   return finishAttempt(ctx, attempt, input.trustDevice);
@@ -55,6 +56,11 @@ export async function confirmWithTotp(ctx: RequestContext, current: SessionWithU
 export async function sendTwoFactorOtp(ctx: RequestContext) {
   const attempt = await currentAttempt(ctx);
   assertOtpOpen(attempt);
+  // A new browser's check mails its own words ("Confirm it's you", ADR 058).
+  if (attempt.newDeviceVerification) {
+    await mailNewDeviceCode(ctx, attempt.user, attempt.id);
+    return { status: true };
+  }
   const code = randomDigits(TWO_FACTOR_OTP_DIGITS);
   await openEntry("two-factor-otp", attempt.id, { userId: attempt.user.id }, { ttlSeconds: TWO_FACTOR_OTP_SECONDS, code });
   await sendMail(emails.twoFactorCode(attempt.user.email, code, TWO_FACTOR_OTP_SECONDS));
@@ -72,7 +78,7 @@ export async function verifyTwoFactorOtp(ctx: RequestContext, input: CodeInput) 
 
 /** POST /two-factor/verify-backup-code: each code works once. */
 export async function verifyBackupCode(ctx: RequestContext, input: CodeInput) {
-  const attempt = await guessingAttempt(ctx);
+  const attempt = await guessingAttempt(ctx, assertSecondFactorAttempt);
   if (!(await consumeBackupCode(attempt.user.id, input.code))) return failAttempt(ctx, attempt);
   return finishAttempt(ctx, attempt, input.trustDevice);
 }
