@@ -84,6 +84,11 @@ export class Mailbox {
       smtp.once("error", reject);
       smtp.listen(port, "127.0.0.1", () => resolve());
     });
+    // Once listening, smtp-server reports a client that drops its connection (a test server stopped in the middle
+    // of a send: ECONNRESET) as an 'error' event; unheard, that event ended the whole test process.
+    smtp.on("error", (error: NodeJS.ErrnoException) => {
+      if (error.code !== "ECONNRESET" && error.code !== "EPIPE") console.warn("[mailbox] SMTP server error:", error.message);
+    });
     this.smtp = smtp;
     this.port = (smtp.server.address() as { port: number }).port;
     return this;
