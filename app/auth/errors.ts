@@ -104,8 +104,16 @@ export class AuthError extends Error {
    * wrong one are both "invalid two factor authentication" on the wire). Never sent by the API.
    */
   readonly reason: string | undefined;
+  /**
+   * Fields the wire answer carries beside `code` and `message` (a step-up refusal's `reverifyMethods`, a
+   * proof-of-work refusal's `challenge`). Never a secret, never user-written text.
+   */
+  readonly extra: Readonly<Record<string, unknown>> | undefined;
 
-  constructor(name: ErrorName, options: { message?: string; headers?: Record<string, string>; reason?: string } = {}) {
+  constructor(
+    name: ErrorName,
+    options: { message?: string; headers?: Record<string, string>; reason?: string; extra?: Record<string, unknown> } = {},
+  ) {
     const [status, message] = ERRORS[name];
     // An AuthError is an answer (a 4xx with its catalogue entry), never logged, so it skips the stack trace:
     // capturing one was most of what a refused request (a 429 under a flood) cost.
@@ -119,10 +127,11 @@ export class AuthError extends Error {
     this.code = name;
     this.headers = options.headers ?? {};
     this.reason = options.reason;
+    this.extra = options.extra;
   }
 
   toJSON() {
-    return { code: this.code, message: this.message };
+    return this.extra ? { ...this.extra, code: this.code, message: this.message } : { code: this.code, message: this.message };
   }
 }
 
