@@ -2,6 +2,7 @@
 // "salt:key" in hex. Node's native scrypt runs on the libuv thread pool, so hashing never blocks the event loop.
 import { randomBytes, scrypt, timingSafeEqual } from "node:crypto";
 import { AuthError } from "~/auth/errors";
+import { passwordHasher, type HasherLane } from "~/auth/sign-in/hasher-queue.server";
 import { env } from "~/env.server";
 
 /** The `providerId` of password accounts (an account row with a password hash). */
@@ -26,7 +27,17 @@ function deriveKey(password: string, saltHex: string, cost: typeof SCRYPT | type
   });
 }
 
-export async function hashPassword(password: string): Promise<string> {
+/**
+ * A new password's hash, through the hasher's queue (ADR 061): `lane` is "stranger" where anyone may ask for it
+ * (sign-up, a reset by code not yet checked), which is refused at once (429) when the hasher is saturated;
+ * "owner" where the caller has proven itself (a session, a reset link, an administrator).
+ */
+export function hashPassword(password: string, lane: HasherLane = "owner"): Promise<string> {
+  return passwordHasher().run(lane, () => deriveHash(password));
+}
+
+/** The hash itself, outside the queue: for the decoy, which is made inside a comparison's own turn. */
+async function deriveHash(password: string): Promise<string> {
   const salt = randomBytes(16).toString("hex");
   if (fastHashing()) return `${FAST_PREFIX}${salt}:${(await deriveKey(password, salt, TEST_ONLY_SCRYPT)).toString("hex")}`;
   const key = await deriveKey(password, salt, SCRYPT);
@@ -48,7 +59,7 @@ let decoyHash: Promise<string> | undefined;
  * timing does not tell whether an e-mail address is registered.
  */
 export async function verifyAgainstDecoy(password: string): Promise<false> {
-  decoyHash ??= hashPassword(randomBytes(16).toString("hex"));
+  decoyHash ??= deriveHash(randomBytes(16).toString("hex"));
   await verifyPassword(password, await decoyHash);
   return false;
 }

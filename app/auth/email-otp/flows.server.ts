@@ -104,7 +104,8 @@ export async function resetPasswordWithOtp(ctx: RequestContext, input: { email: 
     if (!user) throw new AuthError("INVALID_OTP");
     await refuseCompromisedPassword({ ctx, userId: user.id, flow: "reset" });
   }
-  const passwordHash = await hashPassword(input.password);
+  // Hashed before the code is checked, so anyone may ask for it: a stranger's turn at the hasher (ADR 061).
+  const passwordHash = await hashPassword(input.password, "stranger");
   const email = await verifyCode(input.email, "forget-password", input.otp);
   const user = await db.user.findUnique({ where: { email }, select: { id: true } });
   if (!user) throw new AuthError("INVALID_OTP");

@@ -5,7 +5,7 @@
 // database with — so there is no write per request there. See docs/decisions/006-rate-limiting.md, 024, 025.
 import cluster from "node:cluster";
 import { AuthError } from "~/auth/errors";
-import { databaseStore, MemoryCounters, peerAwareStore, redisStore, type RateRule, type Store, type Verdict } from "~/auth/rate-limit/stores.server";
+import { databaseStore, MemoryCounters, peerAwareStore, redisStore, tablePlaces, type PlaceCounters, type RateRule, type Store, type Verdict } from "~/auth/rate-limit/stores.server";
 import { databaseKind, db } from "~/db.server";
 import { env } from "~/env.server";
 
@@ -65,8 +65,9 @@ function chooseStoreKind(): "memory" | "database" | "redis" | "peers" {
   return cluster.isWorker ? "database" : "memory";
 }
 
-/** A counted key's window length: `bucket|path` keys only (quota keys are never in memory). */
+/** A counted key's window length: `bucket|path` keys and the lockout's places (quota keys are never in memory). */
 function windowOfKey(key: string): number | null {
+  if (key.startsWith(LOCKOUT_KEY_PREFIX)) return env.AUTH_LOCKOUT_WINDOW_SECONDS * 1000;
   const path = key.slice(key.lastIndexOf("|") + 1);
   const rule = path.startsWith("/") ? ruleFor(path) : null;
   return rule ? rule.windowSeconds * 1000 : null;
@@ -74,9 +75,27 @@ function windowOfKey(key: string): number | null {
 
 const storeKind = chooseStoreKind();
 const sharedStore: Store = storeKind === "redis" ? redisStore(env.REDIS_URL!) : databaseStore;
-const peerAware = env.AUTH_RATE_LIMIT !== "off" && storeKind === "peers" ? peerAwareStore(env.DATABASE_URL!, windowOfKey) : null;
+// The lockout counts in memory when the limits would (ADR 061), in a map of its own, so it needs the peer watch
+// even with the rate limit off.
+const peerAware =
+  (env.AUTH_RATE_LIMIT !== "off" || env.AUTH_LOCKOUT !== "off") && storeKind === "peers"
+    ? peerAwareStore(env.DATABASE_URL!, windowOfKey, (key) => key.startsWith(LOCKOUT_KEY_PREFIX))
+    : null;
+const memoryCounters = storeKind === "memory" ? new MemoryCounters() : null;
 const store: Store | null =
-  env.AUTH_RATE_LIMIT === "off" ? null : storeKind === "memory" ? new MemoryCounters().take : peerAware ? peerAware.store : sharedStore;
+  env.AUTH_RATE_LIMIT === "off" ? null : memoryCounters ? memoryCounters.take : peerAware ? peerAware.store : sharedStore;
+
+/** Keys of the lockout's places (app/auth/sign-in/password-lockout.server.ts): hashed, never like a `bucket|path`. */
+export const LOCKOUT_KEY_PREFIX = "lockout:";
+
+/**
+ * Where the lockout's places live (ADR 057, 061): this process's memory while it is provably alone (a lone SQLite
+ * process; a PostgreSQL instance with no peer, moving to the table the moment one joins), so a sign-in pays no
+ * round trip for its count; the table otherwise (several instances, Redis configured, or memory forced on
+ * PostgreSQL), whose one conditional upsert keeps "counted before compared" across instances.
+ */
+export const lockoutPlaces: PlaceCounters =
+  memoryCounters && databaseKind === "sqlite" && !cluster.isWorker ? new MemoryCounters().places : peerAware ? peerAware.places : tablePlaces;
 
 /** Called once at server start, so a PostgreSQL instance knows whether it is alone before its first request. */
 export function startRateLimiting(): void {

@@ -22,6 +22,18 @@ export interface Verdict {
 
 export type Store = (key: string, rule: RateRule) => Promise<Verdict>;
 
+/** A place taken before a comparison (ADR 029, 057), or the refusal of a window whose places are all taken. */
+export type Reservation = { place: number; windowStartedAt: number } | { retryAfterSeconds: number; windowStartedAt: number };
+
+/**
+ * Counters that hand out places instead of counting requests: at most `rule.max` per window, a refused
+ * reservation is not counted, and a place can be given back to the window it came from.
+ */
+export interface PlaceCounters {
+  reserve(key: string, rule: RateRule): Promise<Reservation>;
+  giveBack(key: string, windowStartedAt: number): Promise<void>;
+}
+
 const verdict = (count: number, rule: RateRule, windowEnds: number, now: number): Verdict => ({
   allowed: count <= rule.max,
   retryAfterSeconds: Math.max(1, Math.ceil((windowEnds - now) / 1000)),
@@ -48,6 +60,29 @@ export const databaseStore: Store = async (key, rule) => {
   const now = Date.now();
   const { count, startedAt } = await addToTable(key, rule.windowSeconds, 1, now);
   return verdict(count, rule, startedAt + rule.windowSeconds * 1000, now);
+};
+
+/** Places in the table: one conditional upsert, so concurrent reservations on any number of instances cannot overshoot. */
+export const tablePlaces: PlaceCounters = {
+  async reserve(key, rule) {
+    const windowMs = rule.windowSeconds * 1000;
+    const now = Date.now();
+    const ended = BigInt(now - windowMs);
+    const rows = await db.$queryRaw<Array<{ count: number | bigint; lastRequest: number | bigint }>>`
+      INSERT INTO "rateLimit" ("id", "key", "count", "lastRequest") VALUES (${randomToken(24)}, ${key}, 1, ${BigInt(now)})
+      ON CONFLICT ("key") DO UPDATE SET
+        "count" = CASE WHEN "rateLimit"."lastRequest" <= ${ended} THEN 1 ELSE "rateLimit"."count" + 1 END,
+        "lastRequest" = CASE WHEN "rateLimit"."lastRequest" <= ${ended} THEN ${BigInt(now)} ELSE "rateLimit"."lastRequest" END
+      WHERE "rateLimit"."lastRequest" <= ${ended} OR "rateLimit"."count" < ${rule.max}
+      RETURNING "count", "lastRequest"`;
+    if (rows.length === 1) return { place: Number(rows[0].count), windowStartedAt: Number(rows[0].lastRequest) };
+    const window = await db.rateLimit.findUnique({ where: { key }, select: { lastRequest: true } });
+    const startedAt = window ? Number(window.lastRequest) : now;
+    return { retryAfterSeconds: Math.max(1, Math.ceil((startedAt + windowMs - now) / 1000)), windowStartedAt: startedAt };
+  },
+  async giveBack(key, windowStartedAt) {
+    await db.rateLimit.updateMany({ where: { key, lastRequest: BigInt(windowStartedAt), count: { gt: 0 } }, data: { count: { decrement: 1 } } });
+  },
 };
 
 export function redisStore(url: string): Store {
@@ -144,6 +179,33 @@ export class MemoryCounters {
     return verdict(window.count, rule, window.startedAt + windowMs, now);
   };
 
+  /** A place in the key's window, if one is left; a refusal takes none (PlaceCounters.reserve, without I/O). */
+  reserve(key: string, rule: RateRule): Reservation {
+    const now = Date.now();
+    const windowMs = rule.windowSeconds * 1000;
+    let window = this.#windows.get(key);
+    if (!window || window.startedAt + windowMs <= now) {
+      if (this.#windows.size >= MEMORY_STORE_MAX_KEYS) this.#prune(now);
+      window = { count: 0, startedAt: now, windowMs };
+      this.#windows.set(key, window);
+    }
+    if (window.count >= rule.max) return { retryAfterSeconds: Math.max(1, Math.ceil((window.startedAt + windowMs - now) / 1000)), windowStartedAt: window.startedAt };
+    window.count++;
+    return { place: window.count, windowStartedAt: window.startedAt };
+  }
+
+  /** Gives a place back to the window it was taken from (not to a later one). */
+  giveBack(key: string, windowStartedAt: number): void {
+    const window = this.#windows.get(key);
+    if (window && window.startedAt === windowStartedAt && window.count > 0) window.count--;
+  }
+
+  /** Places kept in this map, for a process that knows it is alone. */
+  readonly places: PlaceCounters = {
+    reserve: async (key, rule) => this.reserve(key, rule),
+    giveBack: async (key, windowStartedAt) => this.giveBack(key, windowStartedAt),
+  };
+
   /** Windows that have not ended, emptied out of this store (their counts are about to live elsewhere). */
   drain(): Array<[string, Window]> {
     const now = Date.now();
@@ -166,8 +228,8 @@ export class MemoryCounters {
   }
 }
 
-/** The longest window any rule has; a row older than this cannot hold a live window. */
-const ROW_HORIZON_MS = 60 * 60 * 1000;
+/** The longest window any rule has (a day: the lockout's longest, ADR 057); a row older than this cannot hold a live window. */
+const ROW_HORIZON_MS = 24 * 60 * 60 * 1000;
 
 /**
  * PostgreSQL without Redis: in memory while this process is the only one on the database, in the table
@@ -175,15 +237,21 @@ const ROW_HORIZON_MS = 60 * 60 * 1000;
  * windows out of it, and requests wait for that (milliseconds) so no count falls between the two.
  * `windowOf` gives a key's window length, or null for keys that are not this store's (quotas).
  */
-export function peerAwareStore(connectionString: string, windowOf: (key: string) => number | null): { store: Store; start: () => void } {
+export function peerAwareStore(
+  connectionString: string,
+  windowOf: (key: string) => number | null,
+  isPlaceKey: (key: string) => boolean = () => false,
+): { store: Store; places: PlaceCounters; start: () => void } {
   const memory = new MemoryCounters();
+  // Places apart, so a flood of per-address keys can never push a live lockout window out of a full map.
+  const placesMemory = new MemoryCounters();
   let inMemory = false;
   let moving: Promise<void> | null = null;
   let peers: ReturnType<typeof watchPostgresPeers> | null = null;
 
   async function toTable() {
     inMemory = false;
-    for (const [key, window] of memory.drain()) await addToTable(key, window.windowMs / 1000, window.count, window.startedAt);
+    for (const [key, window] of [...memory.drain(), ...placesMemory.drain()]) await addToTable(key, window.windowMs / 1000, window.count, window.startedAt);
     console.log("[latchkey] rate limit: another instance shares this database; counting in the database");
   }
 
@@ -194,7 +262,7 @@ export function peerAwareStore(connectionString: string, windowOf: (key: string)
     for (const row of rows) {
       const windowMs = windowOf(row.key);
       const startedAt = Number(row.lastRequest);
-      if (windowMs !== null && startedAt + windowMs > now) memory.seed(row.key, { count: Number(row.count), startedAt, windowMs });
+      if (windowMs !== null && startedAt + windowMs > now) (isPlaceKey(row.key) ? placesMemory : memory).seed(row.key, { count: Number(row.count), startedAt, windowMs });
     }
     inMemory = true;
     console.log("[latchkey] rate limit: the only instance on this database; counting in memory");
@@ -215,5 +283,18 @@ export function peerAwareStore(connectionString: string, windowOf: (key: string)
     if (moving) await moving.catch(() => {}); // a move that failed (the database down) was logged; count on
     return inMemory ? memory.take(key, rule) : databaseStore(key, rule);
   };
-  return { store, start };
+  // The same switch for places (the lockout's counts, ADR 061): in memory they cost no round trip.
+  const places: PlaceCounters = {
+    async reserve(key, rule) {
+      start();
+      await peers!.settled;
+      if (moving) await moving.catch(() => {});
+      return inMemory ? placesMemory.reserve(key, rule) : tablePlaces.reserve(key, rule);
+    },
+    async giveBack(key, windowStartedAt) {
+      if (moving) await moving.catch(() => {});
+      return inMemory ? placesMemory.giveBack(key, windowStartedAt) : tablePlaces.giveBack(key, windowStartedAt);
+    },
+  };
+  return { store, places, start };
 }

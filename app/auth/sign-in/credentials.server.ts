@@ -51,7 +51,8 @@ export async function signUpWithEmail(ctx: RequestContext, input: SignUpInput) {
   const names = input.username ? parseUsername(input.username, input.displayUsername) : null;
   if (names && (await db.user.findUnique({ where: { username: names.username }, select: { id: true } }))) throw usernameTaken();
   if (await db.user.findUnique({ where: { email }, select: { id: true } })) return answerForTakenAddress(ctx, input, email, name);
-  const passwordHash = await hashPassword(input.password);
+  // Anyone may sign up: a stranger's turn at the hasher (ADR 061), as for a taken address below.
+  const passwordHash = await hashPassword(input.password, "stranger");
   const id = newId();
   let user: User;
   try {
@@ -114,7 +115,7 @@ async function answerForTakenAddress(
   work: { hashed?: boolean } = {},
 ) {
   if (!emailVerificationRequired()) throw new AuthError("USER_ALREADY_EXISTS");
-  if (!work.hashed) await hashPassword(input.password);
+  if (!work.hashed) await hashPassword(input.password, "stranger");
   await sendMail(emails.signUpAttempt(email, absoluteUrl(`/sign-in?${new URLSearchParams({ email })}`)));
   const now = new Date();
   const lookalike: User = {

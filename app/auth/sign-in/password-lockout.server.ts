@@ -4,12 +4,15 @@
 // counted under that identifier, with the same limits, so the answers tell nothing. Counted before compared
 // (ADR 029): a place is reserved atomically in the shared rateLimit table, the password compared, and the place
 // given back when it was right. A spent bucket refuses every attempt before comparing, the right password too.
-import { sha256Hex, randomToken } from "~/auth/core/crypto.server";
+import { sha256Hex } from "~/auth/core/crypto.server";
 import { AuthError } from "~/auth/errors";
 import type { RequestContext } from "~/auth/request-context.server";
 import { recordSecurityEvent } from "~/auth/security-events/record.server";
 import { presentedDeviceHash } from "~/auth/sign-in/known-device.server";
 import { afterResponse } from "~/auth/verification.server";
+import { lockoutPlaces } from "~/auth/rate-limit/limits.server";
+import type { Reservation } from "~/auth/rate-limit/stores.server";
+import { passwordHasher, type HasherLane } from "~/auth/sign-in/hasher-queue.server";
 import { db } from "~/db.server";
 import { env } from "~/env.server";
 
@@ -46,29 +49,35 @@ export function accountLocked(retryAfterSeconds: number): AuthError {
   return new AuthError("ACCOUNT_TEMPORARILY_LOCKED", { headers: { "Retry-After": retryAfter, "X-Retry-After": retryAfter } });
 }
 
-type Reservation = { place: number; windowStartedAt: number } | { retryAfterSeconds: number; windowStartedAt: number };
-
-/** One statement: a place while the window has some left (a new window once the last has ended). */
-async function reserve(key: string): Promise<Reservation> {
-  const max = env.AUTH_LOCKOUT_MAX_FAILURES;
-  const windowMs = env.AUTH_LOCKOUT_WINDOW_SECONDS * 1000;
-  const now = Date.now();
-  const ended = BigInt(now - windowMs);
-  const rows = await db.$queryRaw<Array<{ count: number | bigint; lastRequest: number | bigint }>>`
-    INSERT INTO "rateLimit" ("id", "key", "count", "lastRequest") VALUES (${randomToken(24)}, ${key}, 1, ${BigInt(now)})
-    ON CONFLICT ("key") DO UPDATE SET
-      "count" = CASE WHEN "rateLimit"."lastRequest" <= ${ended} THEN 1 ELSE "rateLimit"."count" + 1 END,
-      "lastRequest" = CASE WHEN "rateLimit"."lastRequest" <= ${ended} THEN ${BigInt(now)} ELSE "rateLimit"."lastRequest" END
-    WHERE "rateLimit"."lastRequest" <= ${ended} OR "rateLimit"."count" < ${max}
-    RETURNING "count", "lastRequest"`;
-  if (rows.length === 1) return { place: Number(rows[0].count), windowStartedAt: Number(rows[0].lastRequest) };
-  const window = await db.rateLimit.findUnique({ where: { key }, select: { lastRequest: true } });
-  const startedAt = window ? Number(window.lastRequest) : now;
-  return { retryAfterSeconds: Math.max(1, Math.ceil((startedAt + windowMs - now) / 1000)), windowStartedAt: startedAt };
+/**
+ * A place in the bucket's window while it has some left (a new window once the last has ended). In memory while
+ * this process is alone on its database, in the shared table otherwise (ADR 061): no round trip of its own for a
+ * lone instance, and still at most `max` compared per bucket and window across instances.
+ */
+function reserve(key: string): Promise<Reservation> {
+  return lockoutPlaces.reserve(key, { max: env.AUTH_LOCKOUT_MAX_FAILURES, windowSeconds: env.AUTH_LOCKOUT_WINDOW_SECONDS });
 }
 
-async function giveBack(key: string, windowStartedAt: number): Promise<void> {
-  await db.rateLimit.updateMany({ where: { key, lastRequest: BigInt(windowStartedAt), count: { gt: 0 } }, data: { count: { decrement: 1 } } });
+function giveBack(key: string, windowStartedAt: number): Promise<void> {
+  return lockoutPlaces.giveBack(key, windowStartedAt);
+}
+
+/** Password checks that start a sign-in; every other one is made inside a session, which proved itself. */
+const SIGN_IN_METHODS = new Set(["password", "username"]);
+
+/**
+ * The hasher's lane (ADR 061): the account's known devices and checks inside a session go first; anyone else —
+ * and every identifier without an account, so the lane tells nothing — is a stranger.
+ */
+function laneOf(method: string, knownDevice: boolean): HasherLane {
+  return knownDevice || !SIGN_IN_METHODS.has(method) ? "owner" : "stranger";
+}
+
+/** One comparison through the hasher's queue; a stranger's wrong password feeds the surge signal. */
+async function compareInLane(lane: HasherLane, compare: () => Promise<boolean>): Promise<boolean> {
+  const right = await passwordHasher().run(lane, compare);
+  if (!right && lane === "stranger") passwordHasher().noteStrangerFailure();
+  return right;
 }
 
 export interface PasswordCheck {
@@ -84,9 +93,15 @@ export interface PasswordCheck {
  * after the answer. `method` names the check in the events ("password", "username", "change_password", …).
  */
 export async function checkPasswordWithLockout(ctx: Seen, subject: PasswordSubject, method: string, compare: () => Promise<boolean>): Promise<PasswordCheck> {
-  if (env.AUTH_LOCKOUT === "off") return { right: await compare(), knownDevice: false };
+  if (env.AUTH_LOCKOUT === "off") {
+    const knownDevice = "userId" in subject && subject.knownDevice === true;
+    return { right: await compareInLane(laneOf(method, knownDevice), compare), knownDevice };
+  }
   const bucket = await bucketOf(ctx, subject);
   const seen = { clientIp: ctx.clientIp, userAgent: ctx.userAgent };
+  const lane = laneOf(method, bucket.knownDevice);
+  // A hasher too busy for this lane refuses before anything is counted (ADR 061).
+  passwordHasher().refuseIfBusy(lane);
   const reservation = await reserve(bucket.key);
   if (!("place" in reservation)) {
     const { userId } = bucket;
@@ -96,8 +111,15 @@ export async function checkPasswordWithLockout(ctx: Seen, subject: PasswordSubje
     throw accountLocked(reservation.retryAfterSeconds);
   }
   // Compare errors keep the place counted (ADR 029). A right password's place goes back after the answer, so
-  // the sign-in waits for no second write.
-  const right = await compare();
+  // the sign-in waits for no second write. Refused by a busy hasher: not compared, so the place goes back too.
+  let right: boolean;
+  try {
+    right = await compareInLane(lane, compare);
+  } catch (error) {
+    // Like the per-address 429 it shares, a refusal for load is no event of the account's (ADR 061).
+    if (error instanceof AuthError && error.code === "TOO_MANY_REQUESTS") afterResponse(() => giveBack(bucket.key, reservation.windowStartedAt));
+    throw error;
+  }
   if (right) afterResponse(() => giveBack(bucket.key, reservation.windowStartedAt));
   const { userId } = bucket;
   if (!right && userId && reservation.place >= env.AUTH_LOCKOUT_MAX_FAILURES) {
