@@ -7,6 +7,8 @@ import { createApiDispatch } from "./api-dispatch.mjs";
 import { createClientAddress, trustProxySetting } from "./client-address.mjs";
 import { setCommonHeaders } from "./common-headers.mjs";
 import { createExpressApp } from "./express-app.mjs";
+import { createHealth } from "./health.mjs";
+import { migrationsFor } from "../scripts/lib/migrate.mjs";
 import { sendRefusal } from "./refusal.mjs";
 
 /** Bench only (scripts/bench.mjs): serve with a handful of routes, to show a request's cost does not grow with them. */
@@ -32,6 +34,16 @@ export async function serve({ root, port, host }) {
   // LATCHKEY_API_DISPATCH=remix sends the API through express + Remix too (the API suite runs both ways).
   const dispatch = process.env.LATCHKEY_API_DISPATCH === "remix" ? () => false : createApiDispatch({ build, clientAddress, strictTransport });
 
+  // The probes (ADR 064): ready once every migration shipped beside this build is applied.
+  const healthHooks = build.entry.module.health;
+  const health = createHealth({
+    hooks: healthHooks,
+    expectedMigrations: migrationsFor(healthHooks.databaseKind).map((migration) => migration.name),
+    strictTransport,
+    // TODO(issue 40, metrics): pass `onFailure` to count the probe's failures in latchkey_database_errors_total /
+    // latchkey_redis_errors_total once the metrics module exports its counters.
+  });
+
   const oidcProvider = build.entry.module.oidcProvider;
   const server = http.createServer((req, res) => {
     // A Host with user info ("a@b") makes a URL that no Fetch Request may carry: refused here, for pages and
@@ -46,6 +58,8 @@ export async function serve({ root, port, host }) {
       req.socket.destroy();
       return;
     }
+    // Probes first: never rate-limited, never through the page machinery.
+    if (health.handle(req, res)) return;
     // The OpenID provider's paths (discovery, /api/auth/oauth2/…) go to it, a Koa application of its own (ADR 046),
     // counted against the rate limit of the client address every other request is counted by (ADR 006, 051).
     if (oidcProvider?.handles(pathOf(req.url))) {

@@ -46,3 +46,18 @@ export interface OidcProviderHooks {
    */
   handle(req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse, clientIp: string): Promise<void>;
 }
+
+/**
+ * The entry module's `health` export, which server/health.mjs asks for the readiness probe (ADR 064). Each call
+ * may take as long as the dependency does: the server bounds and caches them.
+ */
+export interface HealthHooks {
+  /** Which migration folder (prisma/migrations or prisma/postgres/migrations) this build's database follows. */
+  databaseKind: "sqlite" | "postgres";
+  /** `SELECT 1` through the Prisma client requests use. */
+  selectOne(): Promise<void>;
+  /** The names of the migrations the database has applied to the end. */
+  finishedMigrations(): Promise<string[]>;
+  /** A PING to REDIS_URL; null without it. */
+  redisPing: (() => Promise<void>) | null;
+}

@@ -1,0 +1,57 @@
+// What the readiness probe asks of this process's dependencies (docs/decisions/064-health-probes-and-containers.md):
+// a `SELECT 1` through the Prisma client requests use, the names of the migrations the database has finished, and
+// a Redis PING when REDIS_URL is set. Timeouts, caching, logging and the HTTP answer are server/health.mjs's.
+import type { Redis } from "ioredis";
+import { databaseKind, db } from "~/db.server";
+import { env } from "~/env.server";
+import type { HealthHooks } from "~/http/server-contract";
+
+/** Migrations the database has applied to the end (a failed one has no finished_at; a rolled-back one does not count). */
+async function finishedMigrations(): Promise<string[]> {
+  const rows = await db.$queryRawUnsafe<{ migration_name: string }[]>(
+    `SELECT "migration_name" FROM "_prisma_migrations" WHERE "finished_at" IS NOT NULL AND "rolled_back_at" IS NULL`,
+  );
+  return rows.map((row) => row.migration_name);
+}
+
+async function selectOne(): Promise<void> {
+  await db.$queryRawUnsafe("SELECT 1");
+}
+
+/**
+ * A connection of the probe's own, made at the first probe: the rate-limit and session-cache clients exist only
+ * in some configurations. No offline queue, so a PING while Redis is away fails at once instead of waiting for a
+ * reconnection; ioredis keeps reconnecting in the background, and the next probe sees Redis back.
+ */
+function redisPing(url: string): () => Promise<void> {
+  let client: Promise<Redis> | null = null;
+  return async () => {
+    client ??= import("ioredis").then(({ Redis }) => {
+      const connection = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 0, connectionName: "latchkey-health" });
+      connection.on("error", () => {}); // what failed is reported by the probe's own PING
+      return connection;
+    });
+    const connection = await client;
+    // Right after start-up the connection may still be opening: give it the probe's time rather than fail at once.
+    if (connection.status === "connecting" || connection.status === "connect") await onceReady(connection);
+    const answer = await connection.ping();
+    if (answer !== "PONG") throw new Error(`PING answered ${JSON.stringify(answer)}`);
+  };
+}
+
+function onceReady(connection: Redis): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      connection.off("ready", done).off("error", done).off("end", done);
+      resolve();
+    };
+    connection.once("ready", done).once("error", done).once("end", done);
+  });
+}
+
+export const health: HealthHooks = {
+  databaseKind,
+  selectOne,
+  finishedMigrations,
+  redisPing: env.REDIS_URL ? redisPing(env.REDIS_URL) : null,
+};
