@@ -5,8 +5,12 @@
 import cluster from "node:cluster";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { installObservability, serveMetrics } from "./server/observability/index.mjs";
 
 const root = path.dirname(fileURLToPath(import.meta.url));
+// Before anything is written: every line is the logger's (LOG_FORMAT, LOG_LEVEL), and the build finds the
+// metrics recorder when METRICS_PORT is set (docs/decisions/062-metrics-and-request-logs.md).
+installObservability({ root });
 const port = Number(process.env.PORT ?? 3000);
 const host = process.env.HOST ?? "0.0.0.0";
 const address = `http://${host === "0.0.0.0" ? "localhost" : host}:${port}`;
@@ -20,7 +24,18 @@ const workers = Number(concurrency);
 
 if (workers > 1 && cluster.isPrimary) {
   const { runPrimary } = await import("./server/primary.mjs");
-  runPrimary({ root, workers, onListening: () => console.log(`[latchkey] listening on ${address} (${workers} processes)`) });
+  runPrimary({
+    root,
+    workers,
+    onListening: () => {
+      console.log(`[latchkey] listening on ${address} (${workers} processes)`);
+      // The workers' metrics, summed (they validated METRICS_* while starting).
+      serveMetrics({ cluster: true }).catch((error) => {
+        console.error("[latchkey] the metrics port could not be opened:", error);
+        process.kill(process.pid, "SIGTERM");
+      });
+    },
+  });
 } else {
   const { serve } = await import("./server/serve.mjs");
   await serve({ root, port, host });

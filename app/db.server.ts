@@ -11,6 +11,7 @@ import { changeFeed } from "~/change-feed/feed.server";
 import { withChangeAnnouncements } from "~/change-feed/prisma-hooks.server";
 import { postgresTransport, redisTransport, sqliteTransport, type SqliteConnection } from "~/change-feed/transports.server";
 import { postgresListener } from "~/postgres-listener.server";
+import { countingDatabaseFailures } from "~/observability/database-errors.server";
 
 export type { User, Session, Account, Verification, Organization, Member, Invitation, Passkey } from "~/generated/prisma-sqlite/client";
 export { Prisma } from "~/generated/prisma-sqlite/client";
@@ -38,7 +39,7 @@ function createClient(): Db {
       adapterName: "@prisma/adapter-pg",
       connect: async () => {
         const { PrismaPg: Factory } = await import("@prisma/adapter-pg");
-        return new Factory({ connectionString: env.DATABASE_URL }).connect();
+        return countingDatabaseFailures(await new Factory({ connectionString: env.DATABASE_URL }).connect());
       },
     } as PrismaPg;
     const base = new PostgresClient({ adapter }) as unknown as Db;
@@ -67,7 +68,7 @@ function createClient(): Db {
       const opened = await factory.connect();
       connection = (opened as unknown as { client?: SqliteConnection }).client ?? null;
       beginImmediately(opened as unknown as { client?: { prepare(sql: string): unknown } });
-      return opened;
+      return countingDatabaseFailures(opened);
     },
     connectToShadowDb: () => factory.connectToShadowDb(),
   } as typeof factory;

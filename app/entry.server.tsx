@@ -20,6 +20,9 @@ import { earlyRefusal, JSON_HEADERS } from "~/http/endpoint.server";
 import type { ApiDispatchHooks, OidcProviderHooks } from "~/http/server-contract";
 import { handleOidcRequest, handlesOidcPath } from "~/auth/oidc-provider/provider.server";
 import { TextResponse } from "~/http/text-response.server";
+import { startCountingActiveSessions } from "~/observability/active-sessions.server";
+import { log } from "~/observability/log.server";
+import { requestFields } from "~/observability/request-note.server";
 
 /** The server's own refusals (server/*.mjs) as pages for browsers. */
 export { refusalPage } from "~/http/error-page.server";
@@ -48,6 +51,7 @@ export const oidcProvider: OidcProviderHooks = { handles: handlesOidcPath, handl
  */
 export function afterStart(): void {
   preloadBreachedList();
+  startCountingActiveSessions();
   promoteConfiguredAdmins()
     .then((count) => count && console.log(`[latchkey] AUTH_ADMIN_EMAILS: ${count} verified account(s) made admin`))
     .catch((error) => console.error("[latchkey] AUTH_ADMIN_EMAILS could not be applied at start-up:", error.message));
@@ -68,23 +72,17 @@ startRateLimiting();
 if (env.localOutbox) console.log(`[latchkey] no SMTP_URL: mail is printed here and kept at ${new URL("/dev/outbox", env.BASE_URL).href}`);
 
 /**
- * A mistyped address (or a post to a page that takes none) is a visitor's slip, not a fault: one line, not a stack trace. Everything else is logged in
- * full, except requests the visitor abandoned.
+ * A mistyped address (or a post to a page that takes none) is a visitor's slip, not a fault: the request's own
+ * line says so (its status and route, never the raw path, which may hold a token: ADR 062). Everything else is
+ * logged in full with the request's id, except requests the visitor abandoned.
  */
-export function handleError(error: unknown, { request }: LoaderFunctionArgs | ActionFunctionArgs) {
+export function handleError(error: unknown, { request, context }: LoaderFunctionArgs | ActionFunctionArgs) {
   if (request.signal.aborted) return;
   const notFound =
     (isRouteErrorResponse(error) && error.status === 404) || (error instanceof Error && error.message.startsWith("No route matches URL"));
-  if (notFound) {
-    console.warn(`[latchkey] 404 ${request.method} ${new URL(request.url).pathname}`);
-    return;
-  }
   // A post to a page that takes none (405) is a visitor's (or a robot's) slip too.
-  if (isRouteErrorResponse(error) && error.status < 500) {
-    console.warn(`[latchkey] ${error.status} ${request.method} ${new URL(request.url).pathname}`);
-    return;
-  }
-  console.error(error);
+  if (notFound || (isRouteErrorResponse(error) && error.status < 500)) return;
+  log.error({ ...requestFields(context), err: error }, "unexpected error");
 }
 
 /**

@@ -137,6 +137,23 @@ const schema = z
      * whose subject is not the hash do not pay ~145 ms of CPU per password. Refused unless BASE_URL is loopback.
      */
     AUTH_TEST_PASSWORD_HASHING: z.enum(["production", "fast"]).default("production"),
+    // Metrics and logs (issue 40, docs/decisions/062-metrics-and-request-logs.md)
+    /** The metrics listener's port; unset, nothing is measured anywhere. Never PORT: the public port serves none. */
+    METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+    /** Where the metrics listener binds; defaults to HOST. */
+    METRICS_HOST: z.string().trim().min(1).optional(),
+    METRICS_PATH: z
+      .string()
+      .regex(/^\/[A-Za-z0-9._~\/-]*$/, "must be a path such as /metrics")
+      .default("/metrics"),
+    /** A scrape must send `Authorization: Bearer <METRICS_TOKEN>` when set. */
+    METRICS_TOKEN: z
+      .string()
+      .min(16, "must be at least 16 characters")
+      .regex(/^[\x21-\x7e]+$/, "must be printable characters without spaces")
+      .optional(),
+    LOG_FORMAT: z.enum(["json", "text"]).default("json"),
+    LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
     /**
      * Test suites only: every client-address rate-limit window (app/auth/rate-limit/limits.server.ts) lasts this
      * many times as long, so a test that fills a window with requests is never outrun by a slow machine (the
@@ -147,6 +164,10 @@ const schema = z
   .refine((v) => v.PASSWORD_MIN_LENGTH <= v.PASSWORD_MAX_LENGTH, {
     path: ["PASSWORD_MIN_LENGTH"],
     message: "must not exceed PASSWORD_MAX_LENGTH",
+  })
+  .refine((v) => v.METRICS_PORT === undefined || v.METRICS_PORT !== v.PORT, {
+    path: ["METRICS_PORT"],
+    message: "must differ from PORT: the public port never serves metrics",
   })
   .refine((v) => v.AUTH_RATE_LIMIT_STORE !== "redis" || v.REDIS_URL, {
     path: ["AUTH_RATE_LIMIT_STORE"],

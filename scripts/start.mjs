@@ -5,9 +5,12 @@ import { pathToFileURL } from "node:url";
 import { projectRoot } from "./lib/database-url.mjs";
 import { ensureBuilt } from "./lib/build.mjs";
 import { migrate } from "./lib/migrate.mjs";
+import { installObservability } from "../server/observability/index.mjs";
 
 process.chdir(projectRoot);
 process.env.NODE_ENV ??= "production";
+// Lines from here on are the log's (LOG_FORMAT), and the build loaded below finds the metrics recorder.
+installObservability({ root: projectRoot });
 
 // `--no-build` (used by `npm run dev`, where remix dev builds): only make sure the Prisma clients exist.
 ensureBuilt({ build: !process.argv.includes("--no-build") });

@@ -213,7 +213,7 @@ export function createApiDispatch({ build, clientAddress, strictTransport }) {
     // A GET the route can answer from memory (the signed-in read, ADR 054) skips the Request, the loader's
     // promise and the Response: the same status, headers and text, written at once. Never with a body to drain.
     if (req.method === "GET" && handler.fromMemory && req.headers["content-length"] === undefined && req.headers["transfer-encoding"] === undefined) {
-      const text = handler.fromMemory(pathname, url.search, req.headers.cookie);
+      const text = handler.fromMemory(pathname, url.search, req.headers.cookie, context.requestNote);
       if (text !== null) {
         setCommonHeaders(res, strictTransport);
         for (const [name, value] of memoryAnswerHeaders) res.setHeader(name, value);

@@ -5,6 +5,7 @@
 // TRUST_PROXY: "true" trusts every X-Forwarded-For entry (the left-most, client-chosen one wins); a number N
 // trusts exactly N proxies, so the address the outermost of them saw is used; anything else trusts none.
 import { createRequire } from "node:module";
+import { REQUEST_NOTE } from "./observability/requests.mjs";
 
 // express's own X-Forwarded-For parser, resolved from express so it is the very copy express uses.
 const requireFromExpress = createRequire(createRequire(import.meta.url).resolve("express"));
@@ -35,9 +36,16 @@ export function createClientAddress(setting = trustProxySetting()) {
 
   return {
     trustsFirstHop,
-    /** The `context` every loader and action receives (the same through express and through the dispatch). */
+    /**
+     * The `context` every loader and action receives (the same through express and through the dispatch), with
+     * the request's note (server/observability/requests.mjs): its id for lines written about it, and where the
+     * app says who is signed in.
+     */
     loadContext(req) {
-      return { clientIp: clientIp(req) ?? req.socket.remoteAddress ?? "unknown", peerAddress: req.socket.remoteAddress ?? "" };
+      const ip = clientIp(req) ?? req.socket.remoteAddress ?? "unknown";
+      const note = req[REQUEST_NOTE];
+      if (note) note.ip = ip;
+      return { clientIp: ip, peerAddress: req.socket.remoteAddress ?? "", requestNote: note };
     },
     /** `${req.protocol}://${req.hostname}[:port]${req.originalUrl}`, as @remix-run/express's createRemixRequest. */
     requestHref(req) {

@@ -5,6 +5,7 @@ import express from "express";
 import { createRequestHandler } from "@remix-run/express";
 import { setCommonHeaders } from "./common-headers.mjs";
 import { sendRefusal } from "./refusal.mjs";
+import { SERVED_STATIC } from "./observability/requests.mjs";
 
 /** What the Fetch API (and so Remix) can carry; TRACE, CONNECT and the rest would make it throw a 500. */
 export const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
@@ -40,8 +41,10 @@ export function createExpressApp({ build, root, clientAddress, trustProxy, stric
     }
     next();
   });
-  app.use("/build", express.static(path.join(root, "public", "build"), { immutable: true, maxAge: "1y" }));
-  app.use(express.static(path.join(root, "public"), { maxAge: "1h" }));
+  // Every file served is one route value in metrics and log lines (ADR 062).
+  const setHeaders = (res) => (res[SERVED_STATIC] = true);
+  app.use("/build", express.static(path.join(root, "public", "build"), { immutable: true, maxAge: "1y", setHeaders }));
+  app.use(express.static(path.join(root, "public"), { maxAge: "1h", setHeaders }));
   app.all(
     "*",
     createRequestHandler({

@@ -8,6 +8,9 @@ import { createClientAddress, trustProxySetting } from "./client-address.mjs";
 import { setCommonHeaders } from "./common-headers.mjs";
 import { createExpressApp } from "./express-app.mjs";
 import { createHealth } from "./health.mjs";
+import { installObservability, serveMetrics } from "./observability/index.mjs";
+import { createRequestObserver } from "./observability/requests.mjs";
+import { createRouteLabels, OIDC_ROUTE } from "./observability/route-label.mjs";
 import { migrationsFor } from "../scripts/lib/migrate.mjs";
 import { sendRefusal } from "./refusal.mjs";
 
@@ -33,6 +36,14 @@ export async function serve({ root, port, host }) {
   const app = createExpressApp({ build, root, clientAddress, trustProxy, strictTransport });
   // LATCHKEY_API_DISPATCH=remix sends the API through express + Remix too (the API suite runs both ways).
   const dispatch = process.env.LATCHKEY_API_DISPATCH === "remix" ? () => false : createApiDispatch({ build, clientAddress, strictTransport });
+  // The request id, the line and the metric of every request (ADR 062); the route label from the route table.
+  const { logger, metrics } = installObservability({ root });
+  const observe = createRequestObserver({
+    logger,
+    recorder: metrics?.recorder ?? null,
+    routeLabel: createRouteLabels(build, build.entry.module.apiDispatch?.routes),
+    clientIp: (req) => clientAddress.loadContext(req).clientIp,
+  });
 
   // The probes (ADR 064): ready once every migration shipped beside this build is applied.
   const healthHooks = build.entry.module.health;
@@ -46,6 +57,7 @@ export async function serve({ root, port, host }) {
 
   const oidcProvider = build.entry.module.oidcProvider;
   const server = http.createServer((req, res) => {
+    const note = observe(req, res);
     // A Host with user info ("a@b") makes a URL that no Fetch Request may carry: refused here, for pages and
     // API alike, rather than thrown where the request is built.
     if (hostHasUserInfo(req.headers.host) || hostHasUserInfo(req.headers["x-forwarded-host"])) {
@@ -63,6 +75,7 @@ export async function serve({ root, port, host }) {
     // The OpenID provider's paths (discovery, /api/auth/oauth2/…) go to it, a Koa application of its own (ADR 046),
     // counted against the rate limit of the client address every other request is counted by (ADR 006, 051).
     if (oidcProvider?.handles(pathOf(req.url))) {
+      note.route = pathOf(req.url).startsWith("/api/") ? OIDC_ROUTE : pathOf(req.url);
       setCommonHeaders(res, strictTransport);
       oidcProvider.handle(req, res, clientAddress.loadContext(req).clientIp);
       return;
@@ -81,12 +94,14 @@ export async function serve({ root, port, host }) {
   server.keepAliveTimeout = 5_000;
   server.on("connection", lingerOnClose);
   await new Promise((resolve) => server.listen(port, host, resolve));
+  const metricsServer = await serveMetrics();
   // Start-up work that needs the migrated database (AUTH_ADMIN_EMAILS, ADR 049).
   build.entry?.module?.afterStart?.();
 
   function shutdown() {
     // Answers already given may have promised a mail: it goes out before the exit (at most the 2 s below).
     server.close(() => Promise.resolve(build.entry?.module?.beforeStop?.()).finally(() => process.exit(0)));
+    metricsServer?.close();
     server.closeIdleConnections?.();
     setTimeout(() => process.exit(0), 2_000).unref();
   }

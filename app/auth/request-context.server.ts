@@ -4,6 +4,7 @@
 import type { AppLoadContext } from "@remix-run/node";
 import { assertTrustedRequestOrigin } from "~/auth/origin.server";
 import { enforceRateLimit } from "~/auth/rate-limit/limits.server";
+import type { RequestNote } from "~/observability/request-note.server";
 
 export interface RequestContext {
   request: Request;
@@ -11,6 +12,8 @@ export interface RequestContext {
   userAgent: string | null;
   /** Headers the response must carry (Set-Cookie, Retry-After); merged in by the route. */
   responseHeaders: Headers;
+  /** The request's log line (its id, who is signed in: ADR 062); absent outside the server. */
+  note?: RequestNote;
 }
 
 /**
@@ -27,6 +30,7 @@ export async function requestContext(
     clientIp: loadContext?.clientIp ?? "unknown",
     userAgent: request.headers.get("user-agent"),
     responseHeaders: new Headers(),
+    note: loadContext?.requestNote,
   };
   if (request.method !== "GET" && request.method !== "HEAD") assertTrustedRequestOrigin(request);
   if (rateLimitPath) await enforceRateLimit(ctx.clientIp, rateLimitPath);

@@ -11,6 +11,7 @@ import Database from "better-sqlite3";
 import type { Redis } from "ioredis";
 import { decodeChange, encodeChange, type Transport, type TransportCallbacks } from "~/change-feed/feed.server";
 import type { Listener } from "~/postgres-listener.server";
+import { incrementRedisErrors } from "~/observability/metrics.server";
 
 /** The name stays: PostgreSQL's triggers (the migration above) and operators (the README) announce on it. */
 const CHANNEL = "latchkey_session_invalidation";
@@ -138,7 +139,10 @@ export function redisTransport(url: string): Transport {
           if (!value) console.error("[latchkey] session cache: Redis subscriber disconnected; caching paused until it is back");
           callbacks.connected(value);
         };
-        subscriber.on("error", () => setConnected(false));
+        subscriber.on("error", () => {
+          incrementRedisErrors();
+          setConnected(false);
+        });
         subscriber.on("close", () => setConnected(false));
         subscriber.on("ready", () => {
           subscriber.subscribe(CHANNEL).then(
@@ -155,7 +159,7 @@ export function redisTransport(url: string): Transport {
     async publish(change) {
       publisher ??= loadRedis().then((Redis) => {
         const client = new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: true });
-        client.on("error", () => {}); // failures surface as rejected publishes, logged by the feed
+        client.on("error", () => incrementRedisErrors()); // failed publishes are logged by the feed
         return client;
       });
       const client = await publisher;

@@ -1,6 +1,6 @@
 // Every message the product sends: a text and an HTML part, the product's name, one clear action link
 // (absolute, built from BASE_URL) and how long that link lives.
-import type { MailMessage } from "~/email/mailer.server";
+import { withKinds, type MailMessage } from "~/email/mailer.server";
 
 export const PRODUCT_NAME = "Latchkey";
 
@@ -127,7 +127,7 @@ export function describeMoment(at: Date): string {
   return `${date} at ${time} UTC`;
 }
 
-export const emails = {
+export const emails = withKinds({
   verifyEmail: (to: string, url: string, lifetimeSeconds: number) =>
     actionMail({
       to,
@@ -296,4 +296,4 @@ export const emails = {
       lifetimeSeconds,
       outro: IGNORE,
     }),
-};
+});

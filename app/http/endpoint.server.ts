@@ -10,6 +10,7 @@ import { assertSafeCallbacks } from "~/auth/origin.server";
 import { isKeptFromImpersonators, refuseImpersonatorAt } from "~/auth/admin/impersonation-guard.server";
 import { ruleFor, standingRefusal } from "~/auth/rate-limit/limits.server";
 import { jsonText } from "~/auth/core/json-text.server";
+import { noteUser, type RequestNote } from "~/observability/request-note.server";
 import { requestContext, type RequestContext } from "~/auth/request-context.server";
 import { wantsPage } from "~/http/accept.server";
 import { readCappedText } from "~/http/body.server";
@@ -50,7 +51,8 @@ interface EndpointDefinition<Body extends z.ZodType, Query extends z.ZodType, Re
 }
 
 /** A GET's answer from memory, as the production dispatch writes it: status 200, `JSON_HEADERS` and this text. */
-export type MemoryAnswer = (pathname: string, search: string, cookieHeader: string | undefined) => string | null;
+/** `note`: the request's log line, told who the answer is about (ADR 062). */
+export type MemoryAnswer = (pathname: string, search: string, cookieHeader: string | undefined, note?: RequestNote) => string | null;
 
 /**
  * A route's loader/action, carrying (in its type only) what the endpoint takes and answers, so the typed
@@ -198,12 +200,15 @@ export function endpoint<Body extends z.ZodType = z.ZodUnknown, Query extends z.
    */
   const answerFromMemory: MemoryAnswer | undefined =
     fromMemory &&
-    ((pathname, search, cookieHeader) => {
+    ((pathname, search, cookieHeader, note) => {
       try {
         const path = rateLimitPath(pathname);
         if (ruleFor(path) || isKeptFromImpersonators(path)) return null;
         const answer = fromMemory({ query: parseQuery(search) as z.infer<Query>, cookieHeader });
-        return answer === null ? null : jsonText(answer);
+        if (answer === null) return null;
+        const userId = (answer as { user?: { id?: unknown } }).user?.id;
+        if (typeof userId === "string") noteUser(note, userId);
+        return jsonText(answer);
       } catch {
         return null;
       }

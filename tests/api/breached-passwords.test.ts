@@ -9,6 +9,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiClient, eventually, PASSWORD, signUp, uniqueEmail } from "../support/client";
+import { logMessages } from "../support/log-lines";
 import { mailCount, nextMail } from "../support/mail";
 import type { Mailbox } from "../support/mailbox";
 import { startServer, useServerWithMailbox, type TestServer } from "../support/server";
@@ -299,7 +300,7 @@ describe("the range lookup (AUTH_PASSWORD_RANGE_URL) against a fake range server
 
   it("the server read the list once it listened, and said what it holds", async () => {
     const said = await eventually(async () => app.output(), (log) => log.includes("breached-password list:"));
-    expect(said).toMatch(/\[latchkey\] breached-password list: 204639 of 437651 passwords \(8\+ characters\), 1\.66 MB, read in \d+ ms/);
+    expect(logMessages(said)).toContainEqual(expect.stringMatching(/^breached-password list: 204639 of 437651 passwords \(8\+ characters\), 1\.66 MB, read in \d+ ms$/));
   });
 
   it("the offline list decides first: a listed password is refused without asking", async () => {
@@ -323,9 +324,9 @@ describe("the range lookup (AUTH_PASSWORD_RANGE_URL) against a fake range server
     // Listed offline: still refused, whatever the range server does.
     expect((await signUpOn("iloveyou")).body).toEqual(COMPROMISED);
     const log = app.output();
-    const failures = log.split("\n").filter((line) => line.includes("password range lookup"));
+    const failures = logMessages(log).filter((line) => line.includes("password range lookup"));
     const line = failures.find((l) => l.includes(reason));
-    expect(line, log).toBe(`[latchkey] password range lookup at ${new URL(`http://127.0.0.1:${(range.address() as AddressInfo).port}`).origin} failed (${reason}): the offline list alone decided`);
+    expect(line, log).toBe(`password range lookup at ${new URL(`http://127.0.0.1:${(range.address() as AddressInfo).port}`).origin} failed (${reason}): the offline list alone decided`);
     for (const secret of [password, hash, hash.slice(5), hash.slice(0, 5)]) expect(line).not.toContain(secret);
     expect(log).not.toContain(password);
     expect(log).not.toContain(hash.slice(5));

@@ -13,6 +13,8 @@ import { replacePassword } from "~/auth/account/password-flows.server";
 import type { RequestContext } from "~/auth/request-context.server";
 import { finishFirstFactor } from "~/auth/sign-in/first-factor.server";
 import { recordFailedSignIn } from "~/auth/security-events/record.server";
+import { countRefusedSignIn } from "~/observability/sign-ins.server";
+import { metrics } from "~/observability/metrics.server";
 import { proveInbox } from "~/auth/account/claim.server";
 import { db, isUniqueViolation, type User } from "~/db.server";
 import { env } from "~/env.server";
@@ -49,6 +51,7 @@ async function findOrCreateUser(ctx: RequestContext, email: string): Promise<{ u
   try {
     const user = await db.user.create({ data: { id: newId(), name: "", email, emailVerified: true, inboxProvenAt: new Date() } });
     createdByRequest.add(ctx);
+    metrics.signUp("email_otp");
     return { user, created: true };
   } catch (error) {
     // Two code sign-ins for a new address at once: one creates the account, the other uses it.
@@ -62,6 +65,7 @@ export async function signInWithEmailOtp(ctx: RequestContext, input: { email: st
   const email = await verifyCode(input.email, "sign-in", input.otp).catch((error) => {
     // A wrong code is the owner's to know when the address has an account; looked up after the answer.
     if (error instanceof AuthError && error.code === "INVALID_OTP") recordFailedSignIn(ctx, { email: normalizeEmail(input.email) }, "email_otp");
+    countRefusedSignIn("email_otp", error);
     throw error;
   });
   const { user, created } = await findOrCreateUser(ctx, email);

@@ -1,7 +1,7 @@
 // The two messages of passkey sign-up. A code, not a link: the page that asked is the one that must go on to
 // create the passkey (JavaScript is on there anyway), and the code is valid only with that browser's cookie.
 import { absoluteUrl } from "~/auth/core/links.server";
-import type { MailMessage } from "~/email/mailer.server";
+import { withKinds, type MailMessage } from "~/email/mailer.server";
 import { describeLifetime, PRODUCT_NAME } from "~/email/templates.server";
 
 const escapeHtml = (value: string) =>
@@ -17,7 +17,8 @@ ${code ? `<p style="font-size:1.5rem;font-weight:700;letter-spacing:.2em;font-fa
   return { to, subject: `${subject} · ${PRODUCT_NAME}`, text, html };
 }
 
-export const passkeySignUpMails = {
+export const passkeySignUpMails = withKinds(
+  {
   code: (to: string, code: string, lifetimeSeconds: number) =>
     message(
       to,
@@ -33,4 +34,6 @@ export const passkeySignUpMails = {
       `Somebody tried to create a ${PRODUCT_NAME} account for ${to}, but this address already has one, so no code was made.`,
       `To get in, sign in at ${absoluteUrl("/sign-in")} or reset your password at ${absoluteUrl("/forgot-password")}. If this was not you, you can ignore this message.`,
     ]),
-};
+  },
+  "passkeySignUp",
+);

@@ -23,6 +23,7 @@ import { guessWithinBudget } from "~/auth/rate-limit/guess-budget.server";
 import { afterResponse, checkCode, closeEntry, openEntry, randomDigits, readEntry } from "~/auth/verification.server";
 import { db, isUniqueViolation } from "~/db.server";
 import { sendMail } from "~/email/mailer.server";
+import { metrics } from "~/observability/metrics.server";
 
 export const SIGN_UP_CODE_TTL_SECONDS = 10 * 60;
 /** Wrong guesses a sign-up code survives: the fifth ends it (each counted before it is compared). */
@@ -111,6 +112,7 @@ export async function verifySignUp(ctx: RequestContext, input: { code: string; r
     user = await db.user.create({
       data: { id: newId(), name: payload.name, email: payload.email, emailVerified: true, inboxProvenAt: new Date(), passkeys: { create: passkey } },
     });
+    metrics.signUp("passkey");
   } catch (error) {
     if (isUniqueViolation(error)) {
       const taken = await db.user.findUnique({ where: { email: payload.email }, select: { id: true } });

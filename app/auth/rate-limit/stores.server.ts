@@ -7,6 +7,7 @@ import { randomToken } from "~/auth/core/crypto.server";
 import { watchPostgresPeers } from "~/auth/rate-limit/peers.server";
 import { postgresListener } from "~/postgres-listener.server";
 import { db } from "~/db.server";
+import { incrementRedisErrors } from "~/observability/metrics.server";
 
 export interface RateRule {
   windowSeconds: number;
@@ -90,7 +91,10 @@ export function redisStore(url: string): Store {
   // opened at start-up, as soon as the modules are in.
   const redis = Promise.all([import("ioredis"), import("rate-limiter-flexible")]).then(([{ Redis }, flexible]) => {
     const client = new Redis(url, { enableOfflineQueue: true, maxRetriesPerRequest: 2, lazyConnect: false });
-    client.on("error", (error) => console.error("[latchkey] redis:", error.message));
+    client.on("error", (error) => {
+      incrementRedisErrors();
+      console.error("[latchkey] redis:", error.message);
+    });
     return { client, flexible };
   });
   const limiters = new Map<string, RateLimiterRedis>();
@@ -143,6 +147,7 @@ export function redisStore(url: string): Store {
       }
       // Redis is unreachable: keep limiting through the database rather than failing every request (or,
       // worse, letting every guess through).
+      incrementRedisErrors();
       console.error("[latchkey] rate limit: Redis failed, using the database:", (rejection as Error).message);
       return databaseStore(key, rule);
     }

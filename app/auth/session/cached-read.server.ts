@@ -5,6 +5,7 @@ import { createSessionReader } from "~/auth/session/cache-reader.server";
 import { findSessionWithUser } from "~/auth/session/store.server";
 import { changeFeed } from "~/change-feed/feed.server";
 import { env } from "~/env.server";
+import { metrics } from "~/observability/metrics.server";
 
 /** A safety net only (every change is announced on the feed); far below any session's lifetime. */
 const ENTRY_TTL_MS = 60_000;
@@ -12,7 +13,11 @@ const ENTRY_TTL_MS = 60_000;
 export const sessionCache = new SessionCache(env.AUTH_SESSION_CACHE_SIZE, ENTRY_TTL_MS);
 const reader = createSessionReader(sessionCache, changeFeed, findSessionWithUser);
 
+/** Every read is counted once as a hit or a miss (latchkey_session_cache_lookups_total, ADR 062). */
 export async function readSessionWithUser(token: string): Promise<CachedSession | null> {
+  const hit = env.AUTH_SESSION_CACHE === "off" ? null : reader.peek(token);
+  metrics.sessionLookup(hit !== null);
+  if (hit) return hit;
   return env.AUTH_SESSION_CACHE === "off" ? findSessionWithUser(token) : reader.read(token);
 }
 
@@ -21,5 +26,8 @@ export async function readSessionWithUser(token: string): Promise<CachedSession 
  * when it must be read (`readSessionWithUser`). The signed-in read's fast path: no promise to make or await.
  */
 export function cachedSessionWithUser(token: string): CachedSession | null {
-  return env.AUTH_SESSION_CACHE === "off" ? null : reader.peek(token);
+  const hit = env.AUTH_SESSION_CACHE === "off" ? null : reader.peek(token);
+  // A miss here is read next through `readSessionWithUser`, which counts it.
+  if (hit) metrics.sessionLookup(true);
+  return hit;
 }

@@ -17,6 +17,7 @@ import { refuseBannedInTransaction } from "~/auth/admin/bans.server";
 import { promoteIfConfigured } from "~/auth/admin/bootstrap.server";
 import type { RequestContext } from "~/auth/request-context.server";
 import { sessionWithUserOnTheWire, type SessionWithUserOnTheWire } from "~/auth/core/presenters.server";
+import { noteUser } from "~/observability/request-note.server";
 import { cachedSessionWithUser, readSessionWithUser } from "~/auth/session/cached-read.server";
 import { insertSession } from "~/auth/session/store.server";
 import { deviceHashOf, markDevice } from "~/auth/sign-in/known-device.server";
@@ -180,6 +181,7 @@ export async function startSession(
   if (standing) await promoteIfConfigured(standing);
   const data = { session, user };
   writeSessionCookies(ctx, data);
+  noteUser(ctx.note, user.id);
   return { ...data, newDevice };
 }
 
@@ -276,6 +278,7 @@ export async function lookUpSessionOrEnding(ctx: RequestContext): Promise<{ curr
     clearSessionCookies(ctx);
     return { current: null, endedElsewhere: false };
   }
+  noteUser(ctx.note, user.id);
   return { current: { session, user }, endedElsewhere: false };
 }
 
@@ -293,7 +296,9 @@ function extensionDue(session: Session, now: number): boolean {
  */
 function currentSessionFromCache(ctx: RequestContext, options: { disableRefresh?: boolean }): SessionWithUser | null {
   const token = sessionTokenFrom(ctx.request);
-  return token ? sessionFromCacheAlone(token, options) : null;
+  const found = token ? sessionFromCacheAlone(token, options) : null;
+  if (found) noteUser(ctx.note, found.user.id);
+  return found;
 }
 
 /** `currentSessionFromCache` by token: also what answers GET /get-session before any Request is made (ADR 054). */

@@ -15,6 +15,8 @@ import {
 import { MAX_NAME_LENGTH } from "~/auth/schemas";
 import { assertPasswordNotCompromised } from "~/auth/password-policy/check.server";
 import { recordFailedSignIn } from "~/auth/security-events/record.server";
+import { countingRefusals } from "~/observability/sign-ins.server";
+import { metrics } from "~/observability/metrics.server";
 import { findUserWithPasswordHash } from "~/auth/session/store.server";
 import { absoluteUrl } from "~/auth/core/links.server";
 import { finishFirstFactor, signInAnswer, startSessionForNewAccount } from "~/auth/sign-in/first-factor.server";
@@ -69,6 +71,7 @@ export async function signUpWithEmail(ctx: RequestContext, input: SignUpInput) {
         accounts: { create: { providerId: CREDENTIAL_PROVIDER, accountId: id, password: passwordHash } },
       },
     });
+    metrics.signUp("password");
   } catch (error) {
     // Two sign-ups for one address (or username) at once: the unique index lets exactly one through.
     if (isUniqueViolation(error)) {
@@ -153,6 +156,10 @@ export interface SignInInput {
  * account with one is recorded for its owner after the answer (`recordFailedSignIn`).
  */
 export async function verifyCredentials(ctx: RequestContext, typedEmail: string, password: string): Promise<User> {
+  return countingRefusals("password", () => checkCredentials(ctx, typedEmail, password));
+}
+
+async function checkCredentials(ctx: RequestContext, typedEmail: string, password: string): Promise<User> {
   const email = normalizeEmail(typedEmail);
   const found = await findUserWithPasswordHash(email, CREDENTIAL_PROVIDER, presentedDeviceHash(ctx));
   const hash = found?.passwordHash;

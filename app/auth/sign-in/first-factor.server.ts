@@ -30,6 +30,7 @@ import { isTrustedDevice } from "~/auth/two-factor/trusted-device.server";
 import { rememberCreatingDevice } from "~/auth/sign-in/known-device.server";
 import { mustConfirmDevice, startDeviceCheck } from "~/auth/sign-in/new-device-check.server";
 import { db, type User } from "~/db.server";
+import { metrics, type SignInMethod, type SignInOutcome } from "~/observability/metrics.server";
 
 /** What was proven, and the choices the person made with it. */
 export type FirstFactor = {
@@ -61,8 +62,32 @@ export type SignedIn = StartedSession & { twoFactorRedirect?: undefined };
 
 export type FirstFactorOutcome = TwoFactorRedirect | SignedIn;
 
-/** Finishes a proven first factor: EMAIL_NOT_VERIFIED, the second step, or the session. */
+/**
+ * Finishes a proven first factor: EMAIL_NOT_VERIFIED, the second step, or the session. Every sign-in passes
+ * here, pages and API alike, so here its outcome is counted (latchkey_sign_ins_total, ADR 062); the wrong
+ * credentials that never reach the door are counted where they are refused.
+ */
 export async function finishFirstFactor(ctx: RequestContext, user: User, factor: FirstFactor): Promise<FirstFactorOutcome> {
+  const method = signInMethodOf(factor);
+  try {
+    const outcome = await passTheDoor(ctx, user, factor);
+    metrics.signIn(method, outcome.twoFactorRedirect ? "two_factor_required" : "success");
+    return outcome;
+  } catch (error) {
+    const counted = refusalOutcome(error, factor);
+    if (counted) metrics.signIn(method, counted);
+    throw error;
+  }
+}
+
+/** What a refusal at the door counts as; an unverified address is no outcome of the sign-in's own. */
+function refusalOutcome(error: unknown, factor: FirstFactor): SignInOutcome | null {
+  if (!(error instanceof AuthError)) return null;
+  if (error.code === "BANNED_USER") return "locked";
+  return error.code === wrongCredentialAnswer(factor) ? "failure" : null;
+}
+
+async function passTheDoor(ctx: RequestContext, user: User, factor: FirstFactor): Promise<FirstFactorOutcome> {
   // 0. A banned account, before anything is mailed or a second step offered (startSession checks again).
   await refuseBannedUser(user);
   const mustVerify = emailVerificationRequired() && !user.emailVerified;
@@ -129,6 +154,18 @@ function wrongCredentialAnswer(factor: Pick<FirstFactor, "method">): ErrorName {
       return "INVALID_TOKEN";
     case "social":
       return "FAILED_TO_GET_USER_INFO";
+  }
+}
+
+/** The security events' word for a first factor (issue 29's method strings). */
+function signInMethodOf(factor: Pick<FirstFactor, "method">): SignInMethod {
+  switch (factor.method) {
+    case "email-otp":
+      return "email_otp";
+    case "verification-link":
+      return "verification_link";
+    default:
+      return factor.method;
   }
 }
 

@@ -22,6 +22,7 @@ import { db, isUniqueViolation, type Transaction, type User } from "~/db.server"
 import { proveInbox } from "~/auth/account/claim.server";
 import { refuseToJoin, welcomeUnverified } from "~/auth/social/unvouched.server";
 import { env } from "~/env.server";
+import { metrics } from "~/observability/metrics.server";
 
 const ERROR_PAGE = "/api/auth/error";
 
@@ -215,6 +216,7 @@ async function createUser(
         accounts: { create: { providerId: provider.id, accountId: profile.id, ...accountTokenData(tokens) } },
       },
     });
+    metrics.signUp("social");
   } catch (error) {
     if (isUniqueViolation(error)) {
       // The same identity arriving twice at once: the unique indexes let one through; the other signs in.

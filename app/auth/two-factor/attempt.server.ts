@@ -14,6 +14,7 @@ import { trustThisDevice } from "~/auth/two-factor/trusted-device.server";
 import { giveBackAccountGuess, takeAccountGuess, type AccountGuess } from "~/auth/rate-limit/guess-budget.server";
 import { openEntry, readEntry, reserveGuess, settleWrongGuess, takeEntry, type ReservedGuess } from "~/auth/verification.server";
 import { db, type User } from "~/db.server";
+import { metrics } from "~/observability/metrics.server";
 
 export const TWO_FACTOR_COOKIE = cookieName("two_factor");
 const PURPOSE = "two_factor";
@@ -169,6 +170,7 @@ export async function failAttempt(ctx: RequestContext, attempt: Attempt, reason?
   }
   const open = reserved ? await settleWrongGuess(reserved) : false;
   recordFailedSignIn(ctx, { userId: attempt.user.id }, attempt.newDeviceVerification ? "new_device" : "two_factor");
+  metrics.signIn(attempt.signIn.method, "two_factor_failure");
   if (!open) clearAttemptCookie(ctx);
   throw new AuthError("INVALID_TWO_FACTOR_AUTHENTICATION", { reason });
 }
@@ -192,6 +194,8 @@ export async function finishAttempt(ctx: RequestContext, attempt: Attempt, trust
     credentialsVersion: attempt.credentialsVersion,
     refusal: "INVALID_TWO_FACTOR_COOKIE",
   });
+  // The sign-in the door counted as two_factor_required, now a success under its first factor's method.
+  metrics.signIn(attempt.signIn.method, "success");
   // A new browser's check makes the browser known (startSession marks it); there is no second factor to skip.
   if (trustDevice && !attempt.newDeviceVerification) await trustThisDevice(ctx, user.id);
   return { token: session.token, user: publicUser(user) };

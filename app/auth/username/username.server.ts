@@ -7,6 +7,7 @@ import { finishFirstFactor, signInAnswer } from "~/auth/sign-in/first-factor.ser
 import { checkPasswordWithLockout } from "~/auth/sign-in/password-lockout.server";
 import { usernameProblem } from "~/auth/username/schemas";
 import { recordFailedSignIn } from "~/auth/security-events/record.server";
+import { countingRefusals } from "~/observability/sign-ins.server";
 import { db, type User } from "~/db.server";
 
 export interface UsernameNames {
@@ -35,6 +36,10 @@ export function usernameTaken(): AuthError {
 
 /** Checks the password of the user with this username; every failure is the same 401 after the same work. */
 export async function verifyUsernameCredentials(ctx: RequestContext, typed: string, password: string): Promise<User> {
+  return countingRefusals("username", () => checkUsernameCredentials(ctx, typed, password));
+}
+
+async function checkUsernameCredentials(ctx: RequestContext, typed: string, password: string): Promise<User> {
   const { username } = parseUsername(typed);
   const user = await db.user.findUnique({
     where: { username },
