@@ -351,7 +351,7 @@ describe("for operators and on deletion", () => {
   it("AUTH_EVENT_LOG=stdout writes each event as one JSON line", async () => {
     const { user } = await signUp(browser());
     const line = await eventually(
-      async () => server.output().split("\n").find((l) => l.startsWith("{") && l.includes(`"userId":"${user.id}"`)),
+      async () => server.output().split("\n").find((l) => l.startsWith('{"kind":"security_event"') && l.includes(`"userId":"${user.id}"`)),
       Boolean,
       5_000,
     );
