@@ -22,10 +22,11 @@ const ABANDON_AFTER_MS = 10_000;
  *   expectedMigrations: string[],
  *   strictTransport: boolean,
  *   log?: { warn(message: string): void, info(message: string): void },
- *   onFailure?: (dependency: "database" | "redis") => void,
+ *   onFailure?: (dependency: "database" | "redis", timedOut: boolean) => void,
  * }} options
  *   `expectedMigrations`: the migration folders shipped with this build (what `npm start` applies);
- *   `onFailure`: called once per failed database or Redis operation of the probe (the error counters)
+ *   `onFailure`: called once per failed database or Redis operation of the probe, `timedOut` when it got no
+ *   answer in time (the error counters; the build's `health.countFailure`)
  */
 export function createHealth({ hooks, expectedMigrations, strictTransport, log = consoleLog, onFailure = () => {} }) {
   const database = boundedCheck(() => hooks.selectOne(), DATABASE_TIMEOUT_MS);
@@ -54,7 +55,7 @@ export function createHealth({ hooks, expectedMigrations, strictTransport, log =
       return { name, status: "UP" };
     } catch (error) {
       report(name, error);
-      if (dependency && !(error instanceof NotMigrated)) onFailure(dependency);
+      if (!(error instanceof NotMigrated)) onFailure(dependency, error instanceof TimedOut);
       return { name, status: "DOWN" };
     }
   }
@@ -122,6 +123,8 @@ export function createHealth({ hooks, expectedMigrations, strictTransport, log =
 
 /** A missing migration: the database answered, so it counts as no database error. */
 class NotMigrated extends Error {}
+/** No answer within a check's time (the dependency's client never saw an error to count). */
+class TimedOut extends Error {}
 
 /**
  * `run`, failing after `timeoutMs`. While an earlier call is still waiting on the dependency, a new one waits on
@@ -146,7 +149,7 @@ function boundedCheck(run, timeoutMs) {
     }
     let timer;
     const timeout = new Promise((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+      timer = setTimeout(() => reject(new TimedOut(`no answer within ${timeoutMs} ms`)), timeoutMs);
     });
     return Promise.race([pending, timeout]).finally(() => clearTimeout(timer));
   };

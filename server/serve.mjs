@@ -51,8 +51,7 @@ export async function serve({ root, port, host }) {
     hooks: healthHooks,
     expectedMigrations: migrationsFor(healthHooks.databaseKind).map((migration) => migration.name),
     strictTransport,
-    // TODO(issue 40, metrics): pass `onFailure` to count the probe's failures in latchkey_database_errors_total /
-    // latchkey_redis_errors_total once the metrics module exports its counters.
+    onFailure: healthHooks.countFailure,
   });
 
   const oidcProvider = build.entry.module.oidcProvider;

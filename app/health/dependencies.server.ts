@@ -49,9 +49,22 @@ function onceReady(connection: Redis): Promise<void> {
   });
 }
 
+/**
+ * A probe's failed operation, for latchkey_database_errors_total and latchkey_redis_errors_total (issue 40). The
+ * database's errors are already counted where Prisma's driver adapter raises them, so only a query that got no
+ * answer in time is counted here; the probe's Redis connection is its own, so every failure of it is.
+ */
+function countFailure(dependency: "database" | "redis", timedOut: boolean): void {
+  // TODO(issue 40, metrics): the one call site to wire once app/observability/metrics.server.ts is committed:
+  //   if (dependency === "redis") incrementRedisErrors(); else if (timedOut) incrementDatabaseErrors();
+  void dependency;
+  void timedOut;
+}
+
 export const health: HealthHooks = {
   databaseKind,
   selectOne,
   finishedMigrations,
   redisPing: env.REDIS_URL ? redisPing(env.REDIS_URL) : null,
+  countFailure,
 };

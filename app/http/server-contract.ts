@@ -60,4 +60,6 @@ export interface HealthHooks {
   finishedMigrations(): Promise<string[]>;
   /** A PING to REDIS_URL; null without it. */
   redisPing: (() => Promise<void>) | null;
+  /** One of the above failed (`timedOut`: it got no answer in time), for the error counters. */
+  countFailure(dependency: "database" | "redis", timedOut: boolean): void;
 }
