@@ -132,11 +132,11 @@ const schema = z
     AUTH_LOCKOUT_MAX_FAILURES: z.coerce.number().int().min(1).max(10_000).default(10),
     /** The window, fixed from its first failure, in seconds (at least 10). */
     AUTH_LOCKOUT_WINDOW_SECONDS: z.coerce.number().int().min(10).max(DAY_SECONDS).default(60 * 60),
-    /**
-     * Test suites only (ADR 032): "fast" hashes new passwords with a cheap scrypt cost, marked as such, so tests
-     * whose subject is not the hash do not pay ~145 ms of CPU per password. Refused unless BASE_URL is loopback.
-     */
-    AUTH_TEST_PASSWORD_HASHING: z.enum(["production", "fast"]).default("production"),
+    // Proof of work under a burst (issue 39 §5, docs/decisions/060-proof-of-work-under-a-burst.md)
+    /** "on": during a burst, sign-in, sign-up and reset requests from devices the account does not know need a solved ALTCHA challenge. */
+    AUTH_POW: onOff("off"),
+    /** PBKDF2 iterations of each try; a challenge takes 1000–3000 tries (about a second in a browser at 1000). */
+    AUTH_POW_COST: z.coerce.number().int().min(1).max(100_000).default(1000),
     // Metrics and logs (issue 40, docs/decisions/062-metrics-and-request-logs.md)
     /** The metrics listener's port; unset, nothing is measured anywhere. Never PORT: the public port serves none. */
     METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
@@ -154,6 +154,11 @@ const schema = z
       .optional(),
     LOG_FORMAT: z.enum(["json", "text"]).default("json"),
     LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+    /**
+     * Test suites only (ADR 032): "fast" hashes new passwords with a cheap scrypt cost, marked as such, so tests
+     * whose subject is not the hash do not pay ~145 ms of CPU per password. Refused unless BASE_URL is loopback.
+     */
+    AUTH_TEST_PASSWORD_HASHING: z.enum(["production", "fast"]).default("production"),
     /**
      * Test suites only: every client-address rate-limit window (app/auth/rate-limit/limits.server.ts) lasts this
      * many times as long, so a test that fills a window with requests is never outrun by a slow machine (the

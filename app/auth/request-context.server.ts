@@ -3,6 +3,7 @@
 // rate limit are applied the same way whichever door a request comes through.
 import type { AppLoadContext } from "@remix-run/node";
 import { assertTrustedRequestOrigin } from "~/auth/origin.server";
+import { noteRateLimitRefusal } from "~/auth/proof-of-work/burst.server";
 import { enforceRateLimit } from "~/auth/rate-limit/limits.server";
 import type { RequestNote } from "~/observability/request-note.server";
 
@@ -14,6 +15,8 @@ export interface RequestContext {
   responseHeaders: Headers;
   /** The request's log line (its id, who is signed in: ADR 062); absent outside the server. */
   note?: RequestNote;
+  /** A proof-of-work solution sent as the form field `altcha` (ADR 060), set where the body is read. */
+  captchaResponse?: string;
 }
 
 /**
@@ -33,6 +36,16 @@ export async function requestContext(
     note: loadContext?.requestNote,
   };
   if (request.method !== "GET" && request.method !== "HEAD") assertTrustedRequestOrigin(request);
-  if (rateLimitPath) await enforceRateLimit(ctx.clientIp, rateLimitPath);
+  if (rateLimitPath) await enforceRateLimitNoting(ctx.clientIp, rateLimitPath);
   return ctx;
+}
+
+/** The per-address limit; a refusal on sign-in, sign-up or reset is also evidence of a burst (ADR 060). */
+export async function enforceRateLimitNoting(clientIp: string, path: string): Promise<void> {
+  try {
+    await enforceRateLimit(clientIp, path);
+  } catch (error) {
+    noteRateLimitRefusal(clientIp, path);
+    throw error;
+  }
 }

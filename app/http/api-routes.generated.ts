@@ -72,6 +72,7 @@ export const apiRouteTable: ApiRouteTable = {
     "/api/auth/passkey/update-passkey": "routes/api.auth.passkey.update-passkey",
     "/api/auth/passkey/verify-authentication": "routes/api.auth.passkey.verify-authentication",
     "/api/auth/passkey/verify-registration": "routes/api.auth.passkey.verify-registration",
+    "/api/auth/pow/challenge": "routes/api.auth.pow.challenge",
     "/api/auth/refresh-token": "routes/api.auth.refresh-token",
     "/api/auth/request-password-reset": "routes/api.auth.request-password-reset",
     "/api/auth/reset-password": "routes/api.auth.reset-password",

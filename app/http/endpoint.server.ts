@@ -230,6 +230,8 @@ export function endpoint<Body extends z.ZodType = z.ZodUnknown, Query extends z.
       await refuseImpersonatorAt(ctx, path);
       const query = parseQuery(url.search, url.searchParams);
       const rawBody = definition.method === "POST" ? await readBody(request, context) : undefined;
+      // Proof of work's form field (ADR 060), wherever the route's schema would drop it.
+      if (rawBody && typeof rawBody === "object" && typeof (rawBody as { altcha?: unknown }).altcha === "string") ctx.captchaResponse = (rawBody as { altcha: string }).altcha;
       const body = definition.body ? parseWith(definition.body, rawBody, "body") : rawBody;
       assertSafeCallbacks(body);
       const result = await definition.handler({ body: body as z.infer<Body>, query: query as z.infer<Query>, ctx, params });

@@ -13,9 +13,8 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect, type AppLoadContext } from "@remix-run/node";
 import type { z } from "zod";
 import type { AuthError } from "~/auth/errors";
-import { enforceRateLimit } from "~/auth/rate-limit/limits.server";
 import { noteWhoActs, refuseWhileImpersonating } from "~/auth/admin/impersonation-guard.server";
-import type { RequestContext } from "~/auth/request-context.server";
+import { enforceRateLimitNoting, type RequestContext } from "~/auth/request-context.server";
 import { getSession, type SessionWithUser } from "~/auth/session/sessions.server";
 import { setFlash, type FlashContent } from "~/http/flash.server";
 import { knownError } from "~/http/known-error.server";
@@ -140,6 +139,7 @@ async function pipeline(
 ): Promise<PageOutcome<unknown>> {
   const ctx = await pageRequestContext(request, context);
   const form = await readForm(request);
+  ctx.captchaResponse = form.get("altcha") ?? undefined; // proof of work's form field (ADR 060)
   const url = new URL(request.url);
   const chosen = (options.choose ? options.choose(form, url) : form.get("intent")) ?? "";
   const name = Object.hasOwn(intents, chosen) ? chosen : (options.otherwise ?? null);
@@ -152,7 +152,7 @@ async function pipeline(
   };
 
   try {
-    await enforceRateLimit(ctx.clientIp, spec?.rateLimitAs ?? options.unknownRateLimitAs ?? "/unknown");
+    await enforceRateLimitNoting(ctx.clientIp, spec?.rateLimitAs ?? options.unknownRateLimitAs ?? "/unknown");
   } catch (thrown) {
     const error = knownError(thrown);
     if (!error) throw thrown;

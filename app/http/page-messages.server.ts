@@ -73,6 +73,10 @@ export const PAGE_MESSAGES = {
     const when = minutes === null ? "later" : `in ${minutes} ${minutes === 1 ? "minute" : "minutes"}`;
     return `There have been too many failed password attempts for this account from new devices. Try again ${when}, or sign in another way: with a passkey, with a code emailed to you, or from a device you have used to sign in before.`;
   },
+  // Issue 39 §5: proof of work under a burst; the check itself and its words for people without JavaScript are
+  // shown beside the form (app/components/proof-of-work.tsx).
+  MISSING_RESPONSE: () => "Many attempts have failed here in the last few minutes, so this form needs a short check first: see below the form.",
+  VERIFICATION_FAILED: () => "The check did not go through or has expired. Let it run again below the form, then send the form again.",
 } satisfies Record<string, (error: AuthError) => string>;
 
 /**

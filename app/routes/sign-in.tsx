@@ -16,6 +16,8 @@ import { goTo, pageForm } from "~/http/page-action.server";
 import { socialSignInOptions } from "~/http/page-messages.server";
 import { SocialButtons } from "~/components/social-buttons";
 import { signInPageFor } from "~/http/signed-in.server";
+import { proofOfWorkForAddress, watchProofRefusal } from "~/http/proof-of-work-page.server";
+import { ProofOfWorkCheck, SignInWithoutPuzzle } from "~/components/proof-of-work";
 
 // A provider's refusal (`?error=`) and a second step that ended in a refusal arrive with the page, in its error summary.
 export const meta = pageTitle<{ social: { error: string | null }; flashError: string | null }>(
@@ -37,23 +39,25 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       email: flash?.email ?? reauthenticating ?? "",
       outbox,
       social: socialSignInOptions(request),
+      proofOfWork: await proofOfWorkForAddress(context.clientIp ?? "unknown"),
     },
     { headers },
   );
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
+  const proof = watchProofRefusal();
   const refused = await pageForm({ request, context }, {
     schema: signInFormSchema,
     rateLimitAs: "/sign-in/email",
     session: "none",
     hideFields: ["password"],
     run: async (value, _current, ctx) => {
-      const answer = await signInWithIdentifier(ctx, { ...value, identifier: value.email, rememberMe: value.rememberMe === true });
+      const answer = await proof.run(() => signInWithIdentifier(ctx, { ...value, identifier: value.email, rememberMe: value.rememberMe === true }));
       return goTo(safeRedirectTarget("twoFactorRedirect" in answer ? twoFactorPage(value.redirectTo) : value.redirectTo));
     },
   });
-  return data({ result: refused.result }, refused.init);
+  return data({ result: refused.result, proofOfWork: proof.need() }, refused.init);
 }
 
 export default function SignIn() {
@@ -62,6 +66,7 @@ export default function SignIn() {
   const [searchParams] = useSearchParams();
   const [form, fields] = useZodForm("sign-in", signInFormSchema, actionData?.result, { rememberMe: "on", email: page.email || (searchParams.get("email") ?? undefined) });
   const redirectTo = searchParams.get("redirectTo");
+  const proofOfWork = actionData?.proofOfWork ?? page.proofOfWork;
   return (
     <>
     <Form method="post" className="card narrow" {...getFormProps(form)}>
@@ -89,6 +94,7 @@ export default function SignIn() {
         afterInput={<Link to="/forgot-password" className="small-link">Forgot password?</Link>}
       />
       <CheckboxField label="Remember me" meta={fields.rememberMe} />
+      {proofOfWork ? <ProofOfWorkCheck need={proofOfWork} attempt={actionData} otherWays={<SignInWithoutPuzzle redirectTo={redirectTo} />} /> : null}
       <SubmitButton className="primary wide">Sign in</SubmitButton>
       <PasskeySignIn redirectTo={redirectTo} />
       <p className="muted">

@@ -16,16 +16,27 @@ import { PAGE_MESSAGES, socialSignInOptions } from "~/http/page-messages.server"
 import { goTo, pageForm } from "~/http/page-action.server";
 import { SocialButtons } from "~/components/social-buttons";
 import { redirectIfSignedIn } from "~/http/signed-in.server";
+import { proofOfWorkForAddress, watchProofRefusal } from "~/http/proof-of-work-page.server";
+import { ProofOfWorkCheck } from "~/components/proof-of-work";
 
 // A provider's refusal (`?error=`) arrives with the page, in its error summary.
 export const meta = pageTitle<{ social: { error: string | null } }>("Sign up", (data) => data.social.error !== null);
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const headers = await redirectIfSignedIn(request, context);
-  return data({ passwordBounds: passwordBounds(), userExists: PAGE_MESSAGES.USER_ALREADY_EXISTS(), social: socialSignInOptions(request) }, { headers });
+  return data(
+    {
+      passwordBounds: passwordBounds(),
+      userExists: PAGE_MESSAGES.USER_ALREADY_EXISTS(),
+      social: socialSignInOptions(request),
+      proofOfWork: await proofOfWorkForAddress(context.clientIp ?? "unknown"),
+    },
+    { headers },
+  );
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
+  const proof = watchProofRefusal();
   const refused = await pageForm({ request, context }, {
     schema: signUpFormSchema(passwordBounds()),
     rateLimitAs: "/sign-up/email",
@@ -41,7 +52,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
             : undefined,
     run: async (value, _current, ctx) => {
       // The page a sign-up returns to may be an invitation's link, whose secret proves the inbox.
-      const { token, user } = await signUpFromInvitationLink(ctx, value, value.redirectTo);
+      const { token, user } = await proof.run(() => signUpFromInvitationLink(ctx, value, value.redirectTo));
       // With required verification there is no session yet: say where the link went, and wait on the sign-in page.
       if (token === null) {
         return goTo("/sign-in?verify=1", `Account created. We sent a verification link to ${user.email}: follow it, then sign in.`, { email: user.email });
@@ -50,7 +61,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       return goTo(safeRedirectTarget(value.redirectTo), welcome);
     },
   });
-  return data({ result: refused.result }, refused.init);
+  return data({ result: refused.result, proofOfWork: proof.need() }, refused.init);
 }
 
 export default function SignUp() {
@@ -61,6 +72,7 @@ export default function SignUp() {
   const schema = useMemo(() => signUpFormSchema(page.passwordBounds), [page.passwordBounds]);
   // ?email= fills in the address (an invitation's "Create an account to accept").
   const [form, fields] = useZodForm("sign-up", schema, actionData?.result, { email: searchParams.get("email") ?? undefined });
+  const proofOfWork = actionData?.proofOfWork ?? page.proofOfWork;
   const withRedirect = (path: string) => `${path}${redirectTo ? `?redirectTo=${encodeURIComponent(redirectTo)}` : ""}`;
   return (
     <>
@@ -77,6 +89,7 @@ export default function SignUp() {
       ) : null}
       <Field label="Username (optional)" meta={fields.username} type="text" autoComplete="username" hint={USERNAME_HINT} />
       <Field label="Password" meta={fields.password} type="password" autoComplete="new-password" hint={passwordLengthHint(page.passwordBounds)} />
+      {proofOfWork ? <ProofOfWorkCheck need={proofOfWork} attempt={actionData} otherWays={<>create your account later</>} /> : null}
       <SubmitButton className="primary wide">Sign up</SubmitButton>
       <PasskeySignUp redirectTo={redirectTo} />
       <p className="muted">

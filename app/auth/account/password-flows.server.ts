@@ -11,6 +11,7 @@ import type { SessionWithUser } from "~/auth/session/sessions.server";
 import { replaceSessionAfterPasswordChange } from "~/auth/sign-in/first-factor.server";
 import { afterResponse, consumeToken, mailToken, peekToken, revokeTokens } from "~/auth/verification.server";
 import { checkPasswordWithLockout } from "~/auth/sign-in/password-lockout.server";
+import { requireProofUnderBurst } from "~/auth/proof-of-work/gate.server";
 import { db, isUniqueViolation } from "~/db.server";
 import { proveInbox } from "~/auth/account/claim.server";
 import { revokeWaysIn } from "~/auth/account/revocation.server";
@@ -34,6 +35,15 @@ export async function requestPasswordReset(input: { email: string; redirectTo?: 
   const email = normalizeEmail(input.email);
   afterResponse(() => mailResetLink(email, input.redirectTo));
   return { status: true, message: RESET_REQUESTED_MESSAGE };
+}
+
+/**
+ * A reset asked for by a visitor (the API and the forgot-password page, not an administrator): under a burst it
+ * needs a solved challenge first (issue 39 §5, ADR 060), then it answers as `requestPasswordReset`.
+ */
+export async function requestPasswordResetAsVisitor(ctx: RequestContext, input: { email: string; redirectTo?: string }) {
+  await requireProofUnderBurst(ctx, { email: normalizeEmail(input.email) }, "reset");
+  return requestPasswordReset(input);
 }
 
 async function mailResetLink(email: string, redirectTo: string | undefined): Promise<void> {

@@ -22,6 +22,8 @@ import { absoluteUrl } from "~/auth/core/links.server";
 import { finishFirstFactor, signInAnswer, startSessionForNewAccount } from "~/auth/sign-in/first-factor.server";
 import { deviceIdOf, presentedDeviceHash, rememberCreatingDevice } from "~/auth/sign-in/known-device.server";
 import { checkPasswordWithLockout } from "~/auth/sign-in/password-lockout.server";
+import { noteWrongPassword } from "~/auth/proof-of-work/burst.server";
+import { requireProofUnderBurst } from "~/auth/proof-of-work/gate.server";
 import { parseUsername, usernameTaken } from "~/auth/username/username.server";
 import { db, isUniqueViolation, type User } from "~/db.server";
 import { sendMail } from "~/email/mailer.server";
@@ -46,6 +48,7 @@ export interface SignUpInput {
 
 export async function signUpWithEmail(ctx: RequestContext, input: SignUpInput) {
   const email = normalizeEmail(input.email);
+  await requireProofUnderBurst(ctx, { email }, "sign_up"); // under a burst, before any work (ADR 060)
   assertPasswordLength(input.password);
   // Before anything is looked up: the same refusal whether or not the address has an account (issue 39 §2).
   await assertPasswordNotCompromised(input.password);
@@ -165,9 +168,11 @@ async function checkCredentials(ctx: RequestContext, typedEmail: string, passwor
   const hash = found?.passwordHash;
   // Counted per account (or per unknown address) before compared (issue 39 §1, ADR 057).
   const subject = found ? { userId: found.user.id, knownDevice: found.knownDevice } : { identifier: `email:${email}` };
+  await requireProofUnderBurst(ctx, subject, "password"); // under a burst, before the lock (ADR 060)
   const { right: valid, knownDevice } = await checkPasswordWithLockout(ctx, subject, "password", () =>
     hash ? verifyPassword(password, hash) : verifyAgainstDecoy(password).then(() => false),
   );
+  if (!valid) noteWrongPassword(ctx.clientIp, subject, knownDevice);
   if (found && hash && !valid) recordFailedSignIn(ctx, { userId: found.user.id }, "password", { knownDevice });
   if (!found || !valid) throw new AuthError("INVALID_EMAIL_OR_PASSWORD");
   return found.user;

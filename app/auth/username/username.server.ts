@@ -5,6 +5,8 @@ import { CREDENTIAL_PROVIDER, verifyAgainstDecoy, verifyPassword } from "~/auth/
 import type { RequestContext } from "~/auth/request-context.server";
 import { finishFirstFactor, signInAnswer } from "~/auth/sign-in/first-factor.server";
 import { checkPasswordWithLockout } from "~/auth/sign-in/password-lockout.server";
+import { noteWrongPassword } from "~/auth/proof-of-work/burst.server";
+import { requireProofUnderBurst } from "~/auth/proof-of-work/gate.server";
 import { usernameProblem } from "~/auth/username/schemas";
 import { recordFailedSignIn } from "~/auth/security-events/record.server";
 import { countingRefusals } from "~/observability/sign-ins.server";
@@ -48,9 +50,11 @@ async function checkUsernameCredentials(ctx: RequestContext, typed: string, pass
   const hash = user?.accounts[0]?.password;
   // The account's one budget, whichever identifier was typed (issue 39 §1, ADR 057).
   const subject = user ? { userId: user.id } : { identifier: `username:${username}` };
+  await requireProofUnderBurst(ctx, subject, "username"); // under a burst, before the lock (ADR 060)
   const { right: valid, knownDevice } = await checkPasswordWithLockout(ctx, subject, "username", () =>
     hash ? verifyPassword(password, hash) : verifyAgainstDecoy(password).then(() => false),
   );
+  if (!valid) noteWrongPassword(ctx.clientIp, subject, knownDevice);
   if (user && hash && !valid) recordFailedSignIn(ctx, { userId: user.id }, "username", { knownDevice });
   if (!user || !valid) throw new AuthError("INVALID_USERNAME_OR_PASSWORD");
   const { accounts: _accounts, ...plainUser } = user;
