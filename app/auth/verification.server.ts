@@ -224,6 +224,8 @@ export type EntryPurpose =
   | "email-otp-email-verification"
   | "email-otp-forget-password"
   | "passkey-sign-up-code"
+  /** Step-up: a code mailed to confirm it's the person, keyed by the session that asked (ADR 059). */
+  | "reverify-otp"
   /** An ID token accepted once, kept until it expires (docs/decisions/031-id-token-sign-in.md). */
   | "id-token-used";
 

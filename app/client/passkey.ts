@@ -92,6 +92,21 @@ export function passkeyCalls(request: Requester) {
     return request<DataOf<VerifyAuthentication>>("/passkey/verify-authentication", { method: "POST", body: verify });
   }
 
+  /** "Confirm it's you" with one of the signed-in account's passkeys (step-up, ADR 059): the session is then recently verified. */
+  async function reverify(): Promise<ClientResult<{ status: true }>> {
+    WebAuthnAbortService.cancelCeremony();
+    const options = await request<AuthenticateOptions>("/reverify/passkey-options", { method: "POST", body: {} });
+    if (options.error) return options;
+    let response;
+    try {
+      response = await startAuthentication({ optionsJSON: options.data as Parameters<typeof startAuthentication>[0]["optionsJSON"] });
+    } catch (error) {
+      return ceremonyError(error, "authenticate");
+    }
+    const body = { response: { ...response, clientExtensionResults: { ...response.clientExtensionResults } } };
+    return request<{ status: true }>("/reverify/passkey", { method: "POST", body });
+  }
+
   /** Sign-up with a passkey alone (docs/decisions/017-passkey-sign-up.md), in two steps. */
   const signUp = {
     sendCode: (body: BodyOf<SignUpSendCode>) => request<DataOf<SignUpSendCode>>("/passkey/sign-up/send-code", { method: "POST", body }),
@@ -110,6 +125,7 @@ export function passkeyCalls(request: Requester) {
     passkey: {
       /** Registers a new passkey for the signed-in user (Better Auth: `passkey.addPasskey`). */
       addPasskey: register,
+      reverify,
       listUserPasskeys: () => request<DataOf<ListPasskeys>>("/passkey/list-user-passkeys", { method: "GET" }),
       updatePasskey: (body: BodyOf<UpdatePasskey>) => request<DataOf<UpdatePasskey>>("/passkey/update-passkey", { method: "POST", body }),
       deletePasskey: (body: BodyOf<DeletePasskey>) => request<DataOf<DeletePasskey>>("/passkey/delete-passkey", { method: "POST", body }),

@@ -273,6 +273,16 @@ export const emails = withKinds({
       lifetimeSeconds,
       outro: "If this was not you, change your password.",
     }),
+  /** Step-up (issue 39 §4, ADR 059): a signed-in person asked to confirm it's them with a code by e-mail. */
+  reverifyCode: (to: string, code: string, lifetimeSeconds: number) =>
+    codeMail({
+      to,
+      subject: "Your code to confirm it's you",
+      intro: "Someone signed in to your account asked for this code to confirm it's them before a sensitive change (such as a new email address or turning off two-factor authentication).",
+      code,
+      lifetimeSeconds,
+      outro: "If this was not you, do not share the code: someone may be using your account. Sign out everywhere from your account's activity page and change your password.",
+    }),
   /** A right password from a browser new to the account (issue 39 §3, ADR 058): the code that confirms it. */
   newDeviceCode: (to: string, code: string, lifetimeSeconds: number, sign: { at: Date; device: string; ipAddress: string | null }) =>
     codeMail({

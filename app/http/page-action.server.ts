@@ -20,6 +20,7 @@ import { setFlash, type FlashContent } from "~/http/flash.server";
 import { knownError } from "~/http/known-error.server";
 import { formErrorResult, markFormFailed, pageRequestContext, readForm, type SubmittedForm } from "~/http/page.server";
 import { wordsFor } from "~/http/page-messages.server";
+import { confirmItsYouUrl } from "~/auth/step-up/recently-verified.server";
 
 /** "required": signed out is sent to sign in and back here; "none": the intent reads no session. */
 export type SessionNeed = "required" | "none";
@@ -105,6 +106,10 @@ export interface ChooseIntent {
   unknownRateLimitAs?: string;
 }
 
+/** Refusals that a recent confirmation (/reverify) would have let through. */
+const NEEDS_CONFIRMATION = new Set(["SESSION_IS_NOT_FRESH", "SESSION_EXPIRED_REAUTHENTICATE_TO_PERFORM_THIS_ACTION"]);
+const CONFIRM_FIRST = "For your safety, confirm it's you first. Then you'll come back to the page and can try again.";
+
 const UNKNOWN_INTENT = "Something went wrong with that button. Reload the page and try again.";
 
 /** A fault of ours while doing what the form asked: what was typed is kept, and the button tries again. */
@@ -186,6 +191,11 @@ async function pipeline(
       console.error("[latchkey] unexpected error in a page action:", thrown);
       const result = submission.reply({ hideFields: spec.hideFields, formErrors: [SERVER_TROUBLE] });
       return fail("failed", result, 500, { words: spec.refusalShown === "page" ? SERVER_TROUBLE : undefined });
+    }
+    // A step-up refusal (ADR 059) is a detour, not a dead end: confirm it's you, then back to this page.
+    if (current && NEEDS_CONFIRMATION.has(error.code)) {
+      setFlash(ctx.responseHeaders, CONFIRM_FIRST);
+      throw redirect(confirmItsYouUrl(pageThatPosted(request)), { headers: ctx.responseHeaders });
     }
     const field = spec.fieldFor?.(error);
     const words = wordsFor(error);

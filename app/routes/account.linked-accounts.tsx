@@ -6,7 +6,8 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data, redirect } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
-import { confirmItsYouUrl, requireRecentSignIn, signedInRecently } from "~/auth/session/recent-sign-in.server";
+import { requireRecentVerification } from "~/auth/step-up/guard.server";
+import { confirmItsYouUrl, recentlyVerified } from "~/auth/step-up/recently-verified.server";
 import { unlinkAccount } from "~/auth/social/accounts.server";
 import { linkedAccountsOf, linkedJustNow } from "~/auth/social/pages.server";
 import { enabledProviders } from "~/auth/social/providers/registry.server";
@@ -41,7 +42,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return loadAccountPage(request, context, async ({ user, session }) => ({
     ...(await linkedAccountsOf(user.id)),
     // Linking is a new way in: without a recent sign-in the page offers one instead (ADR 030).
-    recentSignIn: signedInRecently(session),
+    recentSignIn: recentlyVerified(session),
     confirmUrl: confirmItsYouUrl(HERE),
     // The provider's way back when it did not work.
     error: socialSignInProblem(params.get("error")),
@@ -58,7 +59,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     run: async (value, current, ctx) => {
       if (value.intent === "link") {
         // Linking adds a way in: it needs a recent sign-in (ADR 030); the page offers one when it is not.
-        requireRecentSignIn(current);
+        await requireRecentVerification(ctx, current, "/link-social");
         return goTo((await startSocialFlow(ctx, { provider: value.provider, callbackURL: `${HERE}?linked=${encodeURIComponent(value.provider)}`, errorCallbackURL: HERE }, current.user.id)).url);
       }
       await unlinkAccount(ctx, current, { providerId: value.provider });

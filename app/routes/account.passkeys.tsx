@@ -9,7 +9,7 @@ import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { deletePasskey, listPasskeys, publicPasskey, renamePasskey } from "~/auth/passkey/passkeys.server";
 import { deletePasskeyForm, renamePasskeyForm } from "~/auth/passkey/schemas";
-import { confirmItsYouUrl, signedInRecently } from "~/auth/session/recent-sign-in.server";
+import { confirmItsYouUrl, recentlyVerified } from "~/auth/step-up/recently-verified.server";
 import { authClient } from "~/client/auth-client";
 import type { Passkey } from "~/client";
 import { FlashMessage } from "~/components/account-sections";
@@ -28,7 +28,7 @@ export const meta = pageTitle("Passkeys");
 export async function loader({ request, context }: LoaderFunctionArgs) {
   return loadAccountPage(request, context, async ({ user, session }) => ({
     // Adding a passkey is a new way in: without a recent sign-in the page offers one instead (ADR 030).
-    recentSignIn: signedInRecently(session),
+    recentSignIn: recentlyVerified(session),
     confirmUrl: confirmItsYouUrl(HERE),
     // As GET /passkey/list-user-passkeys sends them (dates as ISO text), so the client's live list starts from it.
     passkeys: (await listPasskeys(user.id)).map((p) => ({ ...publicPasskey(p), createdAt: p.createdAt.toISOString() })),

@@ -2,7 +2,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { hasPassword } from "~/auth/account/password-flows.server";
-import { confirmItsYouUrl, signedInRecently } from "~/auth/session/recent-sign-in.server";
+import { confirmItsYouUrl, recentlyVerified } from "~/auth/step-up/recently-verified.server";
 import { passwordBounds } from "~/auth/account/password.server";
 import { ChangePasswordSection, FlashMessage, Section, SetPasswordSection } from "~/components/account-sections";
 import { ConfirmItsYou } from "~/components/confirm-its-you";
@@ -18,7 +18,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return loadAccountPage(request, context, async ({ user, session }) => ({
     hasPassword: await hasPassword(user.id),
     // Setting a password is a new way in: without a recent sign-in the page offers one instead (ADR 030).
-    recentSignIn: signedInRecently(session),
+    recentSignIn: recentlyVerified(session),
     confirmUrl: confirmItsYouUrl(HERE),
     passwordBounds: passwordBounds(),
   }));

@@ -169,10 +169,10 @@ export async function action(args: ActionFunctionArgs) {
       rateLimitAs: "/admin/remove-user",
       session: "required",
       fieldFor: (error) => (error.code === "EMAIL_MISMATCH" ? "confirmEmail" : undefined),
-      run: async (value, admin) => {
+      run: async (value, admin, ctx) => {
         const user = await findUserOrThrow(userId);
         if (value.confirmEmail.toLowerCase() !== user.email) throw new AuthError("EMAIL_MISMATCH", { message: `Type ${user.email} to confirm.` });
-        await removeUser(admin, userId);
+        await removeUser(ctx, admin, userId);
         return goTo("/admin", `The account ${user.email} is deleted.`);
       },
     }),

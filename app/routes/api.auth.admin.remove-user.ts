@@ -7,7 +7,7 @@ export const { loader, action } = endpoint({
   method: "POST",
   body: userIdBody,
   handler: async ({ body, ctx }) => {
-    await removeUser(await requireSession(ctx), body.userId);
+    await removeUser(ctx, await requireSession(ctx), body.userId);
     return { success: true };
   },
 });

@@ -1,5 +1,5 @@
 // POST /link-social: {url, redirect}; the provider's return links the identity to the signed-in user.
-import { requireRecentSignIn } from "~/auth/session/recent-sign-in.server";
+import { requireRecentVerification } from "~/auth/step-up/guard.server";
 import { requireSession } from "~/auth/session/sessions.server";
 import { startSocialFlow } from "~/auth/social/sign-in.server";
 import { endpoint } from "~/http/endpoint.server";
@@ -11,7 +11,7 @@ export const { loader, action } = endpoint({
   handler: async ({ body, ctx }) => {
     const current = await requireSession(ctx);
     // Linking adds a way in: it needs a recent sign-in (docs/decisions/030-new-ways-in-need-a-recent-sign-in.md).
-    requireRecentSignIn(current);
+    await requireRecentVerification(ctx, current, "/link-social");
     return startSocialFlow(ctx, body, current.user.id);
   },
 });

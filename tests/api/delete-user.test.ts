@@ -155,6 +155,8 @@ describe("a session older than AUTH_SESSION_FRESH_AGE", () => {
     expect(refused.body).toEqual({
       code: "SESSION_EXPIRED_REAUTHENTICATE_TO_PERFORM_THIS_ACTION",
       message: "Session expired. Re-authenticate to perform this action.",
+      // The ways to confirm it's them without signing in again (issue 39 §4).
+      reverifyMethods: ["password"],
     });
     expect((await rowsOf(stale, account.id)).user).toBe(1);
     const withPassword = await account.client.post(DELETE, { password: PASSWORD });

@@ -1,6 +1,6 @@
 // Issue 24, item 4: a stolen session cookie must not become a lasting way in. Adding a passkey, linking a
 // provider account and setting a password need a sign-in within the last ten minutes (403 "Session is not
-// fresh" otherwise), the pages offer "Sign in again" (coming back to the page) without JavaScript, and the
+// fresh" otherwise), the pages offer "Confirm it's you" (coming back to the page) without JavaScript, and the
 // owner is mailed each time, past the per-recipient mail cap too (docs/decisions/030-…).
 import { describe, expect, it } from "vitest";
 import { ApiClient, PASSWORD, signUp } from "../support/client";
@@ -42,7 +42,8 @@ async function person() {
 
 const expectNotFresh = (response: { status: number; body: any }) => {
   expect(response.status, JSON.stringify(response.body)).toBe(403);
-  expect(response.body).toEqual({ code: "SESSION_IS_NOT_FRESH", message: "Session is not fresh" });
+  expect(response.body).toMatchObject({ code: "SESSION_IS_NOT_FRESH", message: "Session is not fresh" });
+  expect(response.body.reverifyMethods).toEqual(expect.any(Array));
 };
 
 async function addPasskey(client: ApiClient, authenticator: SoftAuthenticator) {
@@ -98,27 +99,27 @@ describe("adding a passkey", () => {
 });
 
 describe("the passkeys page", () => {
-  it("without a recent sign-in, explains and links to sign in again, which comes back to the page and unlocks it (no JavaScript)", async () => {
-    const { client, user, email } = await person();
+  it("without a recent sign-in, explains and links to confirm it's you, which comes back to the page and unlocks it (no JavaScript)", async () => {
+    const { client, user } = await person();
     await signedInAgo(user.id, 11);
     const page = await client.get("/account/passkeys");
     expect(page.status).toBe(200);
-    expect(page.text).toContain("needs a recent sign-in");
-    const confirm = "/sign-in?redirectTo=%2Faccount%2Fpasskeys&amp;reauthenticate=1";
+    expect(page.text).toContain("needs you to confirm it&#x27;s you");
+    const confirm = "/reverify?redirectTo=%2Faccount%2Fpasskeys";
     expect(page.text).toContain(`href="${confirm}"`);
     expect(page.text).not.toContain(">Add a passkey<");
 
-    // Signed in, the sign-in page still shows its form (it does not send a signed-in person away), prefilled.
-    const signInPage = await client.get(confirm.replace("&amp;", "&"));
-    expect(signInPage.status).toBe(200);
-    expect(signInPage.text).toContain(`value="${email}"`);
-    const signedIn = await client.request("POST", "/sign-in?redirectTo=%2Faccount%2Fpasskeys&reauthenticate=1", {
-      rawBody: new URLSearchParams({ email, password: PASSWORD, redirectTo: "/account/passkeys" }).toString(),
+    // The "Confirm it's you" page (issue 39 §4): the password, then back to the page.
+    const reverifyPage = await client.get(confirm);
+    expect(reverifyPage.status).toBe(200);
+    expect(reverifyPage.text).toContain('name="password"');
+    const confirmed = await client.request("POST", confirm, {
+      rawBody: new URLSearchParams({ intent: "password", password: PASSWORD }).toString(),
       headers: FORM,
     });
-    expect(signedIn.status).toBe(302);
-    expect(signedIn.headers.get("location")).toBe(`${server.baseUrl}/account/passkeys`);
-    expect((await client.get("/account/passkeys")).text).not.toContain("needs a recent sign-in");
+    expect(confirmed.status).toBe(302);
+    expect(confirmed.headers.get("location")).toBe("/account/passkeys");
+    expect((await client.get("/account/passkeys")).text).not.toContain("needs you to confirm");
     expect((await client.get(`${P}/generate-register-options`)).status).toBe(200);
   });
 });
@@ -134,10 +135,12 @@ describe("linking a provider account", () => {
     await signedInAgo(user.id, 11);
     expectNotFresh((await link(client, email)).start);
     const page = await client.get("/account/linked-accounts");
-    expect(page.text).toContain("needs a recent sign-in");
-    expect(page.text).toContain('href="/sign-in?redirectTo=%2Faccount%2Flinked-accounts&amp;reauthenticate=1"');
+    expect(page.text).toContain("needs you to confirm it&#x27;s you");
+    expect(page.text).toContain('href="/reverify?redirectTo=%2Faccount%2Flinked-accounts"');
+    // A page loaded in time and submitted late is sent to confirm it's them, and back.
     const form = await client.request("POST", "/account/linked-accounts", { rawBody: "intent=link&provider=oidc", headers: FORM });
-    expect(form.status).toBe(403);
+    expect(form.status).toBe(302);
+    expect(form.headers.get("location")).toBe("/reverify?redirectTo=%2Faccount%2Flinked-accounts");
     expect(await count(server.database, "account", `"userId" = ? AND "providerId" = 'oidc'`, [user.id])).toBe(0);
   });
 
@@ -165,9 +168,9 @@ describe("setting a password (the account page; server-only in the API)", () => 
     const { client, user } = await passwordless();
     await signedInAgo(user.id, 11);
     const page = await client.get("/account/security");
-    expect(page.text).toContain('href="/sign-in?redirectTo=%2Faccount%2Fsecurity&amp;reauthenticate=1"');
+    expect(page.text).toContain('href="/reverify?redirectTo=%2Faccount%2Fsecurity"');
     expect(page.text).not.toContain('name="newPassword"');
-    expect((await setPassword(client)).status).toBe(403);
+    expect((await setPassword(client)).status).toBe(302);
     expect(await count(server.database, "account", `"userId" = ? AND "providerId" = 'credential'`, [user.id])).toBe(0);
   });
 

@@ -23,7 +23,7 @@ function entry(token: string, userId: string, options: { sessionId?: string; org
       userAgent: null,
       rememberMe: true,
       activeOrganizationId: options.organizationId ?? null,
-      impersonatedBy: null,
+      impersonatedBy: null, verifiedAt: null,
     },
     user: { id: userId, name: "N", email: `${userId}@example.com`, emailVerified: false, image: null, username: null, displayUsername: null, twoFactorEnabled: false, inboxProvenAt: null, role: "user", banned: false, banReason: null, banExpires: null, createdAt: now, updatedAt: now, credentialsVersion: 0 },
   };

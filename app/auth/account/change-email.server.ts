@@ -12,6 +12,7 @@ import { AuthError } from "~/auth/errors";
 import type { RequestContext } from "~/auth/request-context.server";
 import { refreshCookieCache, type SessionWithUser } from "~/auth/session/sessions.server";
 import { liveTokenPayloads, mailToken } from "~/auth/verification.server";
+import { requireRecentVerification } from "~/auth/step-up/guard.server";
 import { db } from "~/db.server";
 import { emails } from "~/email/templates.server";
 import { env } from "~/env.server";
@@ -22,6 +23,8 @@ export async function changeEmail(
   input: { newEmail: string; callbackURL?: string },
 ): Promise<{ status: true; pendingConfirmation: boolean }> {
   if (env.AUTH_CHANGE_EMAIL === "off") throw new AuthError("CHANGE_EMAIL_IS_DISABLED");
+  // Where the account's mail goes decides who can reset its password: not for a stolen cookie alone (ADR 059).
+  await requireRecentVerification(ctx, current, "/change-email");
   const newEmail = normalizeEmail(input.newEmail);
   if (newEmail === current.user.email) throw new AuthError("EMAIL_IS_THE_SAME");
   if (await db.user.findUnique({ where: { email: newEmail }, select: { id: true } })) {

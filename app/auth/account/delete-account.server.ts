@@ -7,7 +7,8 @@ import { assertNoOrganizationLeftWithoutOwner, settleOrganizationsOfDeletedUser 
 import { absoluteUrl } from "~/auth/core/links.server";
 import { CREDENTIAL_PROVIDER, verifyPassword } from "~/auth/account/password.server";
 import type { RequestContext } from "~/auth/request-context.server";
-import { clearSessionCookies, isFresh, type SessionWithUser } from "~/auth/session/sessions.server";
+import { clearSessionCookies, type SessionWithUser } from "~/auth/session/sessions.server";
+import { requireRecentVerification, requireRecentVerificationBesidesPassword } from "~/auth/step-up/guard.server";
 import { consumeToken, mailToken, peekToken } from "~/auth/verification.server";
 import { checkPasswordWithLockout } from "~/auth/sign-in/password-lockout.server";
 import { db } from "~/db.server";
@@ -55,6 +56,8 @@ export async function deleteUser(
   assertEnabled();
   if (input.token) return completeDeletion(ctx, current, input.token);
   if (input.password !== undefined) {
+    // The password confirms it's the person; with two-factor on it is one factor of two (ADR 059).
+    await requireRecentVerificationBesidesPassword(ctx, current, "/delete-user", "SESSION_EXPIRED_REAUTHENTICATE_TO_PERFORM_THIS_ACTION");
     const account = await db.account.findFirst({ where: { userId: current.user.id, providerId: CREDENTIAL_PROVIDER } });
     if (!account?.password) throw new AuthError("CREDENTIAL_ACCOUNT_NOT_FOUND");
     const stored = account.password;
@@ -62,8 +65,8 @@ export async function deleteUser(
     // Counted in the account's bucket for this device, like a sign-in's password (issue 39 §1, ADR 057).
     const check = await checkPasswordWithLockout(ctx, { userId: current.user.id }, "delete_user", () => verifyPassword(typed, stored));
     if (!check.right) throw new AuthError("INVALID_PASSWORD");
-  } else if (!isFresh(current.session)) {
-    throw new AuthError("SESSION_EXPIRED_REAUTHENTICATE_TO_PERFORM_THIS_ACTION");
+  } else {
+    await requireRecentVerification(ctx, current, "/delete-user", "SESSION_EXPIRED_REAUTHENTICATE_TO_PERFORM_THIS_ACTION");
   }
   // Say so now rather than after a confirmation e-mail round trip (checked again when the account goes).
   await assertNoOrganizationLeftWithoutOwner(db, current.user.id);

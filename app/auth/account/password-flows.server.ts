@@ -4,7 +4,7 @@ import { AuthError } from "~/auth/errors";
 import { absoluteUrl, PAGES } from "~/auth/core/links.server";
 import { assertPasswordLength, CREDENTIAL_PROVIDER, hashPassword, verifyPassword } from "~/auth/account/password.server";
 import { publicUser } from "~/auth/core/presenters.server";
-import { requireRecentSignIn } from "~/auth/session/recent-sign-in.server";
+import { requireRecentVerification } from "~/auth/step-up/guard.server";
 import { recordSecurityEvent } from "~/auth/security-events/record.server";
 import type { RequestContext } from "~/auth/request-context.server";
 import type { SessionWithUser } from "~/auth/session/sessions.server";
@@ -174,7 +174,7 @@ export async function changePassword(
  * way in: it needs a recent sign-in, and the owner is mailed (ADR 030).
  */
 export async function setPassword(ctx: RequestContext, current: SessionWithUser, newPassword: string): Promise<void> {
-  requireRecentSignIn(current);
+  await requireRecentVerification(ctx, current, "/set-password");
   assertPasswordLength(newPassword);
   const existing = await db.account.findFirst({ where: { userId: current.user.id, providerId: CREDENTIAL_PROVIDER } });
   if (existing?.password) throw new AuthError("USER_ALREADY_HAS_A_PASSWORD");

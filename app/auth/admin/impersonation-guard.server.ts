@@ -22,7 +22,8 @@ const KEPT_FROM_IMPERSONATORS = [
   // Changes the username, which is a way in; name and picture go with it (ADR 050, 2026-12-02).
   "/update-user",
 ];
-const KEPT_PREFIXES = ["/two-factor/", "/passkey/", "/delete-user/"];
+// "/reverify/": an admin cannot confirm it's the person (and must not mail them codes in their name).
+const KEPT_PREFIXES = ["/two-factor/", "/passkey/", "/delete-user/", "/reverify/"];
 /** Passkey sign-in and sign-up need no session: nothing of an account to protect there. */
 const PASSKEY_WITHOUT_SESSION = ["/passkey/generate-authenticate-options", "/passkey/verify-authentication", "/passkey/sign-up/"];
 

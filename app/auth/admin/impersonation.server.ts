@@ -3,7 +3,7 @@
 // extended; the admin's own session is kept, its token in a signed `admin_session` cookie, and put back by
 // stop-impersonating. Both accounts record the start and the stop, so the owner sees that an admin acted as them.
 import { AuthError } from "~/auth/errors";
-import { authorize } from "~/auth/admin/authorize.server";
+import { authorizeAct } from "~/auth/admin/authorize.server";
 import { isAdminRole } from "~/auth/admin/permissions";
 import { findUserOrThrow } from "~/auth/admin/users.server";
 import { clearCookie, cookieName, readSignedCookie, requestCookies, setSignedCookie } from "~/auth/core/cookies.server";
@@ -18,7 +18,7 @@ export const ADMIN_SESSION_COOKIE = cookieName("admin_session");
 const ADMIN_SESSION_PURPOSE = "admin_session";
 
 export async function impersonateUser(ctx: RequestContext, admin: SessionWithUser, userId: string): Promise<SessionWithUser> {
-  authorize(admin, { user: ["impersonate"] }, "YOU_ARE_NOT_ALLOWED_TO_IMPERSONATE_USERS");
+  await authorizeAct(ctx, admin, { user: ["impersonate"] }, "YOU_ARE_NOT_ALLOWED_TO_IMPERSONATE_USERS", "/admin/impersonate-user");
   const target = await findUserOrThrow(userId);
   // Acting as another admin would be acting with their powers (Better Auth: only with "impersonate-admins").
   if (isAdminRole(target.role)) throw new AuthError("YOU_CANNOT_IMPERSONATE_ADMINS");

@@ -2,7 +2,7 @@
 // (/admin) alike: each function checks the admin's permission, makes the change and records the security event
 // of the account it touched in the same transaction, with the admin as the actor (ADR 048, 049).
 import { AuthError } from "~/auth/errors";
-import { authorize } from "~/auth/admin/authorize.server";
+import { authorize, authorizeAct } from "~/auth/admin/authorize.server";
 import { DEFAULT_ROLE, isAdminRole, KNOWN_ROLES } from "~/auth/admin/permissions";
 import {
   DEFAULT_PAGE_SIZE,
@@ -154,7 +154,7 @@ export async function createUser(
   admin: Admin,
   input: { email: string; password?: string; name: string; role?: string | string[]; data?: Record<string, unknown> },
 ): Promise<User> {
-  authorize(admin, { user: ["create"] }, "YOU_ARE_NOT_ALLOWED_TO_CREATE_USERS");
+  await authorizeAct(ctx, admin, { user: ["create"] }, "YOU_ARE_NOT_ALLOWED_TO_CREATE_USERS", "/admin/create-user");
   const { role: dataRole, ...extra } = input.data ?? {};
   const requested = input.role ?? dataRole;
   let role = DEFAULT_ROLE;
@@ -187,7 +187,7 @@ export async function createUser(
 
 /** POST /admin/update-user: the profile fields, the role and the ban, each under its own permission. */
 export async function updateUser(ctx: RequestContext, admin: Admin, userId: string, data: Record<string, unknown>): Promise<User> {
-  authorize(admin, { user: ["update"] }, "YOU_ARE_NOT_ALLOWED_TO_UPDATE_USERS");
+  await authorizeAct(ctx, admin, { user: ["update"] }, "YOU_ARE_NOT_ALLOWED_TO_UPDATE_USERS", "/admin/update-user");
   if (Object.keys(data).length === 0) throw new AuthError("NO_DATA_TO_UPDATE");
   if (Object.hasOwn(data, "password")) throw new AuthError("PASSWORD_CANNOT_BE_UPDATED_VIA_UPDATE_USER");
   if (Object.hasOwn(data, "id")) throw new AuthError("USER_ID_CANNOT_BE_UPDATED");
@@ -245,7 +245,7 @@ export async function updateUser(ctx: RequestContext, admin: Admin, userId: stri
 }
 
 export async function setRole(ctx: RequestContext, admin: Admin, userId: string, roleInput: string | string[]): Promise<User> {
-  authorize(admin, { user: ["set-role"] }, "YOU_ARE_NOT_ALLOWED_TO_CHANGE_USERS_ROLE");
+  await authorizeAct(ctx, admin, { user: ["set-role"] }, "YOU_ARE_NOT_ALLOWED_TO_CHANGE_USERS_ROLE", "/admin/set-role");
   const role = parseRoleInput(roleInput);
   refuseSelfDemotion(admin, userId, role);
   return db.$transaction(async (tx) => {
@@ -268,7 +268,7 @@ const BAN_ENDS = { sessions: "all", applications: "tokens" } as const;
  * banned person's next request anywhere is signed out.
  */
 export async function banUser(ctx: RequestContext, admin: Admin, input: { userId: string; banReason?: string; banExpiresIn?: number }): Promise<User> {
-  authorize(admin, { user: ["ban"] }, "YOU_ARE_NOT_ALLOWED_TO_BAN_USERS");
+  await authorizeAct(ctx, admin, { user: ["ban"] }, "YOU_ARE_NOT_ALLOWED_TO_BAN_USERS", "/admin/ban-user");
   await findUserOrThrow(input.userId);
   if (input.userId === admin.user.id) throw new AuthError("YOU_CANNOT_BAN_YOURSELF");
   const banReason = input.banReason || "No reason";
@@ -292,7 +292,7 @@ export async function banUser(ctx: RequestContext, admin: Admin, input: { userId
 
 /** POST /admin/unban-user: the ban's three fields cleared together; nothing else about the account changes. */
 export async function unbanUser(ctx: RequestContext, admin: Admin, userId: string): Promise<User> {
-  authorize(admin, { user: ["ban"] }, "YOU_ARE_NOT_ALLOWED_TO_BAN_USERS");
+  await authorizeAct(ctx, admin, { user: ["ban"] }, "YOU_ARE_NOT_ALLOWED_TO_BAN_USERS", "/admin/unban-user");
   return db.$transaction(async (tx) => {
     const { count } = await tx.user.updateMany({ where: { id: userId }, data: { banned: false, banReason: null, banExpires: null } });
     if (count === 0) throw new AuthError("USER_NOT_FOUND");
@@ -311,7 +311,7 @@ export async function listUserSessions(admin: Admin, userId: string) {
 
 /** One session, named by its token (the API) or its id (the console, whose pages never show a token). */
 export async function revokeUserSession(ctx: RequestContext, admin: Admin, which: { token: string } | { id: string; userId: string }): Promise<void> {
-  authorize(admin, { session: ["revoke"] }, "YOU_ARE_NOT_ALLOWED_TO_REVOKE_USERS_SESSIONS");
+  await authorizeAct(ctx, admin, { session: ["revoke"] }, "YOU_ARE_NOT_ALLOWED_TO_REVOKE_USERS_SESSIONS", "/admin/revoke-user-session");
   const where = "token" in which ? { token: which.token } : { id: which.id, userId: which.userId };
   await db.$transaction(async (tx) => {
     const session = await tx.session.findFirst({ where, select: { id: true, userId: true } });
@@ -322,7 +322,7 @@ export async function revokeUserSession(ctx: RequestContext, admin: Admin, which
 }
 
 export async function revokeUserSessions(ctx: RequestContext, admin: Admin, userId: string): Promise<void> {
-  authorize(admin, { session: ["revoke"] }, "YOU_ARE_NOT_ALLOWED_TO_REVOKE_USERS_SESSIONS");
+  await authorizeAct(ctx, admin, { session: ["revoke"] }, "YOU_ARE_NOT_ALLOWED_TO_REVOKE_USERS_SESSIONS", "/admin/revoke-user-sessions");
   await db.$transaction(async (tx) => {
     const { sessions } = await revokeWaysIn(tx, userId, { sessions: "all" });
     if (sessions > 0) await recordSecurityEvent(tx, { userId, type: "session_revoked", ctx, actorUserId: admin.user.id, details: { sessions } });
@@ -332,8 +332,8 @@ export async function revokeUserSessions(ctx: RequestContext, admin: Admin, user
 // ── remove, password ──────────────────────────────────────────────────────────────────────────────────────────
 
 /** POST /admin/remove-user: the account and everything that cannot outlive it (as the owner's own deletion). */
-export async function removeUser(admin: Admin, userId: string): Promise<void> {
-  authorize(admin, { user: ["delete"] }, "YOU_ARE_NOT_ALLOWED_TO_DELETE_USERS");
+export async function removeUser(ctx: RequestContext, admin: Admin, userId: string): Promise<void> {
+  await authorizeAct(ctx, admin, { user: ["delete"] }, "YOU_ARE_NOT_ALLOWED_TO_DELETE_USERS", "/admin/remove-user");
   if (userId === admin.user.id) throw new AuthError("YOU_CANNOT_REMOVE_YOURSELF");
   await findUserOrThrow(userId);
   await db.$transaction(async (tx) => {
@@ -352,7 +352,7 @@ export async function removeUser(admin: Admin, userId: string): Promise<void> {
  * recorded as `password_reset_sent_by_admin` with the admin as the actor (the owner sees an admin started it).
  */
 export async function sendPasswordResetByAdmin(ctx: RequestContext, admin: Admin, userId: string): Promise<User> {
-  authorize(admin, { user: ["set-password"] }, "YOU_ARE_NOT_ALLOWED_TO_SET_USERS_PASSWORD");
+  await authorizeAct(ctx, admin, { user: ["set-password"] }, "YOU_ARE_NOT_ALLOWED_TO_SET_USERS_PASSWORD", "/admin/send-password-reset");
   const user = await findUserOrThrow(userId);
   await recordSecurityEvent(db, { userId, type: "password_reset_sent_by_admin", ctx, actorUserId: admin.user.id });
   await requestPasswordReset({ email: user.email });
@@ -360,7 +360,7 @@ export async function sendPasswordResetByAdmin(ctx: RequestContext, admin: Admin
 }
 
 export async function setUserPassword(ctx: RequestContext, admin: Admin, userId: string, newPassword: string): Promise<void> {
-  authorize(admin, { user: ["set-password"] }, "YOU_ARE_NOT_ALLOWED_TO_SET_USERS_PASSWORD");
+  await authorizeAct(ctx, admin, { user: ["set-password"] }, "YOU_ARE_NOT_ALLOWED_TO_SET_USERS_PASSWORD", "/admin/set-user-password");
   assertPasswordLength(newPassword);
   await findUserOrThrow(userId);
   await assertPasswordNotCompromised(newPassword, { ctx, userId, flow: "admin", actorUserId: admin.user.id });

@@ -3,7 +3,7 @@
 // The provider's interaction is read and answered through its own models, as its interactionResult does.
 import { requestCookies } from "~/auth/core/cookies.server";
 import type { RequestContext } from "~/auth/request-context.server";
-import { confirmItsYouUrl, signedInRecently } from "~/auth/session/recent-sign-in.server";
+import { confirmItsYouUrl, recentlyVerified } from "~/auth/step-up/recently-verified.server";
 import type { SessionWithUser } from "~/auth/session/sessions.server";
 import { mayReceiveTokens } from "./accounts.server";
 import { firstStoredAt } from "./adapter.server";
@@ -102,7 +102,7 @@ export async function interactionStep(ctx: RequestContext, uid: string, current:
   if (!mayReceiveTokens(current.user)) return { step: "redirect", to: await refused(interaction, "this account may not sign in to applications") };
   const client = await findClient(String(interaction.params.client_id));
   if (!client) return { step: "redirect", to: await refused(interaction, "the application is no longer registered") };
-  if (grantsLastingAccess(interaction) && !signedInRecently(current.session)) return signInAgain(uid, interaction, true);
+  if (grantsLastingAccess(interaction) && !recentlyVerified(current.session)) return signInAgain(uid, interaction, true);
   if (client.trusted) return { step: "redirect", to: await allow(ctx, interaction, current.user.id, client.id) };
   const scopes = requestedScopes(interaction);
   const missing = new Set<string>(interaction.prompt.details.missingOIDCScope ?? scopes);
@@ -119,7 +119,7 @@ export async function answerConsent(ctx: RequestContext, uid: string, current: S
   if (!allowed) return refused(interaction, "the person did not allow access");
   if (!mayReceiveTokens(current.user)) return refused(interaction, "this account may not sign in to applications");
   // The page was shown in time but answered after the window: confirm it's you, then the page asks again.
-  if (grantsLastingAccess(interaction) && !signedInRecently(current.session)) return confirmItsYouUrl(`${INTERACTION_PAGE}/${uid}`);
+  if (grantsLastingAccess(interaction) && !recentlyVerified(current.session)) return confirmItsYouUrl(`${INTERACTION_PAGE}/${uid}`);
   return allow(ctx, interaction, current.user.id, String(interaction.params.client_id));
 }
 

@@ -8,7 +8,8 @@ import { publicSession, publicUser } from "~/auth/core/presenters.server";
 import type { RequestContext } from "~/auth/request-context.server";
 import { finishFirstFactor } from "~/auth/sign-in/first-factor.server";
 import { publicKeyFromText, webauthn } from "~/auth/passkey/webauthn.server";
-import { db } from "~/db.server";
+import { db, type Passkey } from "~/db.server";
+import { countingRefusals } from "~/observability/sign-ins.server";
 
 /** POST and GET /passkey/generate-authenticate-options. `email` is accepted and deliberately unused. */
 export async function generateAuthenticateOptions(ctx: RequestContext, _input: { email?: string } = {}) {
@@ -26,14 +27,36 @@ export async function generateAuthenticateOptions(ctx: RequestContext, _input: {
 /** POST /passkey/verify-authentication → {session, user} and the session cookie. Every failure: AUTH_CANCELLED. */
 export async function verifyAuthentication(ctx: RequestContext, input: { response: AuthenticationResponseJSON }) {
   const challenge = await takeChallenge(ctx, "authenticate");
-  const passkey = await db.passkey.findUnique({ where: { credentialID: input.response.id }, include: { user: true } });
-  if (!passkey) throw new AuthError("AUTH_CANCELLED");
+  // A passkey no account has, or an assertion that does not verify: a failed sign-in (ADR 062).
+  const { passkey, userVerified } = await countingRefusals("passkey", async () => {
+    const passkey = await db.passkey.findUnique({ where: { credentialID: input.response.id }, include: { user: true } });
+    if (!passkey) throw new AuthError("AUTH_CANCELLED");
+    return { passkey, ...(await verifyPasskeyAssertion(passkey, input.response, challenge.challenge)) };
+  });
+  // The first-factor door: an unverified address under required verification is refused as for a password, and
+  // an account with two-factor on takes only a passkey that verified the person (UV), which is both factors.
+  const outcome = await finishFirstFactor(ctx, passkey.user, { method: "passkey", userVerified });
+  if (outcome.twoFactorRedirect) throw new AuthError("AUTH_CANCELLED"); // never: a passkey opens no attempt
+  return { session: publicSession(outcome.session), user: publicUser(outcome.user) };
+}
+
+/**
+ * Checks an assertion against a stored passkey and moves its counter on; AUTH_CANCELLED for any failure. Used
+ * by sign-in and by step-up's "Confirm it's you" (app/auth/step-up/, which passes `requireUserVerification`
+ * for an account with two-factor on).
+ */
+export async function verifyPasskeyAssertion(
+  passkey: Passkey,
+  response: AuthenticationResponseJSON,
+  expectedChallenge: string,
+  options: { requireUserVerification?: boolean } = {},
+): Promise<{ userVerified: boolean }> {
   const { verifyAuthenticationResponse } = await webauthn();
   let verification;
   try {
     verification = await verifyAuthenticationResponse({
-      response: input.response,
-      expectedChallenge: challenge.challenge,
+      response,
+      expectedChallenge,
       expectedOrigin: relyingParty.origin,
       expectedRPID: relyingParty.id,
       credential: {
@@ -42,7 +65,7 @@ export async function verifyAuthentication(ctx: RequestContext, input: { respons
         counter: passkey.counter,
         transports: passkey.transports ? (passkey.transports.split(",") as AuthenticatorTransport[]) : undefined,
       },
-      requireUserVerification: false,
+      requireUserVerification: options.requireUserVerification ?? false,
     });
   } catch {
     // Bad signature, another origin or RP ID, a counter that did not move forward (a cloned authenticator).
@@ -57,9 +80,5 @@ export async function verifyAuthentication(ctx: RequestContext, input: { respons
     data: { counter: verification.authenticationInfo.newCounter, backedUp: verification.authenticationInfo.credentialBackedUp },
   });
   if (count === 0) throw new AuthError("AUTH_CANCELLED");
-  // The first-factor door: an unverified address under required verification is refused as for a password, and
-  // an account with two-factor on takes only a passkey that verified the person (UV), which is both factors.
-  const outcome = await finishFirstFactor(ctx, passkey.user, { method: "passkey", userVerified: verification.authenticationInfo.userVerified });
-  if (outcome.twoFactorRedirect) throw new AuthError("AUTH_CANCELLED"); // never: a passkey opens no attempt
-  return { session: publicSession(outcome.session), user: publicUser(outcome.user) };
+  return { userVerified: verification.authenticationInfo.userVerified };
 }

@@ -11,10 +11,10 @@ import { consumeToken, issueToken } from "~/auth/verification.server";
 const COOKIE = cookieName("passkey_challenge");
 const COOKIE_PURPOSE = "passkey_challenge";
 
-export type CeremonyKind = "register" | "authenticate" | "sign-up";
+export type CeremonyKind = "register" | "authenticate" | "sign-up" | "reverify";
 
 export interface ChallengePayload {
-  /** The signed-in user a registration is for; null for sign-in and sign-up. */
+  /** The signed-in user a registration or a confirmation (reverify) is for; null for sign-in and sign-up. */
   userId: string | null;
   kind: CeremonyKind;
   challenge: string;

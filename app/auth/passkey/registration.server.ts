@@ -8,7 +8,7 @@ import { rememberChallenge, takeChallenge, type ChallengePayload } from "~/auth/
 import { cleanPasskeyName, publicPasskey } from "~/auth/passkey/passkeys.server";
 import { CEREMONY_TIMEOUT_SECONDS, relyingParty, WEBAUTHN_USER_ID_BYTES } from "~/auth/passkey/relying-party.server";
 import { publicKeyToText, webauthn } from "~/auth/passkey/webauthn.server";
-import { requireRecentSignIn } from "~/auth/session/recent-sign-in.server";
+import { requireRecentVerification } from "~/auth/step-up/guard.server";
 import { recordSecurityEvent } from "~/auth/security-events/record.server";
 import type { RequestContext } from "~/auth/request-context.server";
 import type { SessionWithUser } from "~/auth/session/sessions.server";
@@ -52,7 +52,7 @@ export async function generateRegisterOptions(
   current: SessionWithUser,
   query: { authenticatorAttachment?: "platform" | "cross-platform"; name?: string } = {},
 ) {
-  requireRecentSignIn(current);
+  await requireRecentVerification(ctx, current, "/passkey/generate-register-options");
   const exclude = await db.passkey.findMany({ where: { userId: current.user.id }, select: { credentialID: true, transports: true } });
   return registrationOptions(
     ctx,
@@ -112,7 +112,7 @@ export async function verifyRegistration(
   current: SessionWithUser,
   input: { response: RegistrationResponseJSON; name?: string },
 ) {
-  requireRecentSignIn(current);
+  await requireRecentVerification(ctx, current, "/passkey/verify-registration");
   const challenge = await takeChallenge(ctx, "register");
   if (challenge.userId !== current.user.id) throw new AuthError("CHALLENGE_NOT_FOUND");
   const data = await verifyNewCredential(input.response, challenge.challenge, cleanPasskeyName(input.name) ?? challenge.name, ctx.userAgent);

@@ -17,7 +17,7 @@ export const CREDENTIAL_RULE: RateRule = { windowSeconds: 10, max: 3 };
 export const MAIL_RULE: RateRule = { windowSeconds: 60, max: 3 };
 export const DEFAULT_RULE: RateRule = { windowSeconds: 10, max: 100 };
 
-const CREDENTIAL_PATHS = ["/sign-in/", "/sign-up/", "/change-password", "/change-email", "/two-factor/", "/email-otp/"];
+const CREDENTIAL_PATHS = ["/sign-in/", "/sign-up/", "/change-password", "/change-email", "/two-factor/", "/email-otp/", "/reverify/"];
 const MAIL_PATHS = [
   "/forget-password",
   "/request-password-reset",
@@ -26,6 +26,7 @@ const MAIL_PATHS = [
   "/email-otp/send-verification-otp",
   "/email-otp/request-password-reset",
   "/passkey/sign-up/send-code",
+  "/reverify/send-otp",
 ];
 /** Reads of an unguessable signed cookie; limiting them would only slow every page. */
 const UNLIMITED_PATHS = new Set(["/get-session", "/ok"]);

@@ -11,6 +11,11 @@ export const SECURITY_EVENT_TYPES = [
   "sign_in_challenged",
   "sign_out",
   "session_revoked",
+  // Step-up (issue 39 §4, ADR 059): a session confirmed it's its user ({method}), failed to ({method}), or was refused
+  // a sensitive change for not having done so recently ({action: the API path, reason: "not_recently_verified"}).
+  "reverified",
+  "reverify_failed",
+  "sensitive_action_refused",
   "password_changed",
   "password_reset",
   "password_set",

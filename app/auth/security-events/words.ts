@@ -51,6 +51,44 @@ function passwordRejectedWords(details: SecurityEventDetails): string {
   }
 }
 
+/** How a session confirmed it's its user (step-up, ADR 059). */
+function reverifyMethodWords(method: unknown): string {
+  switch (method) {
+    case "password":
+      return "with the password";
+    case "otp":
+      return "with a code sent by email";
+    case "totp":
+      return "with an authenticator app code";
+    case "passkey":
+      return "with a passkey";
+    default:
+      return "";
+  }
+}
+
+/** What a step-up refusal stopped, from the API path it stores. */
+const SENSITIVE_ACTIONS: Record<string, string> = {
+  "/change-email": "Changing the email address",
+  "/two-factor/enable": "Turning on two-factor authentication",
+  "/two-factor/disable": "Turning off two-factor authentication",
+  "/two-factor/get-totp-uri": "Showing the authenticator app's key",
+  "/two-factor/generate-backup-codes": "Making new backup codes",
+  "/two-factor/set-otp": "Changing two-factor codes by email",
+  "/revoke-other-sessions": "Signing out the other devices",
+  "/revoke-session": "Signing out another device",
+  "/delete-user": "Deleting the account",
+  "/set-password": "Setting a password",
+  "/link-social": "Linking an account",
+  "/passkey/generate-register-options": "Adding a passkey",
+  "/passkey/verify-registration": "Adding a passkey",
+};
+
+function sensitiveActionWords(action: unknown): string {
+  if (typeof action !== "string") return "A sensitive change";
+  return SENSITIVE_ACTIONS[action] ?? (action.startsWith("/admin/") ? "An administrator's action" : "A sensitive change");
+}
+
 /** An application's name as the event stored it (names may change or the application be removed since). */
 const application = (details: SecurityEventDetails) => `“${text(details.application, "an application")}”`;
 
@@ -78,6 +116,12 @@ export function describeEvent(type: string, details: SecurityEventDetails, reade
       return "Signed out";
     case "session_revoked":
       return details.all ? "Signed out on every device" : details.others ? "Signed out on the other devices" : "Signed out a session";
+    case "reverified":
+      return `Confirmed it's ${you === "you" ? "you" : "the account's owner"} ${reverifyMethodWords(details.method)}`;
+    case "reverify_failed":
+      return `Failed to confirm it's ${you === "you" ? "you" : "the account's owner"} ${reverifyMethodWords(details.method)}`;
+    case "sensitive_action_refused":
+      return `${sensitiveActionWords(details.action)} refused: it had not been confirmed recently that it's ${you === "you" ? "you" : "the owner"}`;
     case "password_changed":
       return "Password changed";
     case "password_reset":

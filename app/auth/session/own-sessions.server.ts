@@ -6,6 +6,7 @@ import { recordSecurityEvent } from "~/auth/security-events/record.server";
 import { clearSessionCookies, type SessionWithUser } from "~/auth/session/sessions.server";
 import { pageArgs, type Page } from "~/auth/schemas";
 import { db, type Session } from "~/db.server";
+import { requireRecentVerification } from "~/auth/step-up/guard.server";
 
 /**
  * A page of the user's live sessions, most recently used first: by default the 100 Better Auth lists (ADR 044).
@@ -59,11 +60,14 @@ async function endSessions(
 
 /** Revokes one of the user's own sessions (a token belonging to someone else changes nothing). */
 export async function revokeSession(ctx: RequestContext, current: SessionWithUser, token: string): Promise<void> {
+  // Ending another device's session could shut the owner out: not for a stolen cookie alone (ADR 059).
+  if (token !== current.session.token) await requireRecentVerification(ctx, current, "/revoke-session");
   await endSessions(ctx, current, { token });
   if (token === current.session.token) clearSessionCookies(ctx);
 }
 
 export async function revokeSessionById(ctx: RequestContext, current: SessionWithUser, id: string): Promise<void> {
+  if (id !== current.session.id) await requireRecentVerification(ctx, current, "/revoke-session");
   await endSessions(ctx, current, { id });
   if (id === current.session.id) clearSessionCookies(ctx);
 }
@@ -74,5 +78,7 @@ export async function revokeAllSessions(ctx: RequestContext, current: SessionWit
 }
 
 export async function revokeOtherSessions(ctx: RequestContext, current: SessionWithUser): Promise<void> {
+  // It signs the owner out everywhere but here: a stolen cookie would keep the account to itself (ADR 059).
+  await requireRecentVerification(ctx, current, "/revoke-other-sessions");
   await endSessions(ctx, current, { id: { not: current.session.id } }, { others: true });
 }

@@ -20,6 +20,7 @@ interface Row {
   s_rememberMe: unknown;
   s_activeOrganizationId: string | null;
   s_impersonatedBy: string | null;
+  s_verifiedAt: unknown;
   u_id: string;
   u_name: string;
   u_email: string;
@@ -77,7 +78,7 @@ export async function findSessionWithUser(token: string): Promise<{ session: Ses
     SELECT s."id" AS "s_id", s."userId" AS "s_userId", s."token" AS "s_token", s."expiresAt" AS "s_expiresAt",
            s."createdAt" AS "s_createdAt", s."updatedAt" AS "s_updatedAt", s."ipAddress" AS "s_ipAddress",
            s."userAgent" AS "s_userAgent", s."rememberMe" AS "s_rememberMe", s."activeOrganizationId" AS "s_activeOrganizationId",
-           s."impersonatedBy" AS "s_impersonatedBy",
+           s."impersonatedBy" AS "s_impersonatedBy", s."verifiedAt" AS "s_verifiedAt",
            ${USER_COLUMNS}
     FROM "session" s JOIN "user" u ON u."id" = s."userId"
     WHERE s."token" = ${token}`;
@@ -96,6 +97,7 @@ export async function findSessionWithUser(token: string): Promise<{ session: Ses
       rememberMe: toBoolean(row.s_rememberMe),
       activeOrganizationId: row.s_activeOrganizationId,
       impersonatedBy: row.s_impersonatedBy,
+      verifiedAt: row.s_verifiedAt === null ? null : toDate(row.s_verifiedAt),
     },
     user: userFromRow(row),
   };
@@ -139,7 +141,7 @@ export async function insertSession(data: NewSession, tx: Transaction | Db = db)
   // Millisecond precision, as both databases keep it, so the object equals the row read back.
   const now = new Date(Date.now());
   const { createdAt = now, impersonatedBy = null, ...fields } = data;
-  const session: Session = { id: newId(), ...fields, createdAt, updatedAt: now, activeOrganizationId: null, impersonatedBy };
+  const session: Session = { id: newId(), ...fields, createdAt, updatedAt: now, activeOrganizationId: null, impersonatedBy, verifiedAt: null };
   await tx.$executeRaw`
     INSERT INTO "session" ("id", "userId", "token", "expiresAt", "createdAt", "updatedAt", "ipAddress", "userAgent", "rememberMe", "impersonatedBy")
     VALUES (${session.id}, ${session.userId}, ${session.token}, ${session.expiresAt}, ${createdAt}, ${now}, ${session.ipAddress}, ${session.userAgent}, ${session.rememberMe}, ${impersonatedBy})`;

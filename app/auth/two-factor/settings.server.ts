@@ -11,9 +11,16 @@ import { newEncryptedSecret, plainSecret, totpUri } from "~/auth/two-factor/totp
 import { forgetThisDevice } from "~/auth/two-factor/trusted-device.server";
 import { recordSecurityEvent } from "~/auth/security-events/record.server";
 import { checkPasswordWithLockout } from "~/auth/sign-in/password-lockout.server";
+import { requireRecentVerificationBesidesPassword } from "~/auth/step-up/guard.server";
 import { db } from "~/db.server";
 
-async function assertPassword(ctx: RequestContext, userId: string, password: string): Promise<void> {
+/**
+ * The password in the body confirms it's the person (ADR 059); with two-factor on the session must also be
+ * recently verified, checked first so a refused request spends no guess. `action` is the API path.
+ */
+async function assertPassword(ctx: RequestContext, current: SessionWithUser, action: string, password: string): Promise<void> {
+  await requireRecentVerificationBesidesPassword(ctx, current, action);
+  const userId = current.user.id;
   const account = await db.account.findFirst({ where: { userId, providerId: CREDENTIAL_PROVIDER }, select: { password: true } });
   if (!account?.password) {
     await verifyAgainstDecoy(password);
@@ -27,7 +34,7 @@ async function assertPassword(ctx: RequestContext, userId: string, password: str
 
 /** POST /two-factor/enable: a new secret and backup codes; on once the first code is verified. */
 export async function enableTwoFactor(ctx: RequestContext, current: SessionWithUser, input: { password: string; issuer?: string }) {
-  await assertPassword(ctx, current.user.id, input.password);
+  await assertPassword(ctx, current, "/two-factor/enable", input.password);
   const secret = newEncryptedSecret();
   const backupCodes = newBackupCodes();
   // Starting over starts the e-mailed second factor over too: off until chosen again.
@@ -69,7 +76,7 @@ export async function currentBackupCodes(userId: string): Promise<string[]> {
 
 /** POST /two-factor/get-totp-uri. */
 export async function getTotpUri(ctx: RequestContext, current: SessionWithUser, input: { password: string }) {
-  await assertPassword(ctx, current.user.id, input.password);
+  await assertPassword(ctx, current, "/two-factor/get-totp-uri", input.password);
   const found = await currentTotpUri(current.user.id, current.user.email);
   if (!found) throw new AuthError("TOTP_NOT_ENABLED");
   return { totpURI: found.totpURI };
@@ -88,7 +95,7 @@ export async function confirmEnable(ctx: RequestContext, current: SessionWithUse
 
 /** POST /two-factor/disable: the secret and backup codes are deleted, trusted devices with them. */
 export async function disableTwoFactor(ctx: RequestContext, current: SessionWithUser, input: { password: string }) {
-  await assertPassword(ctx, current.user.id, input.password);
+  await assertPassword(ctx, current, "/two-factor/disable", input.password);
   const user = await db.$transaction(async (tx) => {
     const { count } = await tx.twoFactor.deleteMany({ where: { userId: current.user.id } });
     const before = await tx.user.findUniqueOrThrow({ where: { id: current.user.id }, select: { twoFactorEnabled: true } });
@@ -108,7 +115,7 @@ export async function disableTwoFactor(ctx: RequestContext, current: SessionWith
  * (app/auth/sign-in/first-factor.server.ts).
  */
 export async function setTwoFactorOtp(ctx: RequestContext, current: SessionWithUser, input: { password: string; enabled: boolean }) {
-  await assertPassword(ctx, current.user.id, input.password);
+  await assertPassword(ctx, current, "/two-factor/set-otp", input.password);
   const { count } = await db.twoFactor.updateMany({
     where: { userId: current.user.id, user: { twoFactorEnabled: true } },
     data: { otpEnabled: input.enabled },
@@ -119,7 +126,7 @@ export async function setTwoFactorOtp(ctx: RequestContext, current: SessionWithU
 
 /** POST /two-factor/generate-backup-codes: ten new codes replace the old ones. */
 export async function generateBackupCodes(ctx: RequestContext, current: SessionWithUser, input: { password: string }) {
-  await assertPassword(ctx, current.user.id, input.password);
+  await assertPassword(ctx, current, "/two-factor/generate-backup-codes", input.password);
   const backupCodes = newBackupCodes();
   await db.$transaction(async (tx) => {
     const { count } = await tx.twoFactor.updateMany({
