@@ -5,7 +5,7 @@
 import cluster from "node:cluster";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { installObservability, serveMetrics } from "./server/observability/index.mjs";
+import { announce, installObservability, serveMetrics } from "./server/observability/index.mjs";
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 // Before anything is written: every line is the logger's (LOG_FORMAT, LOG_LEVEL), and the build finds the
@@ -28,7 +28,7 @@ if (workers > 1 && cluster.isPrimary) {
     root,
     workers,
     onListening: () => {
-      console.log(`[latchkey] listening on ${address} (${workers} processes)`);
+      announce(`listening on ${address} (${workers} processes)`);
       // The workers' metrics, summed (they validated METRICS_* while starting).
       serveMetrics({ cluster: true }).catch((error) => {
         console.error("[latchkey] the metrics port could not be opened:", error);
@@ -39,5 +39,5 @@ if (workers > 1 && cluster.isPrimary) {
 } else {
   const { serve } = await import("./server/serve.mjs");
   await serve({ root, port, host });
-  if (cluster.isPrimary) console.log(`[latchkey] listening on ${address}`);
+  if (cluster.isPrimary) announce(`listening on ${address}`);
 }

@@ -33,6 +33,15 @@ export function installObservability({ root }) {
 }
 
 /**
+ * A start-up milestone ("listening on …"): written at info whatever LOG_LEVEL says, since an operator (and every
+ * script that waits for the server) must see that it started.
+ */
+export function announce(message, fields = {}) {
+  const { logger } = globalThis[INSTALLED];
+  (logger.isLevelEnabled("info") ? logger : logger.child({}, { level: "info" })).info(fields, message);
+}
+
+/**
  * Opens the metrics port when METRICS_PORT is set: in a process serving alone its own registry, in the primary of
  * WEB_CONCURRENCY workers (`cluster: true`) their sum. A cluster worker opens none. Resolves to the server or null.
  * @param {{ cluster?: boolean }} options
@@ -43,5 +52,5 @@ export async function serveMetrics({ cluster: ofWorkers = false } = {}) {
   if (!settings || !installed || cluster.isWorker) return null;
   const collector = ofWorkers ? createClusterCollector() : installed.metrics && singleProcessCollector(installed.metrics.registry);
   if (!collector) return null;
-  return startMetricsServer({ settings, collector, logger: installed.logger });
+  return startMetricsServer({ settings, collector, logger: installed.logger, announce });
 }

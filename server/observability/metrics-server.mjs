@@ -27,10 +27,10 @@ export function bearerMatches(header, token) {
 /**
  * @param {{ settings: NonNullable<ReturnType<typeof metricsSettings>>,
  *   collector: { contentType: string, metrics: () => Promise<string> },
- *   logger: import("pino").Logger }} options
+ *   logger: import("pino").Logger, announce?: (message: string, fields: object) => void }} options
  * @returns {Promise<http.Server>}
  */
-export async function startMetricsServer({ settings, collector, logger }) {
+export async function startMetricsServer({ settings, collector, logger, announce = (message, fields) => logger.info(fields, message) }) {
   const server = http.createServer((req, res) => {
     const started = performance.now();
     res.once("finish", () => {
@@ -63,6 +63,6 @@ export async function startMetricsServer({ settings, collector, logger }) {
       resolve();
     });
   });
-  logger.info({ host: settings.host, port: settings.port, path: settings.path }, `metrics on port ${settings.port}`);
+  announce(`metrics on port ${settings.port}`, { host: settings.host, port: settings.port, path: settings.path });
   return server;
 }
