@@ -88,15 +88,19 @@ export function createHealth({ hooks, expectedMigrations, strictTransport, log =
     return evaluating;
   }
 
-  /** Answers a probe and returns true, or returns false for any other request. */
-  function handle(req, res) {
-    if (req.method !== "GET" && req.method !== "HEAD") return false;
+  /** The probe a request asks for (LIVE_PATH or READY_PATH, its route in the request log), or null. */
+  function match(req) {
+    if (req.method !== "GET" && req.method !== "HEAD") return null;
     const path = pathOf(req.url);
-    if (path === LIVE_PATH) {
+    return path === LIVE_PATH || path === READY_PATH ? path : null;
+  }
+
+  /** Answers the probe `match` found. */
+  function handle(probe, req, res) {
+    if (probe === LIVE_PATH) {
       answer(req, res, 200, { status: "UP" });
-      return true;
+      return;
     }
-    if (path !== READY_PATH) return false;
     readiness().then(
       (result) => answer(req, res, result.status === "UP" ? 200 : 503, result),
       (error) => {
@@ -104,7 +108,6 @@ export function createHealth({ hooks, expectedMigrations, strictTransport, log =
         answer(req, res, 503, { status: "DOWN", checks: [] });
       },
     );
-    return true;
   }
 
   function answer(req, res, status, body) {
@@ -118,7 +121,7 @@ export function createHealth({ hooks, expectedMigrations, strictTransport, log =
     res.end(req.method === "HEAD" ? undefined : text);
   }
 
-  return { handle, readiness };
+  return { match, handle, readiness };
 }
 
 /** A missing migration: the database answered, so it counts as no database error. */

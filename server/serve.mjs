@@ -70,7 +70,12 @@ export async function serve({ root, port, host }) {
       return;
     }
     // Probes first: never rate-limited, never through the page machinery.
-    if (health.handle(req, res)) return;
+    const probe = health.match(req);
+    if (probe) {
+      note.route = probe;
+      health.handle(probe, req, res);
+      return;
+    }
     // The OpenID provider's paths (discovery, /api/auth/oauth2/…) go to it, a Koa application of its own (ADR 046),
     // counted against the rate limit of the client address every other request is counted by (ADR 006, 051).
     if (oidcProvider?.handles(pathOf(req.url))) {

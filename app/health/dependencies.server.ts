@@ -5,6 +5,7 @@ import type { Redis } from "ioredis";
 import { databaseKind, db } from "~/db.server";
 import { env } from "~/env.server";
 import type { HealthHooks } from "~/http/server-contract";
+import { incrementDatabaseErrors, incrementRedisErrors } from "~/observability/metrics.server";
 
 /** Migrations the database has applied to the end (a failed one has no finished_at; a rolled-back one does not count). */
 async function finishedMigrations(): Promise<string[]> {
@@ -55,10 +56,8 @@ function onceReady(connection: Redis): Promise<void> {
  * answer in time is counted here; the probe's Redis connection is its own, so every failure of it is.
  */
 function countFailure(dependency: "database" | "redis", timedOut: boolean): void {
-  // TODO(issue 40, metrics): the one call site to wire once app/observability/metrics.server.ts is committed:
-  //   if (dependency === "redis") incrementRedisErrors(); else if (timedOut) incrementDatabaseErrors();
-  void dependency;
-  void timedOut;
+  if (dependency === "redis") incrementRedisErrors();
+  else if (timedOut) incrementDatabaseErrors();
 }
 
 export const health: HealthHooks = {

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createScratchDatabase } from "../../scripts/lib/scratch-database.mjs";
 import { migrate } from "../../scripts/lib/migrate.mjs";
+import { freePort } from "../../scripts/lib/spawn-server.mjs";
 import { databaseKindUnderTest, type TestDatabase } from "../support/database";
 import { REDIS_URL, redisReachable } from "../support/redis";
 import { sharedServer, startServer, type TestServer } from "../support/server";
@@ -47,6 +48,13 @@ async function readinessUntil(server: TestServer, expected: (answer: Probe) => b
     if (Date.now() > deadline) throw new Error(`readiness still answers ${answer.status} ${answer.text}`);
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
+}
+
+/** A counter's value in the metrics listener's text. */
+async function counter(url: string, name: string): Promise<number> {
+  const text = await (await fetch(url)).text();
+  const line = text.split("\n").find((row) => row.startsWith(`${name} `));
+  return line ? Number(line.split(" ")[1]) : NaN;
 }
 
 const checkOf = (answer: Probe, name: string) => answer.body.checks?.find((check) => check.name === name)?.status;
@@ -129,6 +137,9 @@ describe("node server.mjs on a database nobody migrated", () => {
     });
     expectNothingButChecks(before);
     expect(server.output()).toMatch(/readiness: migrations is DOWN/);
+    // A probe's request line is at debug: not in the log at the default level (the reason above is, once).
+    expect(server.output()).not.toMatch(/"route":"\/health\/live"/);
+    expect(server.output().match(/readiness: migrations is DOWN/g)).toHaveLength(1);
 
     await migrate(database.url);
     const after = await readinessUntil(server, (answer) => answer.status === 200);
@@ -147,10 +158,17 @@ describe("while dependencies come and go", () => {
   let redisProxy: TcpProxy;
   let database: TestDatabase | undefined;
   let server: TestServer;
+  let metricsUrl: string;
   beforeAll(async () => {
+    const metricsPort = await freePort();
+    metricsUrl = `http://127.0.0.1:${metricsPort}/metrics`;
     // The proxy forwards to the real Redis; without one, to a port nothing listens on (Redis DOWN throughout).
     redisProxy = await TcpProxy.forUrl(redisUp ? REDIS_URL : "redis://127.0.0.1:9", 6379).start();
-    const env = { REDIS_URL: redisProxy.urlThrough(redisUp ? REDIS_URL : "redis://127.0.0.1:9"), AUTH_RATE_LIMIT: "on" };
+    const env = {
+      REDIS_URL: redisProxy.urlThrough(redisUp ? REDIS_URL : "redis://127.0.0.1:9"),
+      AUTH_RATE_LIMIT: "on",
+      METRICS_PORT: String(metricsPort),
+    };
     if (onPostgres) {
       // The server reaches PostgreSQL through a proxy the test can cut.
       database = (await createScratchDatabase("postgres", "latchkey_test")) as TestDatabase;
@@ -186,6 +204,7 @@ describe("while dependencies come and go", () => {
       expect(answer.status).toBe(200);
       expect(answer.body.status).toBe("UP");
       expect(server.output()).toMatch(/readiness: redis is DOWN/);
+      expect(await counter(metricsUrl, "latchkey_redis_errors_total")).toBeGreaterThan(0);
     } finally {
       redisProxy.restore();
     }
@@ -201,6 +220,7 @@ describe("while dependencies come and go", () => {
       expect(down.body.status).toBe("DOWN");
       expect(checkOf(down, "database")).toBe("DOWN");
       expect(server.output()).toMatch(/readiness: database is DOWN/);
+      expect(await counter(metricsUrl, "latchkey_database_errors_total")).toBeGreaterThan(0);
     } finally {
       databaseProxy!.restore();
     }
