@@ -144,14 +144,13 @@ describe("offline_access is a new way in (ADR 030)", () => {
     expect(plain.response?.status).toBe(200);
 
     const lasting = await browse(browser, (await authorizationRequest(config, app, LASTING)).url.href);
-    expect(lasting.url.pathname).toBe("/sign-in");
-    expect(lasting.url.searchParams.get("reauthenticate")).toBe("1");
+    expect(lasting.url.pathname).toBe("/reverify");
     expect(lasting.url.searchParams.get("redirectTo")).toMatch(/^\/oauth2\/interaction\//);
     expect(await consentsOf(user.id)).toBe(0);
 
-    // Confirming it's them (a new sign-in), the same request goes on to the consent page and the application in.
+    // Confirming it's them (issue 39 §4), the same request goes on to the consent page and the application in.
     const seen = mailCount(mailbox, email, /lasting access/);
-    expect((await browser.post("/api/auth/sign-in/email", { email, password: PASSWORD })).status).toBe(200);
+    expect((await browser.post("/api/auth/reverify/password", { password: PASSWORD })).status).toBe(200);
     const tokens = await applicationSignIn(config, app, browser, LASTING);
     expect(tokens.refresh_token).toBeTruthy();
     const notice = await nextMail(mailbox, email, /lasting access/, seen);
@@ -174,8 +173,7 @@ describe("offline_access is a new way in (ADR 030)", () => {
       headers: { "content-type": "application/x-www-form-urlencoded" },
     });
     const to = new URL(answered.headers.get("location") ?? "/", server.baseUrl);
-    expect(to.pathname).toBe("/sign-in");
-    expect(to.searchParams.get("reauthenticate")).toBe("1");
+    expect(to.pathname).toBe("/reverify");
     expect(await consentsOf(user.id)).toBe(0);
   });
 });

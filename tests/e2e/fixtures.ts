@@ -37,6 +37,8 @@ interface Fixtures {
 }
 
 interface WorkerFixtures {
+  /** Settings a spec adds to E2E_ENV for its workers' servers (`test.use({ appServerEnv })`, a worker option). */
+  appServerEnv: Record<string, string>;
   /**
    * This worker's server: the built app (server.mjs) on a free port, on a database of its own. `database` is that
    * SQLite database (`file`: its path), for a spec that sets up what no page can (an operator's grant, a large
@@ -46,7 +48,7 @@ interface WorkerFixtures {
 }
 
 /** The browser suite's server settings, on top of the test servers' usual ones. */
-const E2E_ENV = {
+export const E2E_ENV = {
   // Cheap test-only password hashing (ADR 032); the server accepts it only with a loopback BASE_URL.
   AUTH_TEST_PASSWORD_HASHING: "fast",
   AUTH_SECRET: "e2e-secret-that-is-long-enough-for-hmac-0123456789",
@@ -83,11 +85,12 @@ function failOnErrors(context: BrowserContext, errors: string[]): void {
 }
 
 export const test = base.extend<Fixtures, WorkerFixtures>({
+  appServerEnv: [{}, { scope: "worker", option: true }],
   appServer: [
-    async ({}, use) => {
+    async ({ appServerEnv }, use) => {
       const database = await createScratchDatabase("sqlite", "latchkey_e2e");
       // A start-up takes ~1 s; on two cores shared with the API suite it has taken over 20.
-      const server = await spawnServer({ env: { ...E2E_ENV, DATABASE_URL: database.url }, timeoutMs: 60_000 });
+      const server = await spawnServer({ env: { ...E2E_ENV, ...appServerEnv, DATABASE_URL: database.url }, timeoutMs: 60_000 });
       await use({ baseUrl: server.baseUrl, database: { kind: "sqlite", url: database.url, file: database.url.replace(/^file:/, "") } });
       await server.stop();
       await database.drop();

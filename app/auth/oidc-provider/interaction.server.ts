@@ -102,7 +102,8 @@ export async function interactionStep(ctx: RequestContext, uid: string, current:
   if (!mayReceiveTokens(current.user)) return { step: "redirect", to: await refused(interaction, "this account may not sign in to applications") };
   const client = await findClient(String(interaction.params.client_id));
   if (!client) return { step: "redirect", to: await refused(interaction, "the application is no longer registered") };
-  if (grantsLastingAccess(interaction) && !recentlyVerified(current.session)) return signInAgain(uid, interaction, true);
+  // A lasting grant is a new way in (ADR 030): confirm it's you first (ADR 059), then this page asks again.
+  if (grantsLastingAccess(interaction) && !recentlyVerified(current.session)) return { step: "redirect", to: confirmItsYouUrl(`${INTERACTION_PAGE}/${uid}`) };
   if (client.trusted) return { step: "redirect", to: await allow(ctx, interaction, current.user.id, client.id) };
   const scopes = requestedScopes(interaction);
   const missing = new Set<string>(interaction.prompt.details.missingOIDCScope ?? scopes);
