@@ -1,7 +1,8 @@
 // Proof of work's check on a page (issue 39 §5, ADR 060), shown only under a burst. With JavaScript: the ALTCHA
 // widget, loaded from /pow-widget only now (never part of the pages' bundle), which solves a challenge by itself
-// and puts its solution in the form's `altcha` field. Without JavaScript nothing can be solved, so the page says so
-// in plain words: wait until the burst is over, or use another way in.
+// and puts its solution in the form's `altcha` field. Without JavaScript nothing can be solved, so the page as
+// served says so in plain words (wait until the burst is over, or use another way in); once scripts run, the
+// widget takes that text's place. Not <noscript>: its text is not read where scripts are merely blocked.
 import { Link } from "@remix-run/react";
 import { useEffect, useState, type DetailedHTMLProps, type HTMLAttributes, type ReactNode } from "react";
 
@@ -53,9 +54,11 @@ export function waitWords(minutesLeft: number | null): string {
  * solution is used up by the request that carries it). `otherWays` is the page's own list of ways around it.
  */
 export function ProofOfWorkCheck({ need, attempt, otherWays }: { need: ProofOfWorkNeed; attempt: unknown; otherWays: ReactNode }) {
-  const [state, setState] = useState<"loading" | "ready" | "failed">("loading");
+  // "static" is the page as served, and as it stays without JavaScript: it says what to do instead.
+  const [state, setState] = useState<"static" | "loading" | "ready" | "failed">("static");
   const [key, setKey] = useState(0);
   useEffect(() => {
+    setState("loading");
     loadWidget(need.widget).then(
       () => setState("ready"),
       () => setState("failed"),
@@ -67,15 +70,20 @@ export function ProofOfWorkCheck({ need, attempt, otherWays }: { need: ProofOfWo
       <link rel="stylesheet" href={need.widget.stylesheet} />
       <p id="proof-of-work-title">
         <strong>One more step.</strong> Many attempts have failed here in the last few minutes, so this form asks your browser to solve a
-        short puzzle first. It takes a few seconds and runs by itself.
+        short puzzle first.
       </p>
-      {state === "ready" ? <altcha-widget key={key} challenge={CHALLENGE_URL} name="altcha" auto="onload" /> : null}
-      {state === "failed" ? <p>The puzzle could not be loaded. {waitWords(need.minutesLeft)}, or {otherWays}.</p> : null}
-      <noscript>
+      {state === "static" ? (
         <p>
           The puzzle needs JavaScript, which is off in this browser. {waitWords(need.minutesLeft)}, or {otherWays}.
         </p>
-      </noscript>
+      ) : null}
+      {state === "loading" || state === "ready" ? <p>It takes a few seconds and runs by itself; then send the form.</p> : null}
+      {state === "ready" ? <altcha-widget key={key} challenge={CHALLENGE_URL} name="altcha" auto="onload" /> : null}
+      {state === "failed" ? (
+        <p>
+          The puzzle could not be loaded. {waitWords(need.minutesLeft)}, or {otherWays}.
+        </p>
+      ) : null}
     </div>
   );
 }
