@@ -4,7 +4,8 @@ export const SECURITY_EVENT_TYPES = [
   "sign_in",
   "sign_in_failed",
   // Wrong passwords per account (issue 39 §1, ADR 057): an attempt refused uncompared, details {reason: "locked",
-  // method, knownDevice}; and once per lock, {scope: "new_devices" | "device", until} (mails the owner).
+  // method, knownDevice} (or reason "challenge": proof of work asked and not solved, ADR 060); and once per lock,
+  // {scope: "new_devices" | "device", until} (mails the owner).
   "sign_in_blocked",
   "account_locked",
   // A right password that started no session yet: details {reason: "new_device"} (issue 39 §3, ADR 058).

@@ -109,6 +109,8 @@ export function describeEvent(type: string, details: SecurityEventDetails, reade
     case "sign_in_challenged":
       return "Right password entered from a new device; a code was emailed to confirm it";
     case "sign_in_blocked":
+      // Proof of work under a burst (ADR 060): asked of a browser new to the account, not solved.
+      if (details.reason === "challenge") return "Password sign-in from a new device held back: the automatic check against bots was not solved";
       return "Password sign-in refused: too many wrong passwords";
     case "account_locked":
       return `Password sign-in ${details.scope === "device" ? "from one of your devices" : "from new devices"} paused after too many wrong passwords${typeof details.until === "string" ? ` until ${details.until.replace("T", " ").slice(0, 16)} UTC` : ""}`;
