@@ -10,6 +10,7 @@ import { bridgeConsole, createLogger, scrub, textLine } from "../../server/obser
 import { bearerMatches } from "../../server/observability/metrics-server.mjs";
 import { requestIdFrom, traceIdFrom } from "../../server/observability/request-id.mjs";
 import { createRouteLabels, routeTemplates, UNMATCHED_ROUTE } from "../../server/observability/route-label.mjs";
+import { parsePrometheusText, seriesValue } from "../support/prometheus";
 
 /** A slice of a Remix build's route table, shaped as build.routes is. */
 const ROUTES = {
@@ -228,5 +229,24 @@ describe("the metrics and log variables", () => {
     expect([env.METRICS_PORT, env.METRICS_PATH, env.LOG_FORMAT, env.LOG_LEVEL]).toEqual([undefined, "/metrics", "json", "info"]);
     const set = parseEnv({ ...BASE, METRICS_PORT: "9464", METRICS_HOST: "127.0.0.1", METRICS_PATH: "/internal/metrics", METRICS_TOKEN: "x".repeat(16), LOG_FORMAT: "text", LOG_LEVEL: "debug" } as unknown as NodeJS.ProcessEnv);
     expect([set.METRICS_PORT, set.METRICS_HOST, set.METRICS_PATH, set.LOG_FORMAT, set.LOG_LEVEL]).toEqual([9464, "127.0.0.1", "/internal/metrics", "text", "debug"]);
+  });
+});
+
+describe("the tests' Prometheus reader (tests/support/prometheus.ts) is strict", () => {
+  const good = '# HELP a_total A.\n# TYPE a_total counter\na_total{x="1"} 2\n# TYPE h histogram\nh_bucket{le="0.1"} 1\nh_bucket{le="+Inf"} 2\nh_sum 0.3\nh_count 2\n';
+  it("reads good text", () => {
+    expect(seriesValue(parsePrometheusText(good), "a_total", { x: "1" })).toBe(2);
+  });
+  it.each([
+    ["a sample before its # TYPE", 'a_total{x="1"} 2\n# TYPE a_total counter\n'],
+    ["a bad escape", '# TYPE a counter\na{x="\\t"} 1\n'],
+    ["a bad name", "# TYPE 1a counter\n1a 1\n"],
+    ["a repeated series", '# TYPE a counter\na{x="1"} 1\na{x="1"} 2\n'],
+    ["an interleaved family", "# TYPE a counter\n# TYPE b counter\na 1\nb 1\na 2\n"],
+    ["buckets not cumulative", '# TYPE h histogram\nh_bucket{le="0.1"} 2\nh_bucket{le="+Inf"} 1\nh_sum 1\nh_count 1\n'],
+    ["no +Inf bucket", '# TYPE h histogram\nh_bucket{le="0.1"} 1\nh_sum 1\nh_count 1\n'],
+    ["no final newline", "# TYPE a counter\na 1"],
+  ])("refuses %s", (_why, text) => {
+    expect(() => parsePrometheusText(text)).toThrow();
   });
 });
