@@ -1,4 +1,4 @@
-// `npm run bench [-- --postgres] [--duration=10] [--warmup=2] [--rounds=5] [--connections=50] [--dispatch=remix]`
+// `npm run bench [-- --postgres] [--duration=10] [--warmup=2] [--rounds=5] [--connections=50] [--dispatch=remix] [--attack=20]`
 // (`npm run bench -- --scale`: the same server against a small and a large database, scripts/bench-scale.mjs)
 //
 // Measures, with autocannon from this process (sign-in and raw scrypt alike with loops that finish the calls they
@@ -10,6 +10,9 @@
 //     table and with a handful of routes (LATCHKEY_BENCH_HANDFUL_ROUTES=1, a bench-only switch); and with the
 //     rate limit on behind a trusted proxy;
 //   - raw crypto.scrypt with the password parameters, in-process, as sign-in's floor.
+// `--attack=SECONDS` (default 20; 0 leaves it out) is each phase of the "under attack" figure: the owner's sign-in
+// and reads quiet, then under a credential-stuffing wave, here and on Better Auth (scripts/lib/bench-under-attack.mjs);
+// `--attack-only` measures just that.
 // `--dispatch=remix` serves the API through express + Remix's handler (the path before ADR 023), for a
 // before/after comparison. It prints one table: each figure, its target and ✓/✗; then the raw figures.
 // All servers run at once and the measurements take turns in rounds, so the load of a shared machine falls on
@@ -27,7 +30,8 @@ import { parseArgs } from "node:util";
 import { ensureBuilt } from "./lib/build.mjs";
 import { projectRoot } from "./lib/database-url.mjs";
 import { createScratchDatabase } from "./lib/scratch-database.mjs";
-import { spawnServer } from "./lib/spawn-server.mjs";
+import { freePort, spawnServer } from "./lib/spawn-server.mjs";
+import { measureUnderAttack } from "./lib/bench-under-attack.mjs";
 
 // `npm run bench -- --scale`: the large-data figures instead (scripts/bench-scale.mjs, ADR 044).
 if (process.argv.includes("--scale")) {
@@ -45,17 +49,20 @@ const { values: args } = parseArgs({
     connections: { type: "string", default: "50" },
     dispatch: { type: "string", default: "direct" },
     rounds: { type: "string", default: "5" },
+    attack: { type: "string", default: "20" },
+    "attack-only": { type: "boolean", default: false },
   },
 });
 const DURATION = Number(args.duration);
 const WARMUP = Number(args.warmup);
 const CONNECTIONS = Number(args.connections);
 const ROUNDS = Number(args.rounds);
+const ATTACK_SECONDS = Number(args.attack);
 if (
-  !(DURATION > 0 && WARMUP >= 0 && Number.isInteger(CONNECTIONS) && CONNECTIONS > 0 && Number.isInteger(ROUNDS) && ROUNDS > 0) ||
+  !(DURATION > 0 && WARMUP >= 0 && Number.isInteger(CONNECTIONS) && CONNECTIONS > 0 && Number.isInteger(ROUNDS) && ROUNDS > 0 && ATTACK_SECONDS >= 0) ||
   !["direct", "remix"].includes(args.dispatch)
 ) {
-  console.error("usage: npm run bench -- [--postgres] [--duration=SECONDS] [--warmup=SECONDS] [--rounds=N] [--connections=N] [--dispatch=direct|remix]");
+  console.error("usage: npm run bench -- [--postgres] [--duration=SECONDS] [--warmup=SECONDS] [--rounds=N] [--connections=N] [--dispatch=direct|remix] [--attack=SECONDS]");
   process.exit(2);
 }
 /** Sign-in and raw scrypt both run with two in flight, so their figures compare like for like. */
@@ -97,7 +104,9 @@ process.on("SIGINT", () => exit(130));
 process.on("SIGTERM", () => exit(143));
 // Eleven measurements of warm-up + duration each, plus generous time for a build, five server start-ups,
 // 10 000 sessions and the set-up calls.
-const TIME_LIMIT_MS = (11 * (WARMUP + DURATION) + 240) * 1000;
+// Thirteen measurements, and the two servers' quiet and attacked phases.
+// Fourteen, with the metrics pair (issue 40).
+const TIME_LIMIT_MS = (14 * (WARMUP + DURATION) + 4 * (ATTACK_SECONDS + 5) + 240) * 1000;
 setTimeout(() => {
   console.error(`[bench] still running after ${TIME_LIMIT_MS / 1000} s: stopping.`);
   exit(1);
@@ -425,6 +434,11 @@ async function main() {
   }
   const database = await scratchDatabase();
   const referenceDatabase = await scratchDatabase({ migrate: false });
+  if (args["attack-only"]) {
+    const attack = await measureAttacks(database, referenceDatabase);
+    printColumns(["figure", "measured", "target", ""], attackTargets(attack.ours).map(([name, value, target, pass, format]) => [name, format(value), target, pass(value) ? "✓" : "✗"]), new Set([0, 2]));
+    return printAttack(attack);
+  }
 
   // Every server up first, so the measurements can take turns.
   console.log("[bench] starting a bare node:http server, Better Auth 1.7 and the app four ways…");
@@ -441,6 +455,8 @@ async function main() {
   // server's history, not the query string's cost. That cost is measured apart, on `app` after its sign-ins:
   // the refetch against a plain get-session, side by side.
   const fresh = await startApp(database.url);
+  // Issue 40: the same server with METRICS_PORT set, for what metrics cost the signed-in read beside `fresh`.
+  const metered = await startApp(database.url, { METRICS_PORT: String(await freePort()) });
   // Rate limit on, behind a trusted proxy: X-Forwarded-For says who the client is.
   const limited = await startApp(database.url, { AUTH_RATE_LIMIT: "on", TRUST_PROXY: "true" });
   const referenceUser = await signUpAndIn(reference.baseUrl);
@@ -480,6 +496,16 @@ async function main() {
       headers: { "content-type": "application/json", origin: app.baseUrl },
       body: JSON.stringify({ email: user.email, password: user.password }),
     },
+    {
+      key: "referenceSignIn",
+      title: "Better Auth 1.7 POST /sign-in/email",
+      run: slowPostRound,
+      minRoundSeconds: SLOW_ROUND_SECONDS,
+      url: `${reference.baseUrl}/api/auth/sign-in/email`,
+      connections: SCRYPT_CONCURRENCY,
+      headers: { "content-type": "application/json", origin: reference.baseUrl },
+      body: JSON.stringify({ email: referenceUser.user.email, password: referenceUser.user.password }),
+    },
   ]);
   const routeCount = await measurePaired(
     http("okFull", "GET /api/auth/ok, full route table, nothing else served", { url: `${full.baseUrl}/api/auth/ok` }),
@@ -501,7 +527,17 @@ async function main() {
     http("sessionBesideRefetch", "GET /get-session, after the sign-ins, paired with the refetch", { url: `${app.baseUrl}/api/auth/get-session`, headers: { cookie } }),
   );
   Object.assign(results, queryString.results);
-  for (const server of [bare, reference, full, handful, limited, fresh]) await server.stop();
+  // Metrics on (issue 40): one histogram observation and a session-cache counter on bound children per request.
+  const metrics = await measurePaired(
+    http("sessionMetered", "GET /get-session, METRICS_PORT set", { url: `${metered.baseUrl}/api/auth/get-session`, headers: { cookie } }),
+    http("sessionUnmetered", "GET /get-session, no METRICS_PORT, paired with it", { url: `${fresh.baseUrl}/api/auth/get-session`, headers: { cookie } }),
+  );
+  Object.assign(results, metrics.results);
+  for (const server of [bare, reference, full, handful, limited, fresh, metered]) await server.stop();
+
+  // Issue 39 §6: the owner under a credential-stuffing wave, here and on Better Auth, each on a server of its own
+  // with rate limits on behind one trusted proxy.
+  const attack = ATTACK_SECONDS > 0 ? await measureAttacks(database, referenceDatabase) : null;
 
   console.log(`[bench] ${SESSIONS_FOR_MEMORY} sessions, ${MEMORY_READS} reads at random…`);
   const cookies = await cloneSessions(database.url, cookie, SESSIONS_FOR_MEMORY);
@@ -530,14 +566,18 @@ async function main() {
     ["GET /get-session?disableCookieCache=true ÷ /ok", refetch.ratio, "≥ 0.9×", (v) => v >= 0.9, fmt.ratio],
     ["the refetch ÷ get-session, after the sign-ins", queryString.ratio, "≥ 0.9×", (v) => v >= 0.9, fmt.ratio],
     ["GET /get-session ÷ Better Auth 1.7", ratio("session", "referenceSession"), "≥ 5× (aim 10×)", (v) => v >= 5, fmt.ratio],
+    ["GET /get-session, METRICS_PORT set ÷ unset", metrics.ratio, "≥ 0.9×", (v) => v >= 0.9, fmt.ratio],
     ["/ok, full route table ÷ a handful of routes", routeCount.ratio, "0.9×–1.1×", (v) => v >= 0.9 && v <= 1.1, fmt.ratio],
     ["429 flood from one address ÷ /ok", ratio("flood", "ok"), "≥ 1×", (v) => v >= 1, fmt.ratio],
     // What the limiter costs a route: against /ok, the same HTTP path without a limit. (It was measured against
     // get-session until the signed-in read left that path, ADR 054; get-session ran at ~0.85× of /ok then.)
     ["rate-limited route under its limit ÷ /ok", ratio("underLimit", "ok"), "≥ 0.7×", (v) => v >= 0.7, fmt.ratio],
     ["POST /sign-in/email ÷ raw scrypt", ratio("signIn", "scrypt"), "≥ 0.95×", (v) => v >= 0.95, fmt.ratio],
+    // Issue 39 §6: the lockout's count must not cost the quiet sign-in its lead.
+    ["POST /sign-in/email ÷ Better Auth 1.7's", ratio("signIn", "referenceSignIn"), "≥ 1×", (v) => v >= 1, fmt.ratio],
     [`get-session p99 ÷ p50, ${TAIL_CONNECTIONS} connections`, results.sessionTail.tailSpread, "≤ 2×", (v) => v <= 2, fmt.ratio],
     [`RSS after ${SESSIONS_FOR_MEMORY / 1000}k sessions read at random`, results.rssMegabytes, "< 300 MB", (v) => v < 300, (v) => `${v.toFixed(0)} MB`],
+    ...(attack ? attackTargets(attack.ours) : []),
   ];
   console.log(`\n${kindName}, API through ${args.dispatch === "remix" ? "express + Remix" : "the direct dispatch"}:\n`);
   printColumns(
@@ -549,7 +589,8 @@ async function main() {
   // the load generator's own on a shared machine (docs/performance.md, "The tail figure").
   console.log(`(bare node:http p99 ÷ p50 at ${TAIL_CONNECTIONS} connections, for comparison: ${fmt.ratio(results.bareTail.tailSpread)})`);
   console.log("");
-  const rows = ["bare", "bareTail", "ok", "okFull", "okHandful", "session", "sessionRefetch", "okBesideRefetch", "sessionRefetchAfterSignIns", "sessionBesideRefetch", "sessionTail", "referenceSession", "underLimit", "flood", "signIn", "scrypt"].map(
+  if (attack) printAttack(attack);
+  const rows = ["bare", "bareTail", "ok", "okFull", "okHandful", "session", "sessionRefetch", "okBesideRefetch", "sessionRefetchAfterSignIns", "sessionBesideRefetch", "sessionTail", "referenceSession", "underLimit", "flood", "signIn", "referenceSignIn", "scrypt"].map(
     (key) => results[key],
   );
   printColumns(
@@ -562,6 +603,51 @@ async function main() {
     ...results.memoryProblems.map((problem) => `  ! random session reads: ${problem}`),
   ];
   if (problems.length) console.log(`\nProblems (figures above exclude these responses):\n${problems.join("\n")}`);
+}
+
+/** Issue 39 §6's wave, on a fresh server each: ours and Better Auth's, rate limits on behind one trusted proxy. */
+async function measureAttacks(database, referenceDatabase) {
+  console.log(`[bench] under attack: the app…`);
+  const attackedApp = await startApp(database.url, { AUTH_RATE_LIMIT: "on", TRUST_PROXY: "1" });
+  const ours = await measureUnderAttack(attackedApp.baseUrl, { seconds: ATTACK_SECONDS });
+  await attackedApp.stop();
+  console.log(`[bench] under attack: Better Auth 1.7…`);
+  const attackedReference = await start("scripts/lib/better-auth-bench-server.mjs", { DATABASE_URL: referenceDatabase.url, AUTH_SECRET: SECRET, BENCH_RATE_LIMIT: "on" });
+  const theirs = await measureUnderAttack(attackedReference.baseUrl, { seconds: ATTACK_SECONDS });
+  await attackedReference.stop();
+  return { ours, theirs };
+}
+
+/** The "under attack" figures with targets (issue 39 §6): each a ratio of the attacked phase to the quiet one. */
+function attackTargets({ quiet, attacked }) {
+  return [
+    ["under attack: owner's sign-in ÷ quiet (median)", attacked.ownerMs / quiet.ownerMs, "≤ 2×", (v) => v <= 2, fmt.ratio],
+    ["under attack: owner's sign-ins answered 200", attacked.signIns.filter((s) => s.status === 200 && s.signedIn).length, `all ${attacked.signIns.length}`, (v) => v === attacked.signIns.length, String],
+    ["under attack: reads' p99 ÷ quiet", attacked.readP99 / quiet.readP99, "≤ 3×", (v) => v <= 3, fmt.ratio],
+  ];
+}
+
+function printAttack({ ours, theirs }) {
+  console.log(`\nUnder attack (${ATTACK_SECONDS} s a phase; 32 connections of wrong passwords, each from a new address, a quarter at the owner's e-mail):\n`);
+  const line = (name, { quiet, attacked }) => [
+    name,
+    `${fmt.ms(quiet.ownerMs)} → ${fmt.ms(attacked.ownerMs)} ms`,
+    fmt.ratio(attacked.ownerMs / quiet.ownerMs),
+    `${attacked.signIns.filter((s) => s.status === 200 && s.signedIn).length} of ${attacked.signIns.length}`,
+    `${fmt.ms(quiet.readP99)} → ${fmt.ms(attacked.readP99)} ms`,
+    fmt.ratio(attacked.readP99 / quiet.readP99),
+    fmt.ratio(attacked.readRps / quiet.readRps),
+    `${fmt.rps(attacked.attackRps)} (${Object.entries(attacked.attackStatuses).map(([status, count]) => `${status}: ${count}`).join(", ")})`,
+  ];
+  printColumns(
+    ["server", "owner's sign-in", "÷ quiet", "owner 200", "reads p99", "÷ quiet", "reads req/s ÷ quiet", "guesses/s (statuses)"],
+    [line("Latchkey", ours), line("Better Auth 1.7", theirs)],
+    new Set([0]),
+  );
+  const refused = theirs.attacked.signIns.filter((s) => s.status !== 200);
+  if (refused.length) console.log(`(Better Auth refused the owner ${refused.length} time(s): ${[...new Set(refused.map((s) => s.status))].join(", ")})`);
+  const oursRefused = ours.attacked.signIns.filter((s) => s.status !== 200 || !s.signedIn);
+  if (oursRefused.length) console.log(`(Latchkey: the owner was not signed in ${oursRefused.length} time(s): ${oursRefused.map((s) => `${s.status} ${s.code}`).join("; ")})`);
 }
 
 try {

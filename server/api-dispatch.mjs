@@ -204,7 +204,7 @@ export function createApiDispatch({ build, clientAddress, strictTransport }) {
     }
     const context = clientAddress.loadContext(req);
     // A mailed link's route answers its own refusals, with a page for a browser (its `landingPage`).
-    const refusal = handler.refusesWithPages ? null : earlyRefusal(context.clientIp, pathname);
+    const refusal = handler.refusesWithPages ? null : earlyRefusal(context.clientIp, pathname, req.headers.cookie);
     if (refusal) {
       setCommonHeaders(res, strictTransport);
       afterBody(req, () => send(req, res, refusal, responseText).catch((error) => res.destroy(error)));

@@ -9,6 +9,7 @@ import { withQuery } from "~/auth/core/links.server";
 import { assertSafeCallbacks } from "~/auth/origin.server";
 import { isKeptFromImpersonators, refuseImpersonatorAt } from "~/auth/admin/impersonation-guard.server";
 import { ruleFor, standingRefusal } from "~/auth/rate-limit/limits.server";
+import { hasherRefusalBeforeRequest } from "~/auth/sign-in/password-lockout.server";
 import { jsonText } from "~/auth/core/json-text.server";
 import { noteUser, type RequestNote } from "~/observability/request-note.server";
 import { requestContext, type RequestContext } from "~/auth/request-context.server";
@@ -152,8 +153,10 @@ export function errorResponse(error: unknown, responseHeaders?: Headers): Respon
  * is even built. The same 429 the endpoint would give; it comes before the method and origin checks, which a
  * refused client does not need.
  */
-export function earlyRefusal(clientIp: string, pathname: string): Response | null {
-  const refusal = standingRefusal(clientIp, rateLimitPath(pathname));
+export function earlyRefusal(clientIp: string, pathname: string, cookieHeader?: string): Response | null {
+  const path = rateLimitPath(pathname);
+  // A password sign-in from a browser with no device cookie while the hasher has no room for strangers (ADR 061).
+  const refusal = standingRefusal(clientIp, path) ?? hasherRefusalBeforeRequest(path, cookieHeader);
   return refusal ? errorResponse(refusal) : null;
 }
 

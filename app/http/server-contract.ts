@@ -25,8 +25,11 @@ declare module "@remix-run/node" {
 export interface ApiDispatchHooks {
   /** The API's route table, made from app/routes/api.auth.* at build time. */
   routes: ApiRoutes;
-  /** The 429 for a client this process already refused on this path, answered before any Request is built. */
-  earlyRefusal(clientIp: string, pathname: string): Response | null;
+  /**
+   * The 429 for a client this process already refused on this path, or for a password sign-in from a browser
+   * with no device cookie while the hasher is full (ADR 061), answered before any Request is built.
+   */
+  earlyRefusal(clientIp: string, pathname: string, cookieHeader?: string): Response | null;
   /** A response's body as text, when the app holds it as text (a TextResponse), so no stream is made to send it. */
   responseText(response: Response): string | undefined;
   /**

@@ -1,4 +1,5 @@
-// Better Auth 1.7 as the benchmark's reference: email and password, the cookie cache off, its rate limit off,
+// Better Auth 1.7 as the benchmark's reference: email and password, the cookie cache off, its rate limit off
+// (on with BENCH_RATE_LIMIT=on, for the "under attack" figure),
 // its own tables created by its own migration API, on the same kind of database as the app under test
 // (better-sqlite3 for a file: URL, a pg Pool for postgres://). Run as its own process by scripts/bench.mjs:
 //   node scripts/lib/better-auth-bench-server.mjs  (env: DATABASE_URL, PORT, BASE_URL, AUTH_SECRET)
@@ -27,7 +28,9 @@ const auth = betterAuth({
   baseURL: process.env.BASE_URL,
   emailAndPassword: { enabled: true },
   session: { cookieCache: { enabled: false } },
-  rateLimit: { enabled: false },
+  // On only for the "under attack" figure (BENCH_RATE_LIMIT=on), keyed on X-Forwarded-For as ours is there.
+  rateLimit: { enabled: process.env.BENCH_RATE_LIMIT === "on" },
+  advanced: { ipAddress: { ipAddressHeaders: ["x-forwarded-for"] } },
   telemetry: { enabled: false },
   logger: { disabled: true },
 });

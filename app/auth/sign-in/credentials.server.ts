@@ -21,7 +21,7 @@ import { findUserWithPasswordHash } from "~/auth/session/store.server";
 import { absoluteUrl } from "~/auth/core/links.server";
 import { finishFirstFactor, signInAnswer, startSessionForNewAccount } from "~/auth/sign-in/first-factor.server";
 import { deviceIdOf, presentedDeviceHash, rememberCreatingDevice } from "~/auth/sign-in/known-device.server";
-import { checkPasswordWithLockout } from "~/auth/sign-in/password-lockout.server";
+import { checkPasswordWithLockout, refuseStrangerWhileHasherBusy } from "~/auth/sign-in/password-lockout.server";
 import { noteWrongPassword } from "~/auth/proof-of-work/burst.server";
 import { requireProofUnderBurst } from "~/auth/proof-of-work/gate.server";
 import { parseUsername, usernameTaken } from "~/auth/username/username.server";
@@ -164,6 +164,7 @@ export async function verifyCredentials(ctx: RequestContext, typedEmail: string,
 
 async function checkCredentials(ctx: RequestContext, typedEmail: string, password: string): Promise<User> {
   const email = normalizeEmail(typedEmail);
+  refuseStrangerWhileHasherBusy(ctx); // before the look-up: the same for every identifier (ADR 061)
   const found = await findUserWithPasswordHash(email, CREDENTIAL_PROVIDER, presentedDeviceHash(ctx));
   const hash = found?.passwordHash;
   // Counted per account (or per unknown address) before compared (issue 39 §1, ADR 057).

@@ -8,7 +8,8 @@ import { sha256Hex } from "~/auth/core/crypto.server";
 import { AuthError } from "~/auth/errors";
 import type { RequestContext } from "~/auth/request-context.server";
 import { recordSecurityEvent } from "~/auth/security-events/record.server";
-import { presentedDeviceHash } from "~/auth/sign-in/known-device.server";
+import { DEVICE_COOKIE, presentedDeviceHash } from "~/auth/sign-in/known-device.server";
+import { cookiesOfHeader } from "~/auth/core/cookies.server";
 import { afterResponse } from "~/auth/verification.server";
 import { lockoutPlaces } from "~/auth/rate-limit/limits.server";
 import type { Reservation } from "~/auth/rate-limit/stores.server";
@@ -78,6 +79,34 @@ async function compareInLane(lane: HasherLane, compare: () => Promise<boolean>):
   const right = await passwordHasher().run(lane, compare);
   if (!right && lane === "stranger") passwordHasher().noteStrangerFailure();
   return right;
+}
+
+/**
+ * A sign-in from a browser that presents no device cookie cannot be any account's known device: while the
+ * hasher has no room for strangers it is refused here, before the account is even looked up (ADR 061), so a
+ * flood of guesses costs less than the lightest read. With proof of work on, its challenge comes first instead
+ * (a solved one earns a turn in the queue, and the refusal then comes at the comparison).
+ */
+export function refuseStrangerWhileHasherBusy(ctx: Pick<RequestContext, "request">): void {
+  if (env.AUTH_POW !== "on" && !presentedDeviceHash(ctx)) passwordHasher().refuseIfBusy("stranger");
+}
+
+/** The password sign-ins the dispatch may refuse before a Request is made (rate-limit paths: no API prefix). */
+const SIGN_IN_PATHS = new Set(["/sign-in/email", "/sign-in/username"]);
+
+/**
+ * `refuseStrangerWhileHasherBusy` for the production dispatch, from the raw Cookie header, before any Request
+ * is built: a browser that sends no device cookie at all is a stranger to every account. One that sends any is
+ * left to the endpoint, which checks the cookie's signature and the account.
+ */
+export function hasherRefusalBeforeRequest(path: string, cookieHeader: string | undefined): AuthError | null {
+  if (env.AUTH_POW === "on" || !SIGN_IN_PATHS.has(path) || cookiesOfHeader(cookieHeader)[DEVICE_COOKIE] !== undefined) return null;
+  try {
+    passwordHasher().refuseIfBusy("stranger");
+    return null;
+  } catch (refusal) {
+    return refusal as AuthError;
+  }
 }
 
 export interface PasswordCheck {

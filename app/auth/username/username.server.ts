@@ -4,7 +4,7 @@ import { AuthError } from "~/auth/errors";
 import { CREDENTIAL_PROVIDER, verifyAgainstDecoy, verifyPassword } from "~/auth/account/password.server";
 import type { RequestContext } from "~/auth/request-context.server";
 import { finishFirstFactor, signInAnswer } from "~/auth/sign-in/first-factor.server";
-import { checkPasswordWithLockout } from "~/auth/sign-in/password-lockout.server";
+import { checkPasswordWithLockout, refuseStrangerWhileHasherBusy } from "~/auth/sign-in/password-lockout.server";
 import { noteWrongPassword } from "~/auth/proof-of-work/burst.server";
 import { requireProofUnderBurst } from "~/auth/proof-of-work/gate.server";
 import { usernameProblem } from "~/auth/username/schemas";
@@ -43,6 +43,7 @@ export async function verifyUsernameCredentials(ctx: RequestContext, typed: stri
 
 async function checkUsernameCredentials(ctx: RequestContext, typed: string, password: string): Promise<User> {
   const { username } = parseUsername(typed);
+  refuseStrangerWhileHasherBusy(ctx); // before the look-up: the same for every identifier (ADR 061)
   const user = await db.user.findUnique({
     where: { username },
     include: { accounts: { where: { providerId: CREDENTIAL_PROVIDER }, select: { password: true } } },
