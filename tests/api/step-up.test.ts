@@ -153,7 +153,16 @@ describe("an account with two-factor on", () => {
     const refused = await client.post("/api/auth/two-factor/generate-backup-codes", { password: PASSWORD });
     expect(refused.status).toBe(403);
     expect(refused.body).toEqual({ ...NOT_FRESH, reverifyMethods: ["totp"] });
-    expect((await client.post("/api/auth/two-factor/disable", { password: PASSWORD })).status).toBe(403);
+    for (const [path, body] of [
+      ["/two-factor/disable", { password: PASSWORD }],
+      ["/two-factor/get-totp-uri", { password: PASSWORD }],
+      ["/two-factor/set-otp", { password: PASSWORD, enabled: true }],
+      ["/two-factor/enable", { password: PASSWORD }],
+      ["/delete-user", { password: PASSWORD }],
+    ] as const) {
+      const stale = await client.post(`/api/auth${path}`, body);
+      expect(stale.status, path).toBe(path === "/delete-user" ? 400 : 403);
+    }
 
     for (const [path, body] of [["/reverify/password", { password: PASSWORD }], ["/reverify/send-otp", {}], ["/reverify/otp", { code: "123456" }]] as const) {
       const alone = await client.post(`/api/auth${path}`, body);
@@ -168,6 +177,34 @@ describe("an account with two-factor on", () => {
 });
 
 describe("administrators", () => {
+  it("are refused every act from a stale session, before anything changes", async () => {
+    const admin = await person();
+    const target = await person();
+    await query(server.database, `UPDATE "user" SET "role" = 'admin' WHERE "id" = ?`, [admin.user.id]);
+    await staleSessions(admin.user.id);
+    const userId = target.user.id;
+    const acts: Array<[string, Record<string, unknown>]> = [
+      ["/admin/create-user", { email: `made-${target.email}`, password: PASSWORD, name: "Made" }],
+      ["/admin/update-user", { userId, data: { name: "Renamed" } }],
+      ["/admin/set-role", { userId, role: "admin" }],
+      ["/admin/ban-user", { userId }],
+      ["/admin/unban-user", { userId }],
+      ["/admin/revoke-user-session", { sessionToken: "whatever" }],
+      ["/admin/revoke-user-sessions", { userId }],
+      ["/admin/remove-user", { userId }],
+      ["/admin/set-user-password", { userId, newPassword: "another fine password" }],
+      ["/admin/impersonate-user", { userId }],
+    ];
+    for (const [path, body] of acts) {
+      const refused = await admin.client.post(`/api/auth${path}`, body);
+      expect(refused.status, `${path} ${refused.text}`).toBe(403);
+      expect(refused.body.code, path).toBe("SESSION_IS_NOT_FRESH");
+    }
+    const [row] = await query<{ name: string; role: string; banned: unknown }>(server.database, `SELECT "name", "role", "banned" FROM "user" WHERE "id" = ?`, [userId]);
+    expect(row).toMatchObject({ name: "Test User", role: "user" });
+    expect(Boolean(row.banned)).toBe(false);
+  });
+
   it("act only from a recently verified session", async () => {
     const admin = await person();
     const target = await person();
