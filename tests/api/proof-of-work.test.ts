@@ -7,7 +7,7 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiClient, eventually, PASSWORD, uniqueEmail, type ApiResponse } from "../support/client";
 import { foreignChallenge, powKey, solvePow } from "../support/proof-of-work";
-import { sharedServer, useServerWithMailbox, type TestServer } from "../support/server";
+import { sharedServer, startServer, useServerWithMailbox, type TestServer } from "../support/server";
 import { query } from "../support/sql";
 
 const POW = { AUTH_POW: "on", AUTH_POW_COST: "1", AUTH_EMAIL_VERIFICATION: "off", TRUST_PROXY: "true" };
@@ -206,5 +206,37 @@ describe("proof of work under a burst of wrong passwords from one address", () =
     expectChallenge(await address.post("/api/auth/sign-in/username", { username: "someone", password: WRONG }), MISSING);
     // Elsewhere, the same account signs in unasked.
     expect((await signIn(new Browser(quiet.baseUrl), email, PASSWORD)).status).toBe(200);
+  }, 60_000);
+});
+
+describe("proof of work on two instances sharing one database", () => {
+  let first: TestServer;
+  let second: TestServer;
+  beforeAll(async () => {
+    first = await startServer({ env: { ...POW, AUTH_RATE_LIMIT: "on" } });
+    second = await startServer({ env: { ...POW, AUTH_RATE_LIMIT: "on" }, database: first.database });
+  }, 120_000);
+  afterAll(async () => {
+    await second?.stop();
+    await first?.stop();
+  });
+
+  it("a burst seen on one is a burst on the other, and a solution used on one is refused on the other", async () => {
+    const { email, userId } = await newAccount(first);
+    for (let i = 0; i < 5; i++) expect((await signIn(new Browser(first.baseUrl), email, WRONG)).status).toBe(401);
+    await evidence(first, powKey("account", `user:${userId}`), 5);
+    const challenge = expectChallenge(await signIn(new Browser(second.baseUrl), email, PASSWORD), MISSING);
+    const solution = await solvePow(challenge);
+    expect((await signIn(new Browser(second.baseUrl), email, PASSWORD, { "x-captcha-response": solution })).status).toBe(200);
+    expectChallenge(await signIn(new Browser(first.baseUrl), email, PASSWORD, { "x-captcha-response": solution }), FAILED);
+  }, 60_000);
+
+  it("an address refused on one instance is asked for a solution on the other", async () => {
+    const ip = uniqueIp();
+    const onFirst = new Browser(first.baseUrl, ip);
+    for (let i = 0; i < 3; i++) expect((await signIn(onFirst, uniqueEmail("two"), WRONG)).status).toBe(401);
+    expect((await signIn(onFirst, uniqueEmail("two"), WRONG)).status).toBe(429);
+    await evidence(first, powKey("address", ip), 10);
+    expectChallenge(await new Browser(second.baseUrl, ip).post("/api/auth/request-password-reset", { email: uniqueEmail("two") }), MISSING);
   }, 60_000);
 });
