@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { migrate } from "../../scripts/lib/migrate.mjs";
 import { ApiClient, signUp } from "../support/client";
 import { startServer, startServerExpectingFailure, TEST_SECRET } from "../support/server";
+import { logLines } from "../support/log-lines";
 
 // Never the development database, should a case unexpectedly start.
 const DATABASE_URL = `file:${path.join(import.meta.dirname, "..", ".tmp", "config-test-never-created.db")}`;
@@ -85,8 +86,10 @@ describe("npm start", () => {
         timeout: 20_000,
       });
       expect(result.status, result.stdout + result.stderr).not.toBe(0);
-      expect(result.stderr).toContain("Invalid configuration");
-      expect(result.stderr).toContain("PORT");
+      // One JSON log line on standard output, as every line the server writes (ADR 062).
+      const refusal = logLines(result.stdout).find((line) => line.level === "error");
+      expect(refusal?.msg, result.stdout + result.stderr).toContain("Invalid configuration");
+      expect(refusal?.msg).toContain("PORT");
       expect(existsSync(file)).toBe(false);
     } finally {
       rmSync(folder, { recursive: true, force: true });
