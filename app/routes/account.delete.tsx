@@ -2,7 +2,9 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { hasPassword } from "~/auth/account/password-flows.server";
+import { confirmItsYouUrl, recentlyVerified } from "~/auth/step-up/recently-verified.server";
 import { DeleteAccountSection, FlashMessage } from "~/components/account-sections";
+import { ConfirmItsYou } from "~/components/confirm-its-you";
 import { pageTitle } from "~/components/page-title";
 import { env } from "~/env.server";
 import { accountAction } from "~/http/account-actions.server";
@@ -12,10 +14,17 @@ export const meta = pageTitle("Delete account");
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   if (env.AUTH_DELETE_ACCOUNT === "off") throw new Response("Not found", { status: 404 });
-  return loadAccountPage(request, context, async ({ user }) => ({
-    hasPassword: await hasPassword(user.id),
-    mode: env.AUTH_DELETE_ACCOUNT === "email" ? ("email" as const) : ("on" as const),
-  }));
+  return loadAccountPage(request, context, async ({ user, session }) => {
+    const withPassword = await hasPassword(user.id);
+    return {
+      hasPassword: withPassword,
+      mode: env.AUTH_DELETE_ACCOUNT === "email" ? ("email" as const) : ("on" as const),
+      // Without a password to type (or with two-factor on, where a password is one factor of two) the session
+      // itself must be recently verified (ADR 059): say so up front, with the way to confirm it.
+      mustConfirmFirst: (!withPassword || user.twoFactorEnabled) && !recentlyVerified(session),
+      confirmUrl: confirmItsYouUrl("/account/delete"),
+    };
+  });
 }
 
 export const action = (args: ActionFunctionArgs) => accountAction(args);
@@ -27,7 +36,11 @@ export default function AccountDelete() {
     <>
       <h1 className="page-title">Delete account</h1>
       <FlashMessage flash={page.flash} />
-      <DeleteAccountSection key={page.flash?.id} mode={page.mode} hasPassword={page.hasPassword} email={page.user.email} last={last} />
+      {page.mustConfirmFirst ? (
+        <ConfirmItsYou what="deleting your account" href={page.confirmUrl} />
+      ) : (
+        <DeleteAccountSection key={page.flash?.id} mode={page.mode} hasPassword={page.hasPassword} email={page.user.email} last={last} />
+      )}
       <p>
         <Link to="/account">Keep my account</Link>
       </p>

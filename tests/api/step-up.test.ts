@@ -255,6 +255,20 @@ describe("the Confirm it's you page, without JavaScript", () => {
     expect(refused.headers.get("location")).toBe("/reverify?redirectTo=%2Faccount%2Fsessions");
   });
 
+  it("is offered up front on the delete page to an account without a password, and signing in again stays a sign-in of this account", async () => {
+    const { client, user } = await person();
+    await query(server.database, `DELETE FROM "account" WHERE "userId" = ? AND "providerId" = 'credential'`, [user.id]);
+    await staleSessions(user.id);
+    const page = await client.get("/account/delete");
+    expect(page.text).toContain('data-testid="confirm-its-you"');
+    expect(page.text).toContain('href="/reverify?redirectTo=%2Faccount%2Fdelete"');
+    expect(page.text).not.toContain('name="confirmEmail"');
+
+    const again = await client.get("/sign-in?redirectTo=%2Faccount%2Fdelete&reauthenticate=1");
+    expect(again.text).toContain("<h1>Sign in again</h1>");
+    expect(again.text).not.toContain("Create an account");
+  });
+
   it("sends a signed-out visitor to sign in first", async () => {
     const anonymous = new ApiClient(server.baseUrl);
     const page = await anonymous.get("/reverify?redirectTo=%2Faccount");
