@@ -37,6 +37,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       flashError: flash?.tone === "error" ? flash.text : null,
       flashLink: flash?.link ?? null,
       email: flash?.email ?? reauthenticating ?? "",
+      // Signed in already and asked to sign in again (OpenID's prompt=login, or chosen on "Confirm it's you").
+      reauthenticating: reauthenticating !== null,
       outbox,
       social: socialSignInOptions(request),
       proofOfWork: await proofOfWorkForAddress(context.clientIp ?? "unknown"),
@@ -70,7 +72,7 @@ export default function SignIn() {
   return (
     <>
     <Form method="post" className="card narrow" {...getFormProps(form)}>
-      <h1>Sign in</h1>
+      <h1>{page.reauthenticating ? "Sign in again" : "Sign in"}</h1>
       {page.flash && !actionData ? (
         <StatusMessage>
           {page.flash}
@@ -97,9 +99,11 @@ export default function SignIn() {
       {proofOfWork ? <ProofOfWorkCheck need={proofOfWork} attempt={actionData} otherWays={<SignInWithoutPuzzle redirectTo={redirectTo} />} /> : null}
       <SubmitButton className="primary wide">Sign in</SubmitButton>
       <PasskeySignIn redirectTo={redirectTo} />
-      <p className="muted">
-        New here? <Link to={`/sign-up${redirectTo ? `?redirectTo=${encodeURIComponent(redirectTo)}` : ""}`}>Create an account</Link>
-      </p>
+      {page.reauthenticating ? null : (
+        <p className="muted">
+          New here? <Link to={`/sign-up${redirectTo ? `?redirectTo=${encodeURIComponent(redirectTo)}` : ""}`}>Create an account</Link>
+        </p>
+      )}
       <SignInAlternatives redirectTo={redirectTo} />
     </Form>
     <SocialButtons providers={page.social.providers} redirectTo={redirectTo} />
