@@ -51,8 +51,10 @@ export function createLogger({ format: logFormat, level, destination } = {}) {
     serializers: { err: serializeError },
     redact: { paths: REDACTED_PATHS, censor: "[redacted]" },
   };
-  const json = destination ?? pino.destination({ dest: 1, sync: true });
-  return pino(options, text ? textDestination(destination ?? process.stdout) : json);
+  if (text) return pino(options, textDestination(destination ?? process.stdout));
+  // pino's own standard output: written asynchronously (a slow reader of the pipe never stalls a request) and
+  // flushed synchronously when the process exits, process.exit() included.
+  return destination ? pino(options, destination) : pino(options);
 }
 
 /** LOG_FORMAT=text: "2026-12-02T05:40:00.123Z WARN  message key=value", an error's stack on the lines after. */
