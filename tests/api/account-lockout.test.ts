@@ -152,5 +152,14 @@ describe("wrong passwords per account, across client addresses", () => {
     expectLocked(await signIn(owner, email, PASSWORD));
     // Strangers' bucket is another one: a new browser with the password gets in.
     expect((await signIn(browser(), email, PASSWORD)).status).toBe(200);
+    // Each compared wrong password is a failed sign-in on the owner's activity, naming the check.
+    const failed = await eventually(
+      () => query<{ details: string }>(server.database, `SELECT e."details" FROM "securityEvent" e JOIN "user" u ON u."id" = e."userId" WHERE u."email" = ? AND e."type" = 'sign_in_failed'`, [email]),
+      (rows) => rows.length >= 10,
+    );
+    const methods = failed.map((row) => JSON.parse(row.details).method);
+    expect(methods.filter((m) => m === "change_password")).toHaveLength(4);
+    expect(methods.filter((m) => m === "delete_user")).toHaveLength(3);
+    expect(methods.filter((m) => m === "two_factor_password")).toHaveLength(3);
   }, 60_000);
 });

@@ -7,7 +7,7 @@
 import { sha256Hex } from "~/auth/core/crypto.server";
 import { AuthError } from "~/auth/errors";
 import type { RequestContext } from "~/auth/request-context.server";
-import { recordSecurityEvent } from "~/auth/security-events/record.server";
+import { recordFailedSignIn, recordSecurityEvent } from "~/auth/security-events/record.server";
 import { DEVICE_COOKIE, presentedDeviceHash } from "~/auth/sign-in/known-device.server";
 import { cookiesOfHeader } from "~/auth/core/cookies.server";
 import { afterResponse } from "~/auth/verification.server";
@@ -109,6 +109,9 @@ export function hasherRefusalBeforeRequest(path: string, cookieHeader: string | 
   }
 }
 
+/** The in-session password checks whose wrong answers this module records as `sign_in_failed`. */
+const RECORDED_HERE = new Set(["change_password", "delete_user", "two_factor_password"]);
+
 export interface PasswordCheck {
   right: boolean;
   /** Whether the browser is one of the account's known devices (false for an identifier without one). */
@@ -151,6 +154,9 @@ export async function checkPasswordWithLockout(ctx: Seen, subject: PasswordSubje
   }
   if (right) afterResponse(() => giveBack(bucket.key, reservation.windowStartedAt));
   const { userId } = bucket;
+  // A signed-in check's wrong password is a failed sign-in too (issue 39 §1); sign-ins record their own, and a
+  // failed "Confirm it's you" is `reverify_failed`.
+  if (!right && userId && RECORDED_HERE.has(method)) recordFailedSignIn(seen, { userId }, method, { knownDevice: bucket.knownDevice });
   if (!right && userId && reservation.place >= env.AUTH_LOCKOUT_MAX_FAILURES) {
     const until = new Date(reservation.windowStartedAt + env.AUTH_LOCKOUT_WINDOW_SECONDS * 1000).toISOString();
     const scope = bucket.knownDevice ? "device" : "new_devices";
