@@ -11,6 +11,7 @@ import { Mailbox } from "../support/mailbox";
 import { parsePrometheusText, seriesValue, type Family } from "../support/prometheus";
 import { startServer, type TestServer } from "../support/server";
 import { codeAt, freshCode } from "../support/two-factor";
+import { SoftAuthenticator } from "../support/webauthn";
 
 const TOKEN = "metrics-token-for-the-api-suite-0123";
 let server: TestServer;
@@ -215,6 +216,30 @@ describe("sign-ins, sign-ups, mail, rate limits and the session cache", () => {
         secrets.add(signedIn.body.token);
       },
       [1, 1, 1, 1],
+    );
+  });
+
+  it("counts passkey sign-ins: one that verifies, one that does not", async () => {
+    const owner = new Client();
+    await signUpAs(owner);
+    const authenticator = new SoftAuthenticator(server.origin);
+    const options = await owner.get("/api/auth/passkey/generate-register-options");
+    expect(options.status, options.text).toBe(200);
+    expect((await owner.post("/api/auth/passkey/verify-registration", { response: authenticator.register(options.body).response })).status).toBe(200);
+    const signInWith = async (bend: { origin?: string }) => {
+      const browser = new Client();
+      const challenge = await browser.post("/api/auth/passkey/generate-authenticate-options", {});
+      return browser.post("/api/auth/passkey/verify-authentication", { response: authenticator.authenticate(challenge.body, undefined, bend) });
+    };
+    await moved(
+      (f) => [signIns(f, "passkey", "success"), signIns(f, "passkey", "failure")],
+      async () => {
+        const signedIn = await signInWith({});
+        expect(signedIn.status, signedIn.text).toBe(200);
+        secrets.add(signedIn.body.session.token);
+        expect((await signInWith({ origin: "https://elsewhere.example" })).status).toBe(400);
+      },
+      [1, 1],
     );
   });
 
