@@ -11,7 +11,8 @@ import { isKeptFromImpersonators, refuseImpersonatorAt } from "~/auth/admin/impe
 import { ruleFor, standingRefusal } from "~/auth/rate-limit/limits.server";
 import { hasherRefusalBeforeRequest } from "~/auth/sign-in/password-lockout.server";
 import { jsonText } from "~/auth/core/json-text.server";
-import { noteUser, type RequestNote } from "~/observability/request-note.server";
+import { log } from "~/observability/log.server";
+import { noteUser, requestFields, type RequestNote } from "~/observability/request-note.server";
 import { requestContext, type RequestContext } from "~/auth/request-context.server";
 import { wantsPage } from "~/http/accept.server";
 import { readCappedText } from "~/http/body.server";
@@ -134,12 +135,15 @@ export function json(data: unknown, init: { status?: number; headers?: Headers }
   return new TextResponse(jsonText(data), { status: init.status ?? 200, headers });
 }
 
-/** Any thrown value as a response: catalogue errors as themselves, everything else as a logged 500. */
-export function errorResponse(error: unknown, responseHeaders?: Headers): Response {
+/**
+ * Any thrown value as a response: catalogue errors as themselves, everything else as a 500 logged with the
+ * request's id (`context`, ADR 062).
+ */
+export function errorResponse(error: unknown, responseHeaders?: Headers, context?: AppLoadContext): Response {
   if (error instanceof Response) return error;
   let authError = knownError(error);
   if (!authError) {
-    console.error("[latchkey] unexpected error:", error);
+    log.error({ ...requestFields(context), err: error }, "unexpected error");
     authError = new AuthError("INTERNAL_SERVER_ERROR");
   }
   const headers = new Headers(responseHeaders);
@@ -250,7 +254,7 @@ export function endpoint<Body extends z.ZodType = z.ZodUnknown, Query extends z.
         ctx?.responseHeaders.forEach((value, name) => landing.headers.append(name, value));
         return landing;
       }
-      return errorResponse(error, ctx?.responseHeaders);
+      return errorResponse(error, ctx?.responseHeaders, context);
     }
   }
   if (!answerFromMemory && !definition.landingPage) return { loader: handle, action: handle };

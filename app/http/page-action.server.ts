@@ -21,6 +21,7 @@ import { knownError } from "~/http/known-error.server";
 import { formErrorResult, markFormFailed, pageRequestContext, readForm, type SubmittedForm } from "~/http/page.server";
 import { wordsFor } from "~/http/page-messages.server";
 import { confirmItsYouUrl } from "~/auth/step-up/recently-verified.server";
+import { log } from "~/observability/log.server";
 
 /** "required": signed out is sent to sign in and back here; "none": the intent reads no session. */
 export type SessionNeed = "required" | "none";
@@ -188,7 +189,7 @@ async function pipeline(
       // Not a refusal but a fault (the database away, a bug): logged in full as any other, and answered with
       // the page and its form as sent (passwords excepted), so nothing has to be typed again.
       if (thrown instanceof Response) throw thrown;
-      console.error("[latchkey] unexpected error in a page action:", thrown);
+      log.error({ requestId: ctx.note?.requestId, err: thrown }, "unexpected error in a page action");
       const result = submission.reply({ hideFields: spec.hideFields, formErrors: [SERVER_TROUBLE] });
       return fail("failed", result, 500, { words: spec.refusalShown === "page" ? SERVER_TROUBLE : undefined });
     }
