@@ -71,6 +71,10 @@ export const PAGE_MESSAGES = {
     const seconds = Number(error.headers["Retry-After"]);
     const minutes = Number.isFinite(seconds) && seconds > 0 ? Math.ceil(seconds / 60) : null;
     const when = minutes === null ? "later" : `in ${minutes} ${minutes === 1 ? "minute" : "minutes"}`;
+    // A browser the account knows has a bucket of its own (ADR 057): its lock is about this device alone.
+    if (error.reason === "device") {
+      return `There have been too many failed password attempts from this device. Try again ${when}, or sign in another way: with a passkey or with a code emailed to you.`;
+    }
     return `There have been too many failed password attempts for this account from new devices. Try again ${when}, or sign in another way: with a passkey, with a code emailed to you, or from a device you have used to sign in before.`;
   },
   // Issue 39 §5: proof of work under a burst; the check itself and its words for people without JavaScript are

@@ -150,6 +150,11 @@ describe("wrong passwords per account, across client addresses", () => {
     for (let i = 0; i < 3; i++) expect((await owner.post("/api/auth/two-factor/enable", { password: WRONG })).status).toBe(400);
     expectLocked(await owner.post("/api/auth/change-password", { currentPassword: PASSWORD, newPassword: "a brand new passphrase" }));
     expectLocked(await signIn(owner, email, PASSWORD));
+    // The page words it as this device's lock, not the strangers' (signed out, the device cookie stays).
+    expect((await owner.post("/api/auth/sign-out", {})).status).toBe(200);
+    const page = await pageSignIn(owner, email, PASSWORD);
+    expect(page.status).toBe(429);
+    expect(page.text).toContain("too many failed password attempts from this device");
     // Strangers' bucket is another one: a new browser with the password gets in.
     expect((await signIn(browser(), email, PASSWORD)).status).toBe(200);
     // Each compared wrong password is a failed sign-in on the owner's activity, naming the check.

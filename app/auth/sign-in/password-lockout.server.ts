@@ -45,9 +45,10 @@ async function bucketOf(ctx: Seen, subject: PasswordSubject): Promise<Bucket> {
 }
 
 /** The 429 of a spent bucket, with the seconds to its window's end. */
-export function accountLocked(retryAfterSeconds: number): AuthError {
+export function accountLocked(retryAfterSeconds: number, scope: "new_devices" | "device" = "new_devices"): AuthError {
   const retryAfter = String(retryAfterSeconds);
-  return new AuthError("ACCOUNT_TEMPORARILY_LOCKED", { headers: { "Retry-After": retryAfter, "X-Retry-After": retryAfter } });
+  // `reason` words the page (this browser's own bucket or the strangers'); the wire answer is the same.
+  return new AuthError("ACCOUNT_TEMPORARILY_LOCKED", { headers: { "Retry-After": retryAfter, "X-Retry-After": retryAfter }, reason: scope });
 }
 
 /**
@@ -140,7 +141,7 @@ export async function checkPasswordWithLockout(ctx: Seen, subject: PasswordSubje
     if (userId) {
       afterResponse(() => recordSecurityEvent(db, { userId, type: "sign_in_blocked", ctx: seen, details: { reason: "locked", method, knownDevice: bucket.knownDevice } }));
     }
-    throw accountLocked(reservation.retryAfterSeconds);
+    throw accountLocked(reservation.retryAfterSeconds, bucket.knownDevice ? "device" : "new_devices");
   }
   // Compare errors keep the place counted (ADR 029). A right password's place goes back after the answer, so
   // the sign-in waits for no second write. Refused by a busy hasher: not compared, so the place goes back too.
