@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiClient, PASSWORD, eventually, signUp } from "../support/client";
 import { setCookie } from "../support/cookies";
-import { mailCount, nextMail } from "../support/mail";
+import { mailCount, nextMail, sleep } from "../support/mail";
 import type { Mailbox } from "../support/mailbox";
 import { sharedServer, useServerWithMailbox, type TestServer } from "../support/server";
 import { query } from "../support/sql";
@@ -80,6 +80,9 @@ describe("new-device verification: the step through the API", () => {
     expect((await client.get("/api/auth/get-session")).body.user.email).toBe(email);
     const signIns = await eventsOf(user.id, "sign_in");
     expect(signIns.at(-1)).toEqual({ method: "password", twoFactor: false, newDevice: true, deviceVerified: true });
+    // The code's mail told them of this browser: no second "New sign-in" mail.
+    await sleep(600);
+    expect(mailCount(mailbox, email, /New sign-in/)).toBe(0);
 
     // Known from then on: signed out and in again, no code is asked.
     await client.post("/api/auth/sign-out");

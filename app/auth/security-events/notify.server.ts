@@ -40,7 +40,8 @@ export function announceEvent(event: StoredEvent, extra: { deviceKey?: string } 
 }
 
 function mailsFor(type: string, details: SecurityEventDetails): boolean {
-  if (type === "sign_in") return details.newDevice === true && env.AUTH_NEW_DEVICE_MAIL === "on";
+  // A new browser confirmed with a code mailed a moment ago (ADR 058) was told about in that mail already.
+  if (type === "sign_in") return details.newDevice === true && details.deviceVerified !== true && env.AUTH_NEW_DEVICE_MAIL === "on";
   // An application given offline_access holds a way in that outlives every session (ADR 055).
   if (type === "application_authorized") return details.lastingAccess === true;
   if (type === "account_locked") return true; // recorded once per lock (ADR 057)
