@@ -32,6 +32,8 @@ const REMIX_DISPATCH_FILES = [
   "rate-limit",
   "redirect-targets",
   "social-oidc",
+  // Route labels, request ids and the signed-in user on the request line, through express too (ADR 062).
+  "metrics",
 ];
 
 export default defineConfig({
