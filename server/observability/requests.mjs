@@ -19,13 +19,14 @@ export const SERVED_STATIC = Symbol.for("latchkey.servedStatic");
  * @returns {(req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse) => RequestNote}
  */
 export function createRequestObserver({ logger, recorder, routeLabel, clientIp }) {
-  // Request lines are `info`, a 5xx's `error` (written at every LOG_LEVEL), health probes' `debug`.
+  // Request lines are `info`, a 5xx's `error` (written at every LOG_LEVEL), health probes' `debug` whatever their status.
   function finished(req, res, note, started) {
     const seconds = (performance.now() - started) / 1000;
     const status = res.statusCode;
     const route = note.route ?? (res[SERVED_STATIC] ? STATIC_ROUTE : routeLabel(pathOf(req.url)));
     recorder?.request(req.method, route, status, seconds);
-    const level = status >= 500 ? "error" : route.startsWith("/health/") ? "debug" : "info";
+    // A probe stays at debug even when readiness answers 503: the probe itself logs a dependency going down, once.
+    const level = route.startsWith("/health/") ? "debug" : status >= 500 ? "error" : "info";
     if (!logger.isLevelEnabled(level)) return;
     const line = {
       requestId: note.requestId,

@@ -1,6 +1,7 @@
 // Issue 40's unit rules for metrics and logs: the route label comes from the route table (random paths collapse
 // to one value), the request-id and traceparent rules, redaction of what a line must never hold, the metrics
 // token check, and the new variables' validation.
+import { EventEmitter } from "node:events";
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { parseEnv } from "~/env.server";
@@ -9,6 +10,7 @@ import { apiRoutesOf } from "~/http/api-routes.server";
 import { bridgeConsole, createLogger, scrub, textLine } from "../../server/observability/logger.mjs";
 import { bearerMatches } from "../../server/observability/metrics-server.mjs";
 import { requestIdFrom, traceIdFrom } from "../../server/observability/request-id.mjs";
+import { createRequestObserver, REQUEST_NOTE } from "../../server/observability/requests.mjs";
 import { createRouteLabels, routeTemplates, UNMATCHED_ROUTE } from "../../server/observability/route-label.mjs";
 import { parsePrometheusText, seriesValue } from "../support/prometheus";
 
@@ -162,6 +164,70 @@ describe("log lines", () => {
     const { logger, text } = capturedLogger({ format: "text" });
     logger.info({ requestId: "r1" }, "request");
     expect(text()).toMatch(/^\d{4}-\d\d-\d\dT[\d:.]+Z INFO  request requestId=r1\n$/);
+  });
+});
+
+describe("the request line", () => {
+  /** A request and response as node:http hands them over, enough for the observer. */
+  function exchange(url: string, headers: Record<string, string>) {
+    const req = { method: "GET", url, headers } as unknown as import("node:http").IncomingMessage;
+    const res = Object.assign(new EventEmitter(), {
+      statusCode: 200,
+      writableFinished: true,
+      sent: {} as Record<string, string>,
+      setHeader(name: string, value: string) {
+        this.sent[name.toLowerCase()] = value;
+      },
+    });
+    return { req, res };
+  }
+
+  it("holds no cookie, Authorization header, query string or raw path, and names the route", () => {
+    const { logger, lines, text } = capturedLogger();
+    const observe = createRequestObserver({ logger, recorder: null, routeLabel: () => "/api/auth/reset-password/:token", clientIp: () => "203.0.113.7" });
+    const { req, res } = exchange("/api/auth/reset-password/path-secret?token=query-secret&callbackURL=/x", {
+      cookie: "latchkey.session_token=cookie-secret.sig",
+      authorization: "Bearer header-secret",
+      "x-request-id": "given-id",
+      traceparent: "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01",
+    });
+    const note = observe(req, res as never);
+    note.userId = "user_1";
+    expect(res.sent["x-request-id"]).toBe("given-id");
+    expect((req as unknown as Record<symbol, unknown>)[REQUEST_NOTE]).toBe(note);
+    res.emit("close");
+    expect(lines).toEqual([
+      {
+        level: "info",
+        time: expect.any(String),
+        requestId: "given-id",
+        method: "GET",
+        route: "/api/auth/reset-password/:token",
+        status: 200,
+        durationMs: expect.any(Number),
+        ip: "203.0.113.7",
+        userId: "user_1",
+        traceId: "4bf92f3577b34da6a3ce929d0e0e4736",
+        msg: "request",
+      },
+    ]);
+    for (const secret of ["path-secret", "query-secret", "cookie-secret", "header-secret", "callbackURL"]) expect(text()).not.toContain(secret);
+  });
+
+  it("is an error for a 5xx, and debug for a health probe whatever it answers", () => {
+    const { logger, lines } = capturedLogger({ level: "debug" });
+    const observe = createRequestObserver({ logger, recorder: null, routeLabel: (path: string) => path, clientIp: () => "127.0.0.1" });
+    for (const [path, status] of [["/health/ready", 503], ["/api/auth/ok", 500], ["/health/live", 200]] as const) {
+      const { req, res } = exchange(path, {});
+      observe(req, res as never);
+      res.statusCode = status;
+      res.emit("close");
+    }
+    expect(lines.map((line) => [line.route, line.level])).toEqual([
+      ["/health/ready", "debug"],
+      ["/api/auth/ok", "error"],
+      ["/health/live", "debug"],
+    ]);
   });
 });
 
