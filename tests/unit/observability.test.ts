@@ -5,6 +5,7 @@ import { EventEmitter } from "node:events";
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { parseEnv } from "~/env.server";
+import { isDatabaseFailure } from "~/observability/database-errors.server";
 import { apiRouteTable } from "~/http/api-routes.generated";
 import { apiRoutesOf } from "~/http/api-routes.server";
 import { bridgeConsole, createLogger, scrub, textLine } from "../../server/observability/logger.mjs";
@@ -314,5 +315,29 @@ describe("the tests' Prometheus reader (tests/support/prometheus.ts) is strict",
     ["no final newline", "# TYPE a counter\na 1"],
   ])("refuses %s", (_why, text) => {
     expect(() => parsePrometheusText(text)).toThrow();
+  });
+});
+
+describe("latchkey_database_errors_total counts the database failing, not refusing", () => {
+  /** As @prisma/driver-adapter-utils throws them. */
+  const adapterError = (cause: Record<string, unknown>) => Object.assign(new Error(String(cause.kind)), { name: "DriverAdapterError", cause });
+  it.each([
+    ["a refused connection", adapterError({ kind: "DatabaseNotReachable" })],
+    ["a closed connection", adapterError({ kind: "ConnectionClosed" })],
+    ["a socket timeout", adapterError({ kind: "SocketTimeout" })],
+    ["PostgreSQL shutting down (57P01)", adapterError({ kind: "postgres", code: "57P01" })],
+    ["PostgreSQL out of connections (53300)", adapterError({ kind: "postgres", code: "53300" })],
+    ["SQLite busy past its timeout", adapterError({ kind: "sqlite", extendedCode: 5 })],
+    ["a raw socket error under the driver", Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" })],
+  ])("counts %s", (_what, error) => {
+    expect(isDatabaseFailure(error)).toBe(true);
+  });
+  it.each([
+    ["a unique index", adapterError({ kind: "UniqueConstraintViolation" })],
+    ["a foreign key", adapterError({ kind: "ForeignKeyConstraintViolation" })],
+    ["a PostgreSQL syntax error (42601)", adapterError({ kind: "postgres", code: "42601" })],
+    ["a SQLite constraint (2067)", adapterError({ kind: "sqlite", extendedCode: 2067 })],
+  ])("does not count %s", (_what, error) => {
+    expect(isDatabaseFailure(error)).toBe(false);
   });
 });
