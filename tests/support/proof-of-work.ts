@@ -1,6 +1,5 @@
 // Solving proof-of-work challenges in tests (issue 39 §5) with altcha-lib's own solver: a test server runs with a
 // tiny AUTH_POW_COST, so a solution takes a few thousand one-iteration PBKDF2 calls.
-import { createHash } from "node:crypto";
 import { createChallenge, solveChallenge, type Challenge } from "altcha-lib";
 import { deriveKey } from "altcha-lib/algorithms/pbkdf2";
 
@@ -23,6 +22,3 @@ export function foreignChallenge(): Promise<Challenge> {
     hmacKeySignatureSecret: "not the server's key secret",
   });
 }
-
-/** The rateLimit row keys the server counts a burst's evidence under (app/auth/proof-of-work/evidence.server.ts). */
-export const powKey = (kind: "address" | "account", value: string) => `pow:${kind}:${createHash("sha256").update(value).digest("hex")}`;

@@ -4,18 +4,19 @@
 //   - the client address got a per-address 429 on sign-in, sign-up or reset, or made ADDRESS_BURST_FAILURES wrong
 //     passwords, within ADDRESS_BURST_WINDOW_MS (once reached, every further one holds the burst that long again);
 //   - a global surge: wrong passwords from new devices beyond what the hasher serves (hasher-queue.server.ts).
-// The evidence lives in the shared table (evidence.server.ts); a burst seen is remembered here until it ends, so
-// a flood costs no read per request. Nothing here runs while AUTH_POW is off.
+// The evidence lives where the lockout's counts do (evidence.server.ts); a burst seen is remembered here until it
+// ends, so a flood costs no read of the shared table per request. Nothing here runs while AUTH_POW is off.
 // docs/decisions/060-proof-of-work-under-a-burst.md.
 import { addEvidence, powKey, readEvidence } from "~/auth/proof-of-work/evidence.server";
 import { clientBucket } from "~/auth/rate-limit/limits.server";
 import { newDeviceSurge } from "~/auth/sign-in/hasher-queue.server";
 import { afterResponse } from "~/auth/verification.server";
+import { ADDRESS_BURST_WINDOW_MS } from "~/auth/proof-of-work/windows";
 import { env } from "~/env.server";
 
 export const ACCOUNT_BURST_FAILURES = 5;
 export const ADDRESS_BURST_FAILURES = 10;
-export const ADDRESS_BURST_WINDOW_MS = 10 * 60 * 1000;
+export { ADDRESS_BURST_WINDOW_MS };
 
 /** Whose failures are counted: an account, or a typed identifier that has none (counted alike: no oracle). */
 export type BurstSubject = { userId: string } | { identifier: string };

@@ -1,11 +1,16 @@
-// What proof of work remembers, in the database's rateLimit table that every instance shares (ADR 025, 029): the
-// evidence of a burst (wrong passwords and per-address refusals, counted per client address and per account) and
-// the challenges already used. Like the guess budgets and the lockout it is a rule about accounts and attacks, not
-// traffic, so it is always the table, whatever AUTH_RATE_LIMIT says; only written when AUTH_POW is on, and read
-// once per guarded request from a device the account does not know (docs/decisions/060-proof-of-work-under-a-burst.md).
-// Keys start with "pow:" and are hashed, so none holds an address and none can look like another rule's key.
-import { randomToken, sha256Hex } from "~/auth/core/crypto.server";
-import { db } from "~/db.server";
+// What proof of work remembers (docs/decisions/060-proof-of-work-under-a-burst.md): the evidence of a burst
+// (wrong passwords and per-address refusals, counted per client address and per account) and the challenges
+// already used. It lives where the lockout's places do (app/auth/rate-limit/evidence-counters.server.ts): this
+// process's memory while it is provably alone, the shared rateLimit table once another instance shares the
+// database, so every instance sees the same bursts and a challenge is used once across them. Like the guess budgets
+// and the lockout it is a rule about accounts and attacks, not traffic, so it holds whatever AUTH_RATE_LIMIT says;
+// nothing is written or read while AUTH_POW is off. Keys start with "pow:" and are hashed: none holds an address.
+import { sha256Hex } from "~/auth/core/crypto.server";
+import type { EvidenceWindow } from "~/auth/rate-limit/evidence-counters.server";
+import { powEvidence } from "~/auth/rate-limit/limits.server";
+import { USED_CHALLENGE_WINDOW_MS } from "~/auth/proof-of-work/windows";
+
+export type { EvidenceWindow };
 
 export const powKey = (kind: "address" | "account" | "used", value: string) => `pow:${kind}:${sha256Hex(value)}`;
 
@@ -18,39 +23,17 @@ export interface EvidenceRule {
   extendFrom?: number;
 }
 
-/** Adds `amount` to a key's window (a new one once the last has ended): one statement, atomic on both databases. */
-export async function addEvidence(key: string, amount: number, rule: EvidenceRule): Promise<void> {
-  const now = Date.now();
-  const ended = BigInt(now - rule.windowMs);
-  // 2^31 - 1: the column's largest count, i.e. never.
-  const extendFrom = rule.extendFrom ?? 2_147_483_647;
-  await db.$executeRaw`
-    INSERT INTO "rateLimit" ("id", "key", "count", "lastRequest") VALUES (${randomToken(24)}, ${key}, ${amount}, ${BigInt(now)})
-    ON CONFLICT ("key") DO UPDATE SET
-      "count" = CASE WHEN "rateLimit"."lastRequest" <= ${ended} THEN ${amount} ELSE "rateLimit"."count" + ${amount} END,
-      "lastRequest" = CASE WHEN "rateLimit"."lastRequest" <= ${ended} OR "rateLimit"."count" + ${amount} >= ${extendFrom}
-        THEN ${BigInt(now)} ELSE "rateLimit"."lastRequest" END`;
+/** Adds `amount` to a key's window (a new one once the last has ended). */
+export function addEvidence(key: string, amount: number, rule: EvidenceRule): Promise<void> {
+  return powEvidence.add(key, amount, rule.windowMs, rule.extendFrom);
 }
 
-export interface EvidenceWindow {
-  count: number;
-  startedAt: number;
+/** The windows of these keys, read together; a key without one is absent. */
+export function readEvidence(keys: string[]): Promise<Map<string, EvidenceWindow>> {
+  return powEvidence.read(keys);
 }
 
-/** The windows of these keys, in one query; a key without a row has none. */
-export async function readEvidence(keys: string[]): Promise<Map<string, EvidenceWindow>> {
-  const rows = await db.rateLimit.findMany({ where: { key: { in: keys } }, select: { key: true, count: true, lastRequest: true } });
-  return new Map(rows.map((row) => [row.key, { count: row.count, startedAt: Number(row.lastRequest) }]));
-}
-
-/**
- * Marks a challenge used: true for the first use, false for every later one, also when two arrive at once on
- * different instances (the unique key decides). Housekeeping removes the row with the other old rateLimit rows,
- * long after the challenge has expired.
- */
-export async function markChallengeUsed(signature: string): Promise<boolean> {
-  const inserted = await db.$executeRaw`
-    INSERT INTO "rateLimit" ("id", "key", "count", "lastRequest") VALUES (${randomToken(24)}, ${powKey("used", signature)}, 1, ${BigInt(Date.now())})
-    ON CONFLICT ("key") DO NOTHING`;
-  return inserted > 0;
+/** Marks a challenge used: true for the first use, false for every later one, also when two arrive at once. */
+export function markChallengeUsed(signature: string): Promise<boolean> {
+  return powEvidence.markOnce(powKey("used", signature), USED_CHALLENGE_WINDOW_MS);
 }

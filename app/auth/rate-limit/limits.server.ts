@@ -6,6 +6,8 @@
 import cluster from "node:cluster";
 import { AuthError } from "~/auth/errors";
 import { databaseStore, MemoryCounters, peerAwareStore, redisStore, tablePlaces, type PlaceCounters, type RateRule, type Store, type Verdict } from "~/auth/rate-limit/stores.server";
+import { memoryEvidence, switchingEvidence, tableEvidence, type EvidenceCounters } from "~/auth/rate-limit/evidence-counters.server";
+import { POW_KEY_PREFIX, powKeyWindowMs } from "~/auth/proof-of-work/windows";
 import { databaseKind, db } from "~/db.server";
 import { env } from "~/env.server";
 
@@ -66,9 +68,10 @@ function chooseStoreKind(): "memory" | "database" | "redis" | "peers" {
   return cluster.isWorker ? "database" : "memory";
 }
 
-/** A counted key's window length: `bucket|path` keys and the lockout's places (quota keys are never in memory). */
+/** A counted key's window length: `bucket|path` keys, the lockout's places, proof of work's counts (quota keys are never in memory). */
 function windowOfKey(key: string): number | null {
   if (key.startsWith(LOCKOUT_KEY_PREFIX)) return env.AUTH_LOCKOUT_WINDOW_SECONDS * 1000;
+  if (key.startsWith(POW_KEY_PREFIX)) return powKeyWindowMs(key, env.AUTH_LOCKOUT_WINDOW_SECONDS);
   const path = key.slice(key.lastIndexOf("|") + 1);
   const rule = path.startsWith("/") ? ruleFor(path) : null;
   return rule ? rule.windowSeconds * 1000 : null;
@@ -79,8 +82,13 @@ const sharedStore: Store = storeKind === "redis" ? redisStore(env.REDIS_URL!) : 
 // The lockout counts in memory when the limits would (ADR 061), in a map of its own, so it needs the peer watch
 // even with the rate limit off.
 const peerAware =
-  (env.AUTH_RATE_LIMIT !== "off" || env.AUTH_LOCKOUT !== "off") && storeKind === "peers"
-    ? peerAwareStore(env.DATABASE_URL!, windowOfKey, (key) => key.startsWith(LOCKOUT_KEY_PREFIX))
+  (env.AUTH_RATE_LIMIT !== "off" || env.AUTH_LOCKOUT !== "off" || env.AUTH_POW === "on") && storeKind === "peers"
+    ? peerAwareStore(
+        env.DATABASE_URL!,
+        windowOfKey,
+        (key) => key.startsWith(LOCKOUT_KEY_PREFIX),
+        (key) => key.startsWith(POW_KEY_PREFIX),
+      )
     : null;
 const memoryCounters = storeKind === "memory" ? new MemoryCounters() : null;
 const store: Store | null =
@@ -97,6 +105,19 @@ export const LOCKOUT_KEY_PREFIX = "lockout:";
  */
 export const lockoutPlaces: PlaceCounters =
   memoryCounters && databaseKind === "sqlite" && !cluster.isWorker ? new MemoryCounters().places : peerAware ? peerAware.places : tablePlaces;
+
+/**
+ * Where proof of work's evidence and used challenges live (ADR 060): as the lockout's places, in memory while this
+ * process is provably alone and in the shared table otherwise.
+ */
+export const powEvidence: EvidenceCounters =
+  env.AUTH_POW === "off"
+    ? tableEvidence // never used: nothing counts while it is off
+    : memoryCounters && databaseKind === "sqlite" && !cluster.isWorker
+      ? memoryEvidence(new MemoryCounters())
+      : peerAware
+        ? switchingEvidence(memoryEvidence(peerAware.evidenceMemory), peerAware.countsInMemory)
+        : tableEvidence;
 
 /** Called once at server start, so a PostgreSQL instance knows whether it is alone before its first request. */
 export function startRateLimiting(): void {

@@ -205,6 +205,28 @@ export class MemoryCounters {
     if (window && window.startedAt === windowStartedAt && window.count > 0) window.count--;
   }
 
+  /**
+   * Proof of work's evidence (ADR 060): `amount` more in the key's window (a new one once it has ended); once the
+   * count reaches `extendFrom`, the window starts again now, so a burst lasts a whole window past its latest piece.
+   */
+  addEvidence(key: string, amount: number, windowMs: number, extendFrom?: number): void {
+    const now = Date.now();
+    let window = this.#windows.get(key);
+    if (!window || window.startedAt + window.windowMs <= now) {
+      if (this.#windows.size >= MEMORY_STORE_MAX_KEYS) this.#prune(now);
+      window = { count: 0, startedAt: now, windowMs };
+      this.#windows.set(key, window);
+    }
+    window.count += amount;
+    if (extendFrom !== undefined && window.count >= extendFrom) window.startedAt = now;
+  }
+
+  /** A key's window as it stands, read without counting (null when it has none, or it has ended). */
+  peek(key: string): { count: number; startedAt: number } | null {
+    const window = this.#windows.get(key);
+    return window && window.startedAt + window.windowMs > Date.now() ? { count: window.count, startedAt: window.startedAt } : null;
+  }
+
   /** Places kept in this map, for a process that knows it is alone. */
   readonly places: PlaceCounters = {
     reserve: async (key, rule) => this.reserve(key, rule),
@@ -246,17 +268,20 @@ export function peerAwareStore(
   connectionString: string,
   windowOf: (key: string) => number | null,
   isPlaceKey: (key: string) => boolean = () => false,
-): { store: Store; places: PlaceCounters; start: () => void } {
+  isEvidenceKey: (key: string) => boolean = () => false,
+): { store: Store; places: PlaceCounters; start: () => void; evidenceMemory: MemoryCounters; countsInMemory: () => Promise<boolean> } {
   const memory = new MemoryCounters();
   // Places apart, so a flood of per-address keys can never push a live lockout window out of a full map.
   const placesMemory = new MemoryCounters();
+  // Proof of work's evidence apart too (ADR 060): one key per attacking address must not push either out.
+  const evidenceMemory = new MemoryCounters();
   let inMemory = false;
   let moving: Promise<void> | null = null;
   let peers: ReturnType<typeof watchPostgresPeers> | null = null;
 
   async function toTable() {
     inMemory = false;
-    for (const [key, window] of [...memory.drain(), ...placesMemory.drain()]) await addToTable(key, window.windowMs / 1000, window.count, window.startedAt);
+    for (const [key, window] of [...memory.drain(), ...placesMemory.drain(), ...evidenceMemory.drain()]) await addToTable(key, window.windowMs / 1000, window.count, window.startedAt);
     console.log("[latchkey] rate limit: another instance shares this database; counting in the database");
   }
 
@@ -267,7 +292,8 @@ export function peerAwareStore(
     for (const row of rows) {
       const windowMs = windowOf(row.key);
       const startedAt = Number(row.lastRequest);
-      if (windowMs !== null && startedAt + windowMs > now) (isPlaceKey(row.key) ? placesMemory : memory).seed(row.key, { count: Number(row.count), startedAt, windowMs });
+      const map = isPlaceKey(row.key) ? placesMemory : isEvidenceKey(row.key) ? evidenceMemory : memory;
+      if (windowMs !== null && startedAt + windowMs > now) map.seed(row.key, { count: Number(row.count), startedAt, windowMs });
     }
     inMemory = true;
     console.log("[latchkey] rate limit: the only instance on this database; counting in memory");
@@ -301,5 +327,12 @@ export function peerAwareStore(
       return inMemory ? placesMemory.giveBack(key, windowStartedAt) : tablePlaces.giveBack(key, windowStartedAt);
     },
   };
-  return { store, places, start };
+  /** Whether counts are in memory now (after the start-up check and any move): other counters' switch (ADR 060). */
+  async function countsInMemory(): Promise<boolean> {
+    start();
+    await peers!.settled;
+    if (moving) await moving.catch(() => {});
+    return inMemory;
+  }
+  return { store, places, start, evidenceMemory, countsInMemory };
 }
