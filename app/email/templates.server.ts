@@ -14,30 +14,39 @@ export function describeLifetime(seconds: number): string {
   return seconds === 1 ? "1 second" : `${seconds} seconds`;
 }
 
-interface ActionMail {
+export interface ActionMail {
   to: string;
   subject: string;
   intro: string;
-  action: string;
-  url: string;
+  /** The button and its address; absent for a notice with nothing to press (a suspended account). */
+  action?: string;
+  url?: string;
   /** How long the link works; absent for a plain link to a page. */
   lifetimeSeconds?: number;
   outro: string;
   /** Security mails (ADR 048): a second link, to the account's activity page. */
   activityUrl?: string;
+  /** A remedy that needs no sign-in (issue 41): the page to choose a new password from. */
+  resetUrl?: string;
 }
 
-function actionMail({ to, subject, intro, action, url, lifetimeSeconds, outro, activityUrl }: ActionMail): MailMessage {
+/** Said once below any mail that gives a time: the times are UTC, the same for every reader (issue 41). */
+const TIMES_ARE_UTC = "Times in this message are in UTC (Coordinated Universal Time).";
+
+export function actionMail({ to, subject, intro, action, url, lifetimeSeconds, outro, activityUrl, resetUrl }: ActionMail): MailMessage {
   const lifetime = lifetimeSeconds ? `This link expires in ${describeLifetime(lifetimeSeconds)} and works once.` : "";
   const activity = activityUrl ? `Everything that happened to your account lately: ${activityUrl}` : "";
-  const text = [`${PRODUCT_NAME}`, "", intro, "", `${action}: ${url}`, "", lifetime, outro, "", activity, ""].filter((line, i, all) => line || all[i - 1] !== "").join("\n");
+  const reset = resetUrl ? `Cannot sign in? Choose a new password here: ${resetUrl}` : "";
+  const utc = / UTC\b/.test(`${intro} ${outro}`) ? TIMES_ARE_UTC : "";
+  const button = action && url ? `${action}: ${url}` : "";
+  const text = [`${PRODUCT_NAME}`, "", intro, "", button, "", lifetime, outro, "", reset, activity, utc, ""].filter((line, i, all) => line || all[i - 1] !== "").join("\n");
+  const small = (line: string, link?: string) =>
+    `<p style="color:#62626e;font-size:.8rem">${escapeHtml(line)}${link ? ` <a href="${escapeHtml(link)}">${escapeHtml(link)}</a>` : ""}</p>\n`;
   const html = `<!doctype html><html><body style="font-family:system-ui,sans-serif;line-height:1.5;color:#1b1b1f">
 <p style="font-weight:700">${PRODUCT_NAME}</p>
 <p>${escapeHtml(intro)}</p>
-<p><a href="${escapeHtml(url)}" style="display:inline-block;padding:.5rem 1rem;background:#4646e6;color:#fff;border-radius:6px;text-decoration:none">${escapeHtml(action)}</a></p>
-<p style="color:#62626e;font-size:.9rem">${escapeHtml(`${lifetime} ${outro}`.trim())}</p>
-<p style="color:#62626e;font-size:.8rem">If the button does not work, open this address: ${escapeHtml(url)}</p>
-${activityUrl ? `<p style="color:#62626e;font-size:.8rem">Everything that happened to your account lately: <a href="${escapeHtml(activityUrl)}">${escapeHtml(activityUrl)}</a></p>\n` : ""}</body></html>`;
+${action && url ? `<p><a href="${escapeHtml(url)}" style="display:inline-block;padding:.5rem 1rem;background:#4646e6;color:#fff;border-radius:6px;text-decoration:none">${escapeHtml(action)}</a></p>\n` : ""}<p style="color:#62626e;font-size:.9rem">${escapeHtml(`${lifetime} ${outro}`.trim())}</p>
+${url ? small(`If the button does not work, open this address: ${url}`) : ""}${resetUrl ? small("Cannot sign in? Choose a new password here:", resetUrl) : ""}${activityUrl ? small("Everything that happened to your account lately:", activityUrl) : ""}${utc ? small(utc) : ""}</body></html>`;
   return { to, subject: `${subject} · ${PRODUCT_NAME}`, text, html };
 }
 
@@ -60,13 +69,14 @@ const IGNORE = "If you did not ask for this, you can ignore this message.";
 /** A one-time code to type in (no link: the code is only useful where it was asked for). */
 export function codeMail({ to, subject, intro, code, lifetimeSeconds, outro }: Omit<ActionMail, "action" | "url" | "lifetimeSeconds"> & { code: string; lifetimeSeconds: number }): MailMessage {
   const lifetime = `This code expires in ${describeLifetime(lifetimeSeconds)} and works once.`;
-  const text = [`${PRODUCT_NAME}`, "", intro, "", `Your code: ${code}`, "", lifetime, outro, ""].join("\n");
+  const utc = / UTC\b/.test(intro) ? TIMES_ARE_UTC : "";
+  const text = [`${PRODUCT_NAME}`, "", intro, "", `Your code: ${code}`, "", lifetime, outro, "", utc, ""].filter((line, i, all) => line || all[i - 1] !== "").join("\n");
   const html = `<!doctype html><html><body style="font-family:system-ui,sans-serif;line-height:1.5;color:#1b1b1f">
 <p style="font-weight:700">${PRODUCT_NAME}</p>
 <p>${escapeHtml(intro)}</p>
 <p style="font-size:1.5rem;font-weight:700;letter-spacing:.2em">${escapeHtml(code)}</p>
 <p style="color:#62626e;font-size:.9rem">${escapeHtml(lifetime)} ${escapeHtml(outro)}</p>
-</body></html>`;
+${utc ? `<p style="color:#62626e;font-size:.8rem">${utc}</p>\n` : ""}</body></html>`;
   return { to, subject: `${subject} · ${PRODUCT_NAME}`, text, html };
 }
 
@@ -147,6 +157,20 @@ export const emails = withKinds({
       url,
       lifetimeSeconds,
       outro: IGNORE,
+    }),
+  /**
+   * After "This wasn't me" (issue 41): its own mail, not the reset request's. The person told us they are under
+   * attack: everything was signed out, and the old password still works until they choose a new one.
+   */
+  signedOutEverywhere: (to: string, url: string, lifetimeSeconds: number, done: { at: Date; emailChangeRefused?: string }) =>
+    actionMail({
+      to,
+      subject: "You signed out everywhere: now choose a new password",
+      intro: `${done.emailChangeRefused ? `You cancelled the change of your account's email address to ${done.emailChangeRefused} and chose "This wasn't me"` : `You chose "This wasn't me — sign out everywhere"`} on ${describeMoment(done.at)}. Every device that was signed in to your account was signed out, the one you used too, and the devices you had signed in from were forgotten. Choose a new password now with the link below: until you do, your old password still works for anyone who knows it.`,
+      action: "Choose a new password",
+      url,
+      lifetimeSeconds,
+      outro: "Then sign in and review your account's activity. If you used the same password on other sites, change it there too.",
     }),
   /** After a reset (by link or by code): when, what ended with it, and what to do if it was not the owner. */
   /** Once per lock of an account's password bucket (issue 39 §1, ADR 057). */
@@ -230,16 +254,17 @@ export const emails = withKinds({
     }),
   /**
    * A sign-in from a browser that had not signed in to the account before (ADR 039, ADR 048): when, the device
-   * in words, how, and from which client address. The device name is this service's reading of the User-Agent.
+   * in words, how, and from which IP address. The device name is this service's reading of the User-Agent.
    */
-  securityMailNewDevice: (to: string, sign: { at: Date; device: string; method: string; ipAddress: string | null }, activityUrl: string) =>
+  securityMailNewDevice: (to: string, sign: { at: Date; device: string; method: string; ipAddress: string | null }, activityUrl: string, resetUrl: string) =>
     actionMail({
       to,
       subject: "New sign-in to your account",
-      intro: `Someone signed in to your account ${sign.method} from a new device (${sign.device}${sign.ipAddress ? `, client address ${sign.ipAddress}` : ""}) on ${describeMoment(sign.at)}. If this was you, there is nothing to do.`,
+      intro: `Someone signed in to your account ${sign.method} from a new device (${sign.device}${sign.ipAddress ? `, IP address ${sign.ipAddress}` : ""}) on ${describeMoment(sign.at)}. If this was you, there is nothing to do.`,
       action: "Review your account activity",
       url: activityUrl,
-      outro: `If this was not you, open your account's activity page and choose "This wasn't me — sign out everywhere"; we will mail you a link to choose a new password.`,
+      outro: `If this was not you, open your account's activity page and choose "This wasn't me — sign out everywhere"; we will mail you a link to choose a new password. If you cannot sign in any more, choose a new password from the link below first.`,
+      resetUrl,
     }),
   /** A change to how the account is protected (password, two-factor): one sentence, and what to do if it was not them. */
   securityMailChange: (to: string, change: SecurityChange, at: Date, activityUrl: string) =>
@@ -288,7 +313,7 @@ export const emails = withKinds({
     codeMail({
       to,
       subject: "Confirm it's you",
-      intro: `Someone entered your password from a device your account has not been used from (${sign.device}${sign.ipAddress ? `, client address ${sign.ipAddress}` : ""}) on ${describeMoment(sign.at)}. If this was you, enter this code to finish signing in.`,
+      intro: `Someone entered your password from a device your account has not been used from (${sign.device}${sign.ipAddress ? `, IP address ${sign.ipAddress}` : ""}) on ${describeMoment(sign.at)}. If this was you, enter this code to finish signing in.`,
       code,
       lifetimeSeconds,
       outro: "If this wasn't you, change your password: whoever tried knows it. Nobody is signed in without this code.",

@@ -58,7 +58,8 @@ describe("new-device verification: the step through the API", () => {
     expect(response.body.token).toBeUndefined();
     expect((await client.get("/api/auth/get-session")).body).toBeNull();
     expect(mail.subject).toContain("Confirm it's you");
-    expect(mail.text).toMatch(/client address/);
+    expect(mail.text).toMatch(/IP address/);
+    expect(mail.text).toContain("Times in this message are in UTC (Coordinated Universal Time).");
     expect(mail.text).toMatch(/change your password/);
     expect(mail.html).toContain(codeOf(mail.text));
     expect(await eventsOf(user.id, "sign_in_challenged")).toEqual([{ reason: "new_device", method: "password" }]);

@@ -27,7 +27,8 @@ import { countMail, linkFromMail, waitForMail } from "./mail";
 
 const VERIFY = /Verify your email/;
 const CONFIRM_CHANGE = /Confirm your new email/;
-const RESET = /Reset your password/;
+/** "This wasn't me"'s own mail, with its reset link (issue 41). */
+const SIGNED_OUT_EVERYWHERE = /You signed out everywhere/;
 /** The link's page, reached by the link's redirect (the token and callbackURL carried on). */
 const CONFIRM_PAGE = /^[^?]*\/confirm-email\?token=[^&]+&callbackURL=%2Femail-verified$/;
 const REMOVED = /to protect you we removed what had been set up on the account until now: the password and 1 signed-in session\./;
@@ -179,7 +180,7 @@ test.describe("JavaScript off", () => {
     openContext,
   }) => {
     const { person, newEmail, changeLink } = await pendingChange(page, "refused");
-    const resets = await countMail(person.email, RESET);
+    const resets = await countMail(person.email, SIGNED_OUT_EVERYWHERE);
 
     const { context: otherContext, page: other } = await openContext();
     await other.goto(changeLink);
@@ -199,7 +200,7 @@ test.describe("JavaScript off", () => {
     );
     await expect(other.getByLabel("Email or username")).toHaveValue(person.email);
     expect(await sessionCookie(otherContext)).toBeUndefined();
-    await waitForMail(person.email, RESET, { after: resets });
+    await waitForMail(person.email, SIGNED_OUT_EVERYWHERE, { after: resets });
 
     // The browser that asked for the change is signed out too.
     await page.reload();

@@ -15,6 +15,7 @@ import { requireProofUnderBurst } from "~/auth/proof-of-work/gate.server";
 import { db, isUniqueViolation } from "~/db.server";
 import { proveInbox } from "~/auth/account/claim.server";
 import { revokeWaysIn } from "~/auth/account/revocation.server";
+import type { MailMessage } from "~/email/mailer.server";
 import { emails } from "~/email/templates.server";
 import { assertPasswordNotCompromised } from "~/auth/password-policy/check.server";
 import { env } from "~/env.server";
@@ -51,18 +52,26 @@ async function mailResetLink(email: string, redirectTo: string | undefined): Pro
   if (user) await mailResetLinkTo(user, redirectTo);
 }
 
+/** The mail a reset link travels in: the request's own by default; "This wasn't me" and an admin's have theirs. */
+export type ResetLinkMail = (url: string, lifetimeSeconds: number) => MailMessage;
+
 /**
  * Mails a reset link to the account's address. `securityNotice`: sent whatever the per-recipient cap says
  * ("This wasn't me" mails one, and a flood of reset requests must not keep it from the owner, ADR 048).
  */
-export async function mailResetLinkTo(user: { id: string; email: string }, redirectTo?: string, sending: { securityNotice?: boolean } = {}): Promise<void> {
+export async function mailResetLinkTo(
+  user: { id: string; email: string },
+  redirectTo?: string,
+  sending: { securityNotice?: boolean } = {},
+  compose: ResetLinkMail = (url, ttl) => emails.resetPassword(user.email, url, ttl),
+): Promise<void> {
   const ttl = env.AUTH_RESET_TOKEN_TTL;
   const query = new URLSearchParams({ callbackURL: redirectTo || PAGES.resetPassword });
   await mailToken<ResetPayload>(
     "reset-password",
     { userId: user.id },
     { ttlSeconds: ttl, length: RESET_TOKEN_LENGTH },
-    (token) => emails.resetPassword(user.email, absoluteUrl(`/api/auth/reset-password/${token}?${query}`), ttl),
+    (token) => compose(absoluteUrl(`/api/auth/reset-password/${token}?${query}`), ttl),
     sending,
   );
 }

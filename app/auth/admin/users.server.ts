@@ -15,10 +15,14 @@ import {
 import { normalizeEmail } from "~/auth/core/email-address";
 import { CREDENTIAL_PROVIDER, assertPasswordLength, hashPassword } from "~/auth/account/password.server";
 import { assertPasswordNotCompromised } from "~/auth/password-policy/check.server";
-import { requestPasswordReset } from "~/auth/account/password-flows.server";
+import { mailResetLinkTo } from "~/auth/account/password-flows.server";
+import { siteName } from "~/auth/security-events/notify-admin-acts.server";
+import { afterResponse } from "~/auth/verification.server";
+import { adminNotices } from "~/email/admin-notices.server";
 import { DELETION_ENDS } from "~/auth/account/delete-account.server";
 import { settleOrganizationsOfDeletedUser } from "~/auth/organization/access.server";
 import type { RequestContext } from "~/auth/request-context.server";
+import type { SecurityEventDetails } from "~/auth/security-events/types";
 import { revokeWaysIn } from "~/auth/account/revocation.server";
 import { recordSecurityEvent } from "~/auth/security-events/record.server";
 import type { SessionWithUser } from "~/auth/session/sessions.server";
@@ -226,7 +230,9 @@ export async function updateUser(ctx: RequestContext, admin: Admin, userId: stri
       const user = await tx.user.update({ where: { id: userId }, data: changes });
       const actor = { ctx, actorUserId: admin.user.id, userId };
       const profileFields = Object.keys(changes).filter((key) => !["role", "banned", "banReason", "banExpires"].includes(key));
-      if (profileFields.length) await recordSecurityEvent(tx, { ...actor, type: "profile_updated_by_admin", details: { fields: profileFields.join(",") } });
+      // A new address names both, as the owner's own change does (ADR 048): the old one is mailed when it was proven.
+      const moved: SecurityEventDetails = user.email !== before.email ? { from: before.email, to: user.email, fromVerified: before.emailVerified } : {};
+      if (profileFields.length) await recordSecurityEvent(tx, { ...actor, type: "profile_updated_by_admin", details: { fields: profileFields.join(","), ...moved } });
       if (changes.role !== undefined && changes.role !== before.role) await recordSecurityEvent(tx, { ...actor, type: "role_changed", details: { from: before.role, to: user.role } });
       if (changes.banned === true) {
         // Every ban ends the same ways in, whichever path set it (ADR 055): sessions, sign-ins in flight, and what
@@ -355,7 +361,8 @@ export async function sendPasswordResetByAdmin(ctx: RequestContext, admin: Admin
   await authorizeAct(ctx, admin, { user: ["set-password"] }, "YOU_ARE_NOT_ALLOWED_TO_SET_USERS_PASSWORD", "/admin/send-password-reset");
   const user = await findUserOrThrow(userId);
   await recordSecurityEvent(db, { userId, type: "password_reset_sent_by_admin", ctx, actorUserId: admin.user.id });
-  await requestPasswordReset({ email: user.email });
+  // The link's own mail names who sent it and never says "ignore" (issue 41); after the answer, as a request's.
+  afterResponse(() => mailResetLinkTo(user, undefined, {}, (url, ttl) => adminNotices.resetLink(user.email, siteName(), url, ttl)));
   return user;
 }
 

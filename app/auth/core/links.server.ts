@@ -27,4 +27,8 @@ export const PAGES = {
   confirmEmail: "/confirm-email",
   resetPassword: "/reset-password",
   accountDeleted: "/account-deleted",
+  /** The security mails' links (ADR 048): what happened lately, and a remedy that needs no sign-in (issue 41). */
+  activity: "/account/activity",
+  forgotPassword: "/forgot-password",
+  signIn: "/sign-in",
 } as const;

@@ -11,6 +11,7 @@ import { clearSessionCookies } from "~/auth/session/sessions.server";
 import { forgetThisDevice } from "~/auth/two-factor/trusted-device.server";
 import { afterResponse } from "~/auth/verification.server";
 import { db } from "~/db.server";
+import { emails } from "~/email/templates.server";
 
 /** Whose sessions end, and from where: a signed-in session, or a mailed link's page (no session of its own). */
 export interface EndAllSessionsBy {
@@ -41,6 +42,9 @@ export async function endAllSessions(ctx: RequestContext, current: EndAllSession
   forgetThisDevice(ctx);
   // Whoever else knows the password can sign in again: the owner gets a link to choose a new one. After the
   // answer, whatever the per-recipient cap says (a notice of its own kind).
-  if (withPassword) afterResponse(() => mailResetLinkTo(current.user, undefined, { securityNotice: true }));
+  // Its own mail (issue 41): what just happened, and that the old password works until a new one is chosen.
+  const done = { at: new Date(), emailChangeRefused: typeof current.details?.emailChangeRefused === "string" ? current.details.emailChangeRefused : undefined };
+  const compose = (url: string, ttl: number) => emails.signedOutEverywhere(current.user.email, url, ttl, done);
+  if (withPassword) afterResponse(() => mailResetLinkTo(current.user, undefined, { securityNotice: true }, compose));
   return { status: true, resetLinkMailed: withPassword };
 }

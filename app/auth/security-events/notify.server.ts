@@ -2,17 +2,18 @@
 // output for a log shipper (AUTH_EVENT_LOG=stdout), and the owner's mail for the events that warrant one. Called
 // only after the event's transaction committed (record.server.ts), and the mail after the answer, so neither a
 // mail server's hiccup nor its speed changes what the caller sees.
-import { absoluteUrl } from "~/auth/core/links.server";
+import { absoluteUrl, PAGES } from "~/auth/core/links.server";
 import { takeFromQuota } from "~/auth/rate-limit/limits.server";
 import type { SecurityEventDetails } from "~/auth/security-events/types";
 import { signInMethodWords } from "~/auth/security-events/words";
+import { adminActOf, isAdminAct, mailAdminAct } from "~/auth/security-events/notify-admin-acts.server";
 import { afterResponse } from "~/auth/verification.server";
 import { db } from "~/db.server";
 import { sendMail } from "~/email/mailer.server";
 import { emails, type NewWayIn } from "~/email/templates.server";
 import { env } from "~/env.server";
 
-export const ACTIVITY_PAGE = "/account/activity";
+export const ACTIVITY_PAGE = PAGES.activity;
 
 interface StoredEvent {
   id: string;
@@ -35,6 +36,11 @@ export function announceEvent(event: StoredEvent, extra: { deviceKey?: string } 
   if (env.AUTH_EVENT_LOG === "stdout") {
     const { details: _, ...fields } = event;
     process.stdout.write(`${JSON.stringify({ kind: "security_event", ...fields, createdAt: event.createdAt.toISOString(), details })}\n`);
+  }
+  if (isAdminAct(event)) {
+    const act = adminActOf(event.type, details, mailsFor(event.type, details));
+    if (act) afterResponse(() => mailAdminAct(event, act));
+    return;
   }
   if (mailsFor(event.type, details)) afterResponse(() => mailOwner(event, details, extra.deviceKey));
 }
@@ -85,7 +91,12 @@ async function mailOwner(event: StoredEvent, details: SecurityEventDetails, devi
   const newWay = NEW_WAYS_IN[event.type];
   const message =
     event.type === "sign_in"
-      ? emails.securityMailNewDevice(user.email, { at: event.createdAt, device: event.device ?? "an unknown device", method: signInMethodWords(details), ipAddress: event.ipAddress }, activityUrl)
+      ? emails.securityMailNewDevice(
+          user.email,
+          { at: event.createdAt, device: event.device ?? "an unknown device", method: signInMethodWords(details), ipAddress: event.ipAddress },
+          activityUrl,
+          absoluteUrl(PAGES.forgotPassword),
+        )
       : newWay
         ? emails.newWayIn(
             user.email,

@@ -163,7 +163,9 @@ export function describeEvent(type: string, details: SecurityEventDetails, reade
     case "impersonation_stopped":
       return `An administrator stopped acting as ${you}`;
     case "profile_updated_by_admin":
-      return "Profile changed by an administrator";
+      return typeof details.to === "string"
+        ? `Email address changed from ${text(details.from, "the old address")} to ${details.to} by an administrator`
+        : "Profile changed by an administrator";
     case "user_created_by_admin":
       return "Account created by an administrator";
     case "password_reset_sent_by_admin":
