@@ -1,28 +1,59 @@
 // /account/activity: what happened to the account lately, newest first, in words for people, a page at a time
-// ("Older" is a plain link, so it works without JavaScript); and "This wasn't me — sign out everywhere", behind a
-// confirmation step of its own (a link to ?confirm, then a form), after which the person is signed out
+// ("Older" is a plain link, so it works without JavaScript); and "This wasn't me — sign out everywhere", whose
+// question is a page of its own (`?confirm`, or `?confirm=<event id>` from a sign-in row's "Not you?"): titled and
+// focused so it is seen where the person is (issue 41), after which the person is signed out
 // (docs/decisions/048-security-events.md).
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { hasPassword } from "~/auth/account/password-flows.server";
 import { AuthError } from "~/auth/errors";
-import { DEFAULT_EVENTS_PAGE, listSecurityEvents } from "~/auth/security-events/events.server";
+import { DEFAULT_EVENTS_PAGE, findOwnSecurityEvent, listSecurityEvents, type SecurityEventView } from "~/auth/security-events/events.server";
 import { describeEvent, eventOrigin } from "~/auth/security-events/words";
 import { FlashMessage } from "~/components/account-sections";
-import { ErrorSummary, SubmitButton } from "~/components/forms";
-import { pageTitle } from "~/components/page-title";
+import { ErrorSummary } from "~/components/forms";
+import { withErrorTitle } from "~/components/page-title";
+import { NotYouLink, SIGN_OUT_EVERYWHERE_QUESTION, SignOutEverywhereOffer, SignOutEverywhereQuestion } from "~/components/sign-out-everywhere";
 import { relativeTime, utcTime } from "~/components/time";
 import { env } from "~/env.server";
 import { accountAction } from "~/http/account-actions.server";
 import { loadAccountPage } from "~/http/account-page.server";
 
-export const meta = pageTitle("Activity");
+// The question's page says so in its title: the first thing a screen reader reads, and the tab's label.
+export const meta = withErrorTitle(({ data }) => [
+  { title: `${(data as { confirming?: boolean } | undefined)?.confirming ? SIGN_OUT_EVERYWHERE_QUESTION : "Activity"} · Latchkey` },
+]);
 
 const HERE = "/account/activity";
+
+/** An event in the page's words. */
+function rowOf(event: SecurityEventView, now: Date) {
+  const what = describeEvent(event.type, event.details);
+  return {
+    id: event.id,
+    what,
+    where: eventOrigin(event, what),
+    when: relativeTime(event.createdAt, now),
+    at: event.createdAt.toISOString(),
+    atUtc: utcTime(event.createdAt),
+    newDevice: event.type === "sign_in" && event.details.newDevice === true,
+    failed: event.type === "sign_in_failed",
+    // "Not you?" beside the owner's own sign-ins (an administrator's acts are not the owner's to doubt).
+    signIn: event.type === "sign_in" && !event.byAdministrator,
+  };
+}
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   return loadAccountPage(request, context, async ({ user }) => {
     const url = new URL(request.url);
+    const now = new Date();
+    const base = { hasPassword: await hasPassword(user.id), days: env.AUTH_SECURITY_EVENT_DAYS };
+    if (url.searchParams.has("confirm")) {
+      // The question alone: nothing above it to scroll past. A row's link names the sign-in it doubts.
+      const eventId = url.searchParams.get("confirm");
+      const doubted = eventId ? await findOwnSecurityEvent(user.id, eventId) : null;
+      const row = doubted ? rowOf(doubted, now) : null;
+      return { ...base, confirming: true as const, doubted: row, events: [], older: null, paged: false };
+    }
     const cursor = url.searchParams.get("cursor");
     // A cut or edited "Older" link starts again at the newest events instead of failing.
     const page = await listSecurityEvents(user.id, { limit: DEFAULT_EVENTS_PAGE, cursor }).catch((error) => {
@@ -30,23 +61,13 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       throw error;
     });
     const shown = page ?? (await listSecurityEvents(user.id, { limit: DEFAULT_EVENTS_PAGE }));
-    const now = new Date();
     return {
-      confirming: url.searchParams.has("confirm"),
-      hasPassword: await hasPassword(user.id),
+      ...base,
+      confirming: false as const,
+      doubted: null,
       older: shown.nextCursor ? `${HERE}?${new URLSearchParams({ cursor: shown.nextCursor })}` : null,
       paged: Boolean(cursor) && page !== null,
-      days: env.AUTH_SECURITY_EVENT_DAYS,
-      events: shown.events.map((event) => ({
-        id: event.id,
-        what: describeEvent(event.type, event.details),
-        where: eventOrigin(event, describeEvent(event.type, event.details)),
-        when: relativeTime(event.createdAt, now),
-        at: event.createdAt.toISOString(),
-        atUtc: utcTime(event.createdAt),
-        newDevice: event.type === "sign_in" && event.details.newDevice === true,
-        failed: event.type === "sign_in_failed",
-      })),
+      events: shown.events.map((event) => rowOf(event, now)),
     };
   });
 }
@@ -56,6 +77,14 @@ export const action = (args: ActionFunctionArgs) => accountAction(args);
 export default function AccountActivity() {
   const page = useLoaderData<typeof loader>();
   const last = useActionData<typeof action>();
+  if (page.confirming) {
+    return (
+      <>
+        {last?.error ? <ErrorSummary errors={[last.error]} /> : null}
+        <SignOutEverywhereQuestion here={HERE} hasPassword={page.hasPassword} doubted={page.doubted} />
+      </>
+    );
+  }
   return (
     <>
       <section aria-labelledby="activity-heading">
@@ -76,6 +105,12 @@ export default function AccountActivity() {
                 <span className="muted">
                   {event.where ? ` — ${event.where}` : ""} — <time dateTime={event.at} title={event.atUtc}>{event.when}</time>
                 </span>
+                {event.signIn ? (
+                  <>
+                    {" "}
+                    <NotYouLink here={HERE} eventId={event.id} row={`${event.what}, ${event.when}`} />
+                  </>
+                ) : null}
               </li>
             ))}
           </ol>
@@ -87,34 +122,7 @@ export default function AccountActivity() {
           </nav>
         ) : null}
       </section>
-      <section aria-labelledby="not-me-heading" className="not-me">
-        <h2 id="not-me-heading">Something you don't recognise?</h2>
-        {page.confirming ? (
-          <>
-            <p className="warning">
-              <strong>
-                This signs out every device signed in to your account, this one too, and forgets the devices you signed in from.
-                {page.hasPassword ? " We will email you a link to choose a new password." : ""}
-              </strong>
-            </p>
-            <Form method="post" action={HERE} className="inline">
-              <SubmitButton name="intent" value="end-all-sessions" className="danger">
-                Yes, sign out everywhere
-              </SubmitButton>
-            </Form>{" "}
-            <Link to={HERE}>Cancel</Link>
-          </>
-        ) : (
-          <>
-            <p>If you see a sign-in or a change that was not you, sign out everywhere at once. You will be asked to confirm.</p>
-            <p>
-              <Link to={`${HERE}?confirm`} className="button-link danger">
-                This wasn't me — sign out everywhere
-              </Link>
-            </p>
-          </>
-        )}
-      </section>
+      <SignOutEverywhereOffer here={HERE} />
     </>
   );
 }

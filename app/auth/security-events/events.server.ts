@@ -83,21 +83,32 @@ export async function listSecurityEvents(userId: string, options: { limit?: numb
   const more = rows.length > limit;
   const page = more ? rows.slice(0, limit) : rows;
   return {
-    events: page.map((row) => {
-      const byAdministrator = row.actorUserId !== null && row.actorUserId !== userId;
-      return {
-        id: row.id,
-        type: row.type,
-        createdAt: row.createdAt,
-        ipAddress: byAdministrator ? null : row.ipAddress,
-        userAgent: byAdministrator ? null : row.userAgent,
-        device: byAdministrator ? null : row.device,
-        byAdministrator,
-        details: parseEventDetails(row.details),
-      };
-    }),
+    events: page.map((row) => ownersView(userId, row)),
     nextCursor: more ? makeCursor(userId, page[page.length - 1]) : null,
   };
+}
+
+type StoredRow = Omit<SecurityEventView, "byAdministrator" | "details"> & { actorUserId: string | null; details: string };
+
+function ownersView(userId: string, row: StoredRow): SecurityEventView {
+  const byAdministrator = row.actorUserId !== null && row.actorUserId !== userId;
+  return {
+    id: row.id,
+    type: row.type,
+    createdAt: row.createdAt,
+    ipAddress: byAdministrator ? null : row.ipAddress,
+    userAgent: byAdministrator ? null : row.userAgent,
+    device: byAdministrator ? null : row.device,
+    byAdministrator,
+    details: parseEventDetails(row.details),
+  };
+}
+
+/** One of the account's own events still shown ("Not you?" names the sign-in it came from), or null. */
+export async function findOwnSecurityEvent(userId: string, id: string): Promise<SecurityEventView | null> {
+  if (id.length > 64) return null;
+  const row = await db.securityEvent.findFirst({ where: { id, userId, createdAt: { gte: retentionStart() } } });
+  return row ? ownersView(userId, row) : null;
 }
 
 /** A stored event's details (JSON text written by recordSecurityEvent), for every reader of the table. */
@@ -123,4 +134,27 @@ export async function lastEndedByOwner(userId: string): Promise<string | null> {
 /** Housekeeping: events older than AUTH_SECURITY_EVENT_DAYS. */
 export async function deleteOldSecurityEvents(now = Date.now()): Promise<void> {
   await db.securityEvent.deleteMany({ where: { createdAt: { lt: retentionStart(now) } } });
+}
+
+/**
+ * Where a page of an account's events sits, for "Events 21–40 of 52" and a "Newer" link (issue 41): the events
+ * in the retention window, how many come up to and with the cursor's event (the rows before the page), and the
+ * cursor of the page before this one (null when that is the first page, which needs none). A cursor that does
+ * not read is refused as by `listSecurityEvents`.
+ */
+export async function securityEventsPosition(
+  userId: string,
+  cursor: string | null,
+  limit = DEFAULT_EVENTS_PAGE,
+): Promise<{ total: number; before: number; newerCursor: string | null }> {
+  const since = { userId, createdAt: { gte: retentionStart() } };
+  const at = cursor ? readCursor(userId, cursor) : null;
+  const total = await db.securityEvent.count({ where: since });
+  if (!at) return { total, before: 0, newerCursor: null };
+  const upToCursor = { ...since, OR: [{ createdAt: { gt: at.createdAt } }, { createdAt: at.createdAt, id: { gte: at.id } }] };
+  const before = await db.securityEvent.count({ where: upToCursor });
+  if (before <= limit) return { total, before, newerCursor: null };
+  // Counted oldest first from the cursor's event, the one `limit` rows newer ends the page before this one's.
+  const end = await db.securityEvent.findFirst({ where: upToCursor, orderBy: [{ createdAt: "asc" }, { id: "asc" }], skip: limit, select: { createdAt: true, id: true } });
+  return { total, before, newerCursor: end ? makeCursor(userId, end) : null };
 }
