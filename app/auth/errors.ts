@@ -15,6 +15,7 @@ import { SOCIAL_ERRORS } from "~/auth/social/errors";
 import { SECURITY_EVENT_ERRORS } from "~/auth/security-events/errors";
 import { ADMIN_ERRORS } from "~/auth/admin/errors";
 import { PASSWORD_POLICY_ERRORS } from "~/auth/password-policy/errors";
+import { STEP_UP_ERRORS } from "~/auth/step-up/errors";
 import { PROOF_OF_WORK_ERRORS } from "~/auth/proof-of-work/errors";
 
 type Entry = readonly [status: number, message: string];
@@ -82,6 +83,7 @@ export const ERRORS = {
   ...SECURITY_EVENT_ERRORS,
   ...ADMIN_ERRORS,
   ...PASSWORD_POLICY_ERRORS,
+  ...STEP_UP_ERRORS,
   ...PROOF_OF_WORK_ERRORS,
 } as const satisfies Record<string, Entry>;
 
