@@ -150,14 +150,16 @@ describe("sign-ins and new devices", () => {
   });
 });
 
-describe("changes, each recorded by its flow (and nothing for one that failed)", () => {
+describe("changes, each recorded by its flow (and no change for one that failed)", () => {
   it("password change, e-mail change, two-factor, backup codes, passkeys, sessions, sign-out", async () => {
     const client = browser();
     const { email, user } = await signUp(client);
 
-    // A refused change records nothing.
+    // A refused change records no change; its wrong password is a failed sign-in (issue 39 §1), after the answer.
     expect((await client.post("/api/auth/change-password", { currentPassword: "wrong password!", newPassword: "a brand new passphrase" })).status).toBe(400);
-    expect(await typesOf(user.id)).toEqual(["sign_in"]);
+    await eventually(() => typesOf(user.id), (types) => types.length === 2);
+    expect(await typesOf(user.id)).toEqual(["sign_in", "sign_in_failed"]);
+    expect(await lastOf(user.id, "sign_in_failed")).toMatchObject({ details: { method: "change_password", knownDevice: true } });
     expect((await client.post("/api/auth/change-password", { currentPassword: PASSWORD, newPassword: "a brand new passphrase" })).status).toBe(200);
     expect(await lastOf(user.id, "password_changed")).toMatchObject({ details: { sessionsEnded: 0 } });
     const changedMail = await mailbox.waitFor(email, /password of your account was changed/);
@@ -204,9 +206,11 @@ describe("changes, each recorded by its flow (and nothing for one that failed)",
     expect((await client.post("/api/auth/sign-out")).status).toBe(200);
     expect(await typesOf(user.id)).toEqual([
       "sign_in",
+      "sign_in_failed",
       "password_changed",
       "two_factor_enabled",
       "backup_codes_generated",
+      "sign_in_failed",
       "two_factor_disabled",
       "passkey_added",
       "passkey_removed",
@@ -396,7 +400,7 @@ describe("through the pages (no JavaScript: plain form posts)", () => {
     expect(page.text).toContain("Password changed");
     expect(page.text).toContain("New device");
     expect(page.text).toContain("Signed out a session");
-    expect(page.text).toContain('href="/account/activity?confirm"');
+    expect(page.text).toContain('href="/account/activity?confirm#not-me-heading"');
     expect((await client.get("/account/activity?confirm")).text).toContain("Yes, sign out everywhere");
 
     const ended = await post(client, "/account/activity", { intent: "end-all-sessions" });
