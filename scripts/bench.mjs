@@ -629,7 +629,7 @@ function attackTargets({ quiet, attacked }) {
 }
 
 function printAttack({ ours, theirs }) {
-  console.log(`\nUnder attack (${ATTACK_SECONDS} s a phase; 32 connections of wrong passwords, each from a new address, a quarter at the owner's e-mail):\n`);
+  console.log(`\nUnder attack (${ATTACK_SECONDS} s quiet and ${ATTACK_SECONDS} s attacked, in turns; 32 connections of wrong passwords, each from a new address, a quarter at the owner's e-mail):\n`);
   const line = (name, { quiet, attacked }) => [
     name,
     `${fmt.ms(quiet.ownerMs)} → ${fmt.ms(attacked.ownerMs)} ms`,

@@ -22,11 +22,17 @@ const setupRequest = (request) => {
 };
 
 const statuses = {};
+/** Refusals by code ("429 ACCOUNT_TEMPORARILY_LOCKED", "429 TOO_MANY_REQUESTS"): which door turned the guess away. */
+const onResponse = (status, body) => {
+  if (status < 400) return;
+  const code = /"code":"([A-Z_]+)"/.exec(body)?.[1] ?? "";
+  statuses[`${status} ${code}`.trim()] = (statuses[`${status} ${code}`.trim()] ?? 0) + 1;
+};
 const latencies = [];
 const connected = new WeakSet();
 const started = performance.now();
 const instance = autocannon(
-  { url, method, headers, body, connections, duration: seconds, timeout: 30, requests: [{ setupRequest }] },
+  { url, method, headers, body, connections, duration: seconds, timeout: 30, requests: [{ setupRequest, onResponse }] },
   (error, result) => {
     if (error) throw error;
     const elapsed = (performance.now() - started) / 1000;
@@ -34,7 +40,7 @@ const instance = autocannon(
   },
 );
 instance.on("response", (client, statusCode, _bytes, responseTime) => {
-  statuses[statusCode] = (statuses[statusCode] ?? 0) + 1;
+  if (statusCode < 400) statuses[statusCode] = (statuses[statusCode] ?? 0) + 1;
   // As the bench's other figures: each connection's first answer also waited for its TCP set-up.
   if (statusCode === 200 && connected.has(client)) latencies.push(responseTime);
   else connected.add(client);
