@@ -56,6 +56,8 @@ test.describe("without JavaScript", () => {
 });
 
 test.describe("with JavaScript", () => {
+  // A second of work in the browser on top of the sign-in: room for a machine busy with other suites.
+  test.describe.configure({ timeout: 60_000 });
   test("the widget solves the challenge and the sign-in goes through", async ({ page, playwright, baseURL }) => {
     const request = await playwright.request.newContext({ baseURL });
     const user = await accountUnderBurst(request, baseURL!);
