@@ -42,6 +42,8 @@ vi.mock("~/db.server", async (importOriginal) => ({
 const { burstFor, ACCOUNT_BURST_FAILURES, ADDRESS_BURST_FAILURES, ADDRESS_BURST_WINDOW_MS } = await import("~/auth/proof-of-work/burst.server");
 const { createProofChallenge, spendProof, CHALLENGE_TTL_SECONDS, COUNTER_RANGE } = await import("~/auth/proof-of-work/challenge.server");
 const { parseProofPayload } = await import("~/auth/proof-of-work/schemas");
+const { MemoryCounters } = await import("~/auth/rate-limit/stores.server");
+const { memoryEvidence } = await import("~/auth/rate-limit/evidence-counters.server");
 
 const key = (kind: string, value: string) => `pow:${kind}:${createHash("sha256").update(value).digest("hex")}`;
 let ip = 0;
@@ -102,6 +104,42 @@ describe("a burst", () => {
     const reads = store.reads;
     for (let i = 0; i < 5; i++) expect(await burstFor(address, { userId: `u${i}` })).not.toBeNull();
     expect(store.reads).toBe(reads);
+  });
+});
+
+describe("evidence counted in a lone instance's memory", () => {
+  const MINUTE = 60_000;
+
+  it("holds a window from its first piece, and once at the threshold, a whole window past the latest", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const evidence = memoryEvidence(new MemoryCounters());
+    const start = Date.now();
+    for (let i = 0; i < 9; i++) await evidence.add("pow:address:a", 1, 10 * MINUTE, 10);
+    vi.setSystemTime(start + 9 * MINUTE);
+    expect((await evidence.read(["pow:address:a"])).get("pow:address:a")).toEqual({ count: 9, startedAt: start });
+    await evidence.add("pow:address:a", 1, 10 * MINUTE, 10); // the 10th: the burst starts, and runs from now
+    vi.setSystemTime(start + 18 * MINUTE);
+    expect((await evidence.read(["pow:address:a"])).get("pow:address:a")?.count).toBe(10);
+    vi.setSystemTime(start + 19 * MINUTE + 1);
+    expect((await evidence.read(["pow:address:a"])).size).toBe(0);
+  });
+
+  it("keeps a fixed window without a threshold (an account's count, as the lockout's)", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const evidence = memoryEvidence(new MemoryCounters());
+    const start = Date.now();
+    for (let i = 0; i < 7; i++) await evidence.add("pow:account:x", 1, 60 * MINUTE);
+    vi.setSystemTime(start + 60 * MINUTE + 1);
+    expect((await evidence.read(["pow:account:x"])).size).toBe(0);
+  });
+
+  it("marks a key once per window", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const evidence = memoryEvidence(new MemoryCounters());
+    expect(await evidence.markOnce("pow:used:s", 10 * MINUTE)).toBe(true);
+    expect(await evidence.markOnce("pow:used:s", 10 * MINUTE)).toBe(false);
+    vi.setSystemTime(Date.now() + 10 * MINUTE + 1);
+    expect(await evidence.markOnce("pow:used:s", 10 * MINUTE)).toBe(true);
   });
 });
 
