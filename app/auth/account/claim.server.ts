@@ -5,6 +5,7 @@
 // of a never-proven account ends everything set up before it, in one transaction, and only then marks the
 // address verified. The exception: the proof comes from the browser that signed up (the sign-up browser
 // cookie), i.e. from the person who set those credentials; then nothing ends.
+import { promoteIfConfigured } from "~/auth/admin/bootstrap.server";
 import { isSignUpBrowserOf } from "~/auth/core/cookies.server";
 import { AuthError } from "~/auth/errors";
 import { CREDENTIAL_PROVIDER } from "~/auth/account/password.server";
@@ -113,7 +114,9 @@ export async function proveInbox(
       await recordSecurityEvent(tx, { userId, type: "email_verified", ctx, details: { email, ...(ended ? { claimed: true } : {}) } });
     }
     if (within) await within(tx);
-    const user = await tx.user.findUniqueOrThrow({ where: { id: userId } });
+    let user = await tx.user.findUniqueOrThrow({ where: { id: userId } });
+    // An address AUTH_ADMIN_EMAILS names is an admin from the moment it is verified, not its next sign-in (ADR 049).
+    if (verifiedNow && (await promoteIfConfigured(user, tx))) user = await tx.user.findUniqueOrThrow({ where: { id: userId } });
     return { user, verified: user.email === email && user.emailVerified, ended };
   });
   if (ctx && endedAnything(proof.ended)) endedByRequest.set(ctx, proof.ended);

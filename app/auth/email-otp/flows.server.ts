@@ -16,6 +16,7 @@ import { recordFailedSignIn } from "~/auth/security-events/record.server";
 import { countRefusedSignIn } from "~/observability/sign-ins.server";
 import { metrics } from "~/observability/metrics.server";
 import { proveInbox } from "~/auth/account/claim.server";
+import { isBanned } from "~/auth/admin/bans.server";
 import { db, isUniqueViolation, type User } from "~/db.server";
 import { env } from "~/env.server";
 
@@ -46,7 +47,12 @@ export function accountCreatedBy(ctx: RequestContext): boolean {
 
 async function findOrCreateUser(ctx: RequestContext, email: string): Promise<{ user: User; created: boolean }> {
   const existing = await db.user.findUnique({ where: { email } });
-  if (existing) return { user: existing.emailVerified ? existing : (await proveInbox(ctx, existing.id, email)).user, created: false };
+  if (existing) {
+    // A banned account is refused before its inbox is proven: the claim would end its password and more for a
+    // sign-in that starts nothing (issue 41). The door refuses it again (first-factor.server.ts).
+    if (!existing.emailVerified && isBanned(existing)) throw new AuthError("BANNED_USER");
+    return { user: existing.emailVerified ? existing : (await proveInbox(ctx, existing.id, email)).user, created: false };
+  }
   if (env.AUTH_EMAIL_OTP_SIGN_UP !== "on") throw new AuthError("INVALID_OTP");
   try {
     const user = await db.user.create({ data: { id: newId(), name: "", email, emailVerified: true, inboxProvenAt: new Date() } });
@@ -68,7 +74,10 @@ export async function signInWithEmailOtp(ctx: RequestContext, input: { email: st
     countRefusedSignIn("email_otp", error);
     throw error;
   });
-  const { user, created } = await findOrCreateUser(ctx, email);
+  const { user, created } = await findOrCreateUser(ctx, email).catch((error) => {
+    countRefusedSignIn("email_otp", error);
+    throw error;
+  });
   const outcome = await finishFirstFactor(ctx, user, { method: "email-otp", rememberMe: input.rememberMe, newAccount: created });
   if (outcome.twoFactorRedirect) return outcome;
   return { token: outcome.session.token, user: publicUser(outcome.user) };

@@ -20,6 +20,7 @@ import { consumeState, createState, type OAuthState } from "~/auth/social/state.
 import { CallbackError, SocialCallbackStrategy, type CallbackOutcome } from "~/auth/social/strategy.server";
 import { db, isUniqueViolation, type Transaction, type User } from "~/db.server";
 import { proveInbox } from "~/auth/account/claim.server";
+import { isBanned } from "~/auth/admin/bans.server";
 import { refuseToJoin, welcomeUnverified } from "~/auth/social/unvouched.server";
 import { env } from "~/env.server";
 import { metrics } from "~/observability/metrics.server";
@@ -175,6 +176,8 @@ export async function resolveIdentity(
   if (existing) {
     const trusted = env.social.trustedProviders.includes(provider.id);
     if (!(existing.emailVerified || trusted)) throw new AuthError("ACCOUNT_NOT_LINKED");
+    // Refused before the provider's proof claims it (issue 41): the door would refuse it after the claim.
+    if (!existing.emailVerified && isBanned(existing)) throw new AuthError("BANNED_USER");
     const link = async (tx: Transaction) => {
       await tx.account.create({ data: { userId: existing.id, providerId: provider.id, accountId: profile.id, ...accountTokenData(tokens) } });
       // Joined by its verified address at sign-in: a new way in like a link made from the account page.
