@@ -251,3 +251,24 @@ describe("proof of work on two instances sharing one database", () => {
     expectChallenge(await untilAsked(() => onSecond.post("/api/auth/request-password-reset", { email: uniqueEmail("two") })), MISSING);
   }, 60_000);
 });
+
+describe("proof of work when a second instance joins (PostgreSQL, ADR 025)", () => {
+  it.skipIf(databaseKindUnderTest() !== "postgres")("a burst counted in memory while alone moves to the table, and the newcomer sees it", async () => {
+    const env = { ...POW, AUTH_RATE_LIMIT: "on" };
+    const first = await startServer({ env });
+    let second: TestServer | undefined;
+    try {
+      const { email } = await newAccount(first);
+      for (let i = 0; i < 5; i++) expect((await signIn(new Browser(first.baseUrl), email, WRONG)).status).toBe(401);
+      await untilAsked(() => signIn(new Browser(first.baseUrl), email, PASSWORD));
+      const used = await solvePow((await new Browser(first.baseUrl).get("/api/auth/pow/challenge")).body);
+      expect((await signIn(new Browser(first.baseUrl), email, PASSWORD, { "x-captcha-response": used })).status).toBe(200);
+      second = await startServer({ env, database: first.database });
+      expectChallenge(await signIn(new Browser(second.baseUrl), email, PASSWORD), MISSING);
+      expectChallenge(await signIn(new Browser(second.baseUrl), email, PASSWORD, { "x-captcha-response": used }), FAILED);
+    } finally {
+      await second?.stop();
+      await first.stop();
+    }
+  }, 120_000);
+});
