@@ -3,9 +3,16 @@
 // is the page's first heading, focused when it appears (autofocus: without JavaScript too), so a frightened
 // person pressing the button sees and hears the answer where they are, on a phone as on a desktop.
 import { Form, Link } from "@remix-run/react";
+import { useEffect, useRef } from "react";
 import { SubmitButton } from "~/components/forms";
 
 export const SIGN_OUT_EVERYWHERE_QUESTION = "Sign out everywhere?";
+
+/**
+ * The question's id, in the links' fragment: the browser (or, with JavaScript, Remix's scroll restoration) puts
+ * the question at the top of the screen, so its answer fits below it on a phone.
+ */
+const QUESTION_ID = "not-me-heading";
 
 /** The sign-in a row's "Not you?" came from, in the page's own words. */
 export interface DoubtedSignIn {
@@ -16,9 +23,12 @@ export interface DoubtedSignIn {
 }
 
 export function SignOutEverywhereQuestion({ here, hasPassword, doubted }: { here: string; hasPassword: boolean; doubted: DoubtedSignIn | null }) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  // React focuses only form controls for autoFocus: after a client-side move the heading is focused here.
+  useEffect(() => heading.current?.focus(), []);
   return (
-    <section aria-labelledby="not-me-heading" className="not-me-question">
-      <h1 id="not-me-heading" tabIndex={-1} autoFocus>
+    <section aria-labelledby={QUESTION_ID} className="not-me-question">
+      <h1 id={QUESTION_ID} ref={heading} tabIndex={-1} autoFocus>
         {SIGN_OUT_EVERYWHERE_QUESTION}
       </h1>
       {doubted ? (
@@ -55,7 +65,7 @@ export function SignOutEverywhereOffer({ here }: { here: string }) {
       <h2 id="not-me-offer">Something you don't recognise?</h2>
       <p>If you see a sign-in or a change that was not you, sign out everywhere at once. You will be asked to confirm.</p>
       <p>
-        <Link to={`${here}?confirm`} className="button-link danger">
+        <Link to={`${here}?confirm#${QUESTION_ID}`} className="button-link danger">
           This wasn't me — sign out everywhere
         </Link>
       </p>
@@ -66,7 +76,7 @@ export function SignOutEverywhereOffer({ here }: { here: string }) {
 /** Beside a sign-in row, as Google does: the same question, naming that sign-in. */
 export function NotYouLink({ here, eventId, row }: { here: string; eventId: string; row: string }) {
   return (
-    <Link to={`${here}?${new URLSearchParams({ confirm: eventId })}`} className="not-you">
+    <Link to={`${here}?${new URLSearchParams({ confirm: eventId })}#${QUESTION_ID}`} className="not-you">
       Not you?<span className="visually-hidden"> {row}</span>
     </Link>
   );

@@ -32,7 +32,7 @@ test("a person reads what happened, pages back, and signs out everywhere because
   await expectNoAxeViolations(page, "activity");
   const rows = page.getByTestId("activity-row");
   await expect(rows).toHaveCount(20);
-  await expect(rows.first()).toContainText(/^Signed in with a password — \w+ on \w+, [\d.:a-f]+ — just now$/);
+  await expect(rows.first()).toContainText(/^Signed in with a password — \w+ on \w+, [\d.:a-f]+ — just now Not you\?/);
 
   // The older page holds the intruder's first sign-in (a new device), the wrong password, and this browser's.
   await page.getByRole("link", { name: "Older" }).click();
@@ -48,7 +48,8 @@ test("a person reads what happened, pages back, and signs out everywhere because
 
   // "This wasn't me": a confirmation first (Cancel keeps everything), then every session ends.
   await page.getByRole("link", { name: "This wasn't me — sign out everywhere" }).click();
-  await expect(page).toHaveURL("/account/activity?confirm");
+  await expect(page).toHaveURL("/account/activity?confirm#not-me-heading");
+  await expect(page.getByRole("heading", { level: 1, name: "Sign out everywhere?" })).toBeFocused();
   await expectNoAxeViolations(page, "activity, confirm");
   await expect(page.getByText("This signs out every device signed in to your account, this one too")).toBeVisible();
   await page.getByRole("link", { name: "Cancel" }).click();
@@ -59,7 +60,7 @@ test("a person reads what happened, pages back, and signs out everywhere because
   await expect(page).toHaveURL("/");
   await expectStatus(page, `You are signed out everywhere, on this device too. We emailed ${user.email} a link to choose a new password: use it before you sign in again.`);
   await expectNoAxeViolations(page, "home after signing out everywhere");
-  expect(await linkFromMail(user.email, /Reset your password/)).toContain("/api/auth/reset-password/");
+  expect(await linkFromMail(user.email, /You signed out everywhere/)).toContain("/api/auth/reset-password/");
   await page.goto("/account/activity");
   await expect(page).toHaveURL("/sign-in?redirectTo=%2Faccount%2Factivity");
   await intruder.page.goto("/account");
@@ -85,7 +86,7 @@ test.describe("with JavaScript on", () => {
     await page.goto("/account/activity");
     await expect(page.getByTestId("activity-row").first()).toContainText("Signed in with a password");
     await page.getByRole("link", { name: "This wasn't me — sign out everywhere" }).click();
-    await expect(page).toHaveURL("/account/activity?confirm");
+    await expect(page).toHaveURL("/account/activity?confirm#not-me-heading");
     await waitForHydration(page);
     await expectNoAxeViolations(page, "activity, confirm, JavaScript on");
     await page.getByRole("button", { name: "Yes, sign out everywhere" }).click();
