@@ -170,6 +170,10 @@ describe("proof of work under a burst", () => {
     const signUp = await address.post("/api/auth/sign-up/email", { name: "New", email: uniqueEmail("pow-new"), password: PASSWORD });
     const challenge = expectChallenge(signUp, MISSING);
     expectChallenge(await address.post("/api/auth/request-password-reset", { email: uniqueEmail("pow-reset") }), MISSING);
+    expectChallenge(await address.post("/api/auth/email-otp/request-password-reset", { email: uniqueEmail("pow-reset") }), MISSING);
+    expectChallenge(await address.post("/api/auth/email-otp/send-verification-otp", { email: uniqueEmail("pow-reset"), type: "forget-password" }), MISSING);
+    // A mailed sign-in code is a way in that stays open during a burst.
+    expect((await address.post("/api/auth/email-otp/send-verification-otp", { email: uniqueEmail("pow-code"), type: "sign-in" })).status).toBe(200);
     // The form field works as the header does.
     const form = new URLSearchParams({ name: "New", email: uniqueEmail("pow-new"), password: PASSWORD, altcha: await solvePow(challenge) });
     const created = await address.request("POST", "/api/auth/sign-up/email", { rawBody: form.toString(), headers: FORM });

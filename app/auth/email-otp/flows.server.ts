@@ -11,6 +11,7 @@ import { isPasswordCompromised, refuseCompromisedPassword } from "~/auth/passwor
 import { publicUser } from "~/auth/core/presenters.server";
 import { replacePassword } from "~/auth/account/password-flows.server";
 import type { RequestContext } from "~/auth/request-context.server";
+import { requireProofUnderBurst } from "~/auth/proof-of-work/gate.server";
 import { finishFirstFactor } from "~/auth/sign-in/first-factor.server";
 import { recordFailedSignIn } from "~/auth/security-events/record.server";
 import { countRefusedSignIn } from "~/observability/sign-ins.server";
@@ -99,6 +100,22 @@ export async function checkVerificationOtp(input: { email: string; type: OtpType
 }
 
 /** POST /email-otp/request-password-reset (and /forget-password/email-otp). */
+/**
+ * A code asked for by a visitor through the API: a reset code is a reset request, so under a burst it needs a
+ * solved challenge first (issue 39 §5, ADR 060). Sign-in and verification codes never do: a mailed code is a way in
+ * that stays open during a burst.
+ */
+export async function sendVerificationOtpAsVisitor(ctx: RequestContext, input: { email: string; type: OtpType }) {
+  if (input.type === "forget-password") await requireProofUnderBurst(ctx, { email: normalizeEmail(input.email) }, "reset");
+  return sendVerificationOtp(input);
+}
+
+/** POST /email-otp/request-password-reset from a visitor: the challenge under a burst first, as any reset request. */
+export async function requestPasswordResetOtpAsVisitor(ctx: RequestContext, input: { email: string }) {
+  await requireProofUnderBurst(ctx, { email: normalizeEmail(input.email) }, "reset");
+  return requestPasswordResetOtp(input);
+}
+
 export async function requestPasswordResetOtp(input: { email: string }) {
   return sendVerificationOtp({ email: input.email, type: "forget-password" });
 }
