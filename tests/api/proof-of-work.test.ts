@@ -200,6 +200,21 @@ describe("proof of work under a burst", () => {
     const signedIn = await address.request("POST", "/sign-in", { rawBody: form.toString(), headers: FORM });
     expect(signedIn.status, signedIn.text).toBe(302);
   }, 60_000);
+
+  it("the sign-up and forgot-password pages without a solution say the same in their own words", async () => {
+    const address = new Browser(server.baseUrl, uniqueIp());
+    for (let i = 0; i < 3; i++) expect((await address.post("/api/auth/request-password-reset", { email: uniqueEmail("x") })).status).toBe(200);
+    expect((await address.post("/api/auth/request-password-reset", { email: uniqueEmail("x") })).status).toBe(429);
+    const signUp = new URLSearchParams({ name: "New", email: uniqueEmail("pow-page"), password: PASSWORD });
+    const refused = await address.request("POST", "/sign-up", { rawBody: signUp.toString(), headers: FORM });
+    expect(refused.status).toBe(400);
+    expect(refused.text).toContain("The puzzle needs JavaScript, which is off in this browser.");
+    expect(refused.text.replaceAll("<!-- -->", "")).toMatch(/Try again in \d+ minutes?, or create your account later/);
+    // The forgot-password page shares the reset's per-address bucket, which refused this address: the limit answers
+    // first, and the page it shows already carries the check.
+    const forgot = await address.get("/forgot-password");
+    expect(forgot.text).toContain("The puzzle needs JavaScript, which is off in this browser.");
+  }, 60_000);
 });
 
 describe("proof of work under a burst of wrong passwords from one address", () => {
