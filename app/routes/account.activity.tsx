@@ -4,14 +4,16 @@
 // focused so it is seen where the person is (issue 41), after which the person is signed out
 // (docs/decisions/048-security-events.md).
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { useActionData, useLoaderData } from "@remix-run/react";
 import { hasPassword } from "~/auth/account/password-flows.server";
 import { AuthError } from "~/auth/errors";
-import { DEFAULT_EVENTS_PAGE, findOwnSecurityEvent, listSecurityEvents, type SecurityEventView } from "~/auth/security-events/events.server";
+import { DEFAULT_EVENTS_PAGE, findOwnSecurityEvent, listSecurityEvents, securityEventsPosition, type SecurityEventView } from "~/auth/security-events/events.server";
 import { describeEvent, eventOrigin } from "~/auth/security-events/words";
 import { FlashMessage } from "~/components/account-sections";
+import { groupFailedRuns } from "~/components/activity-rows";
 import { ErrorSummary } from "~/components/forms";
 import { withErrorTitle } from "~/components/page-title";
+import { Pager } from "~/components/pager";
 import { NotYouLink, SIGN_OUT_EVERYWHERE_QUESTION, SignOutEverywhereOffer, SignOutEverywhereQuestion } from "~/components/sign-out-everywhere";
 import { relativeTime, utcTime } from "~/components/time";
 import { env } from "~/env.server";
@@ -61,13 +63,19 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       throw error;
     });
     const shown = page ?? (await listSecurityEvents(user.id, { limit: DEFAULT_EVENTS_PAGE }));
+    // Where the page sits ("Events 21–40 of 52") and the page before it, for the one pager (ADR 066).
+    const position = await securityEventsPosition(user.id, page ? cursor : null);
+    const pageAt = (next: string | null) => (next ? `${HERE}?${new URLSearchParams({ cursor: next })}` : HERE);
     return {
       ...base,
       confirming: false as const,
       doubted: null,
-      older: shown.nextCursor ? `${HERE}?${new URLSearchParams({ cursor: shown.nextCursor })}` : null,
+      older: shown.nextCursor ? pageAt(shown.nextCursor) : null,
+      newer: cursor && page ? pageAt(position.newerCursor) : null,
+      at: { first: position.before + 1, shown: shown.events.length, total: position.total },
       paged: Boolean(cursor) && page !== null,
-      events: shown.events.map((event) => rowOf(event, now)),
+      // A burst of the same wrong password is one row that says how many and when (issue 41).
+      events: groupFailedRuns(shown.events.map((event) => rowOf(event, now))),
     };
   });
 }
@@ -101,7 +109,16 @@ export default function AccountActivity() {
             {page.events.map((event) => (
               <li key={event.id} data-testid="activity-row" className={event.failed ? "failed" : undefined}>
                 <span className="activity-what">{event.what}</span>
-                {event.newDevice ? <> <strong className="tag">New device</strong></> : null}
+                {event.span ? <span className="activity-run"> — {event.span}</span> : null}
+                {/* Not a success to celebrate: a quiet mark, read as "…, from a new device". */}
+                {event.newDevice ? (
+                  <>
+                    {" "}
+                    <span className="tag caution">
+                      <span className="visually-hidden">, from a </span>New device
+                    </span>
+                  </>
+                ) : null}
                 <span className="muted">
                   {event.where ? ` — ${event.where}` : ""} — <time dateTime={event.at} title={event.atUtc}>{event.when}</time>
                 </span>
@@ -115,12 +132,7 @@ export default function AccountActivity() {
             ))}
           </ol>
         )}
-        {page.paged || page.older ? (
-          <nav aria-label="Activity pages" className="activity-pages">
-            {page.paged ? <Link to={HERE}>Newest</Link> : null}
-            {page.older ? <Link to={page.older}>Older</Link> : null}
-          </nav>
-        ) : null}
+        <Pager noun="events" at={page.at} previous={page.newer} next={page.older} order="newest-first" headingId="activity-heading" testId="events-shown" />
       </section>
       <SignOutEverywhereOffer here={HERE} />
     </>

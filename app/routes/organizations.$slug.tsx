@@ -24,7 +24,7 @@ import { expiryWords } from "~/components/time";
 import { takeFlashNotice } from "~/http/flash.server";
 import { goTo, intent, organizationAction, pageThatPosted, type IntentResult } from "~/http/organization-actions.server";
 import { requirePageSession } from "~/http/page-session.server";
-import { Pager, pageNumberOf } from "~/components/pager";
+import { numberedPages, Pager, pageNumberOf } from "~/components/pager";
 
 export const meta: MetaFunction<typeof loader> = withErrorTitle(({ data }) => [
   { title: `${(data as { organization?: { name: string } } | undefined)?.organization?.name ?? "Organization"} · Latchkey` },
@@ -180,7 +180,7 @@ type PageData = ReturnType<typeof useLoaderData<typeof loader>>;
 /** Where the members shown sit in the whole list, and links to the pages before and after (plain links: no JS). */
 function MembersPager({ slug, at }: { slug: string; at: PageData["membersPage"] }) {
   const href = (n: number) => `/organizations/${encodeURIComponent(slug)}?members=${n}#members`;
-  return <Pager at={at} noun="members" href={href} testId="members-shown" />;
+  return <Pager at={at} noun="members" {...numberedPages(at, href)} headingId="members-heading" testId="members-shown" />;
 }
 
 /** The invite form; keyed by the page's confirmation, so a sent invitation leaves it empty for the next one. */

@@ -18,7 +18,7 @@ import { takeFlashNotice } from "~/http/flash.server";
 import { goTo, intent, organizationAction } from "~/http/organization-actions.server";
 import { requirePageSession } from "~/http/page-session.server";
 import { describeRole } from "~/auth/organization/permissions";
-import { Pager, pageNumberOf } from "~/components/pager";
+import { numberedPages, Pager, pageNumberOf } from "~/components/pager";
 import { pageAt } from "~/auth/schemas";
 
 export const meta = pageTitle("Organizations");
@@ -92,7 +92,7 @@ export default function Organizations() {
   return (
     <>
       <section>
-        <h1>Organizations</h1>
+        <h1 id="organizations-heading">Organizations</h1>
         <FlashMessage flash={page.flash} />
         <p className="muted">
           <Link to="/account">Back to your account</Link>
@@ -111,7 +111,12 @@ export default function Organizations() {
             ))}
           </ul>
         )}
-        <Pager at={page.organizationsPage} noun="organizations" href={(n) => `/organizations?page=${n}`} />
+        <Pager
+          at={page.organizationsPage}
+          noun="organizations"
+          {...numberedPages(page.organizationsPage, (n) => `/organizations?page=${n}`)}
+          headingId="organizations-heading"
+        />
       </section>
       {page.invitationsHidden ? (
         <section aria-labelledby="invitations-heading" data-testid="invitations-hidden">

@@ -32,18 +32,20 @@ test("a person reads what happened, pages back, and signs out everywhere because
   await expectNoAxeViolations(page, "activity");
   const rows = page.getByTestId("activity-row");
   await expect(rows).toHaveCount(20);
+  await expect(page.getByTestId("events-shown")).toHaveText(/^Events 1–20 of \d+$/);
   await expect(rows.first()).toContainText(/^Signed in with a password — \w+ on \w+, [\d.:a-f]+ — just now Not you\?/);
 
   // The older page holds the intruder's first sign-in (a new device), the wrong password, and this browser's.
-  await page.getByRole("link", { name: "Older" }).click();
+  await page.getByRole("link", { name: "Older events" }).click();
   await expect(page).toHaveURL(/\/account\/activity\?cursor=/);
   await expectNoAxeViolations(page, "activity, older");
   await expect(rows.filter({ hasText: "Wrong password entered" })).toHaveCount(1);
   await expect(rows.filter({ hasText: "New device" })).toHaveCount(2);
   await expect(rows.filter({ hasText: /^Signed out/ })).toHaveCount(2); // the set-up's and this browser's
   await expect(rows.last()).toContainText("Account created and signed in with a password");
-  await expect(page.getByRole("link", { name: "Older" })).toHaveCount(0);
-  await page.getByRole("link", { name: "Newest" }).click();
+  await expect(page.getByTestId("events-shown")).toHaveText(/^Events 21–\d+ of \d+$/);
+  await expect(page.getByRole("link", { name: "Older events" })).toHaveCount(0);
+  await page.getByRole("link", { name: "Newer events" }).click();
   await expect(page).toHaveURL("/account/activity");
 
   // "This wasn't me": a confirmation first (Cancel keeps everything), then every session ends.

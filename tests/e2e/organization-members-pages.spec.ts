@@ -1,8 +1,8 @@
 // A large organization's page lists its members a page at a time (issue 28, ADR 044), with JavaScript off: the
-// first 50 and where they sit in the list, "More members" to the next page, "Earlier members" back. The extra
+// first 50 and where they sit in the list, "Next" to the next page, "Previous" back. The extra
 // members go straight into the server's database (invitations are another spec's story).
 import Database from "better-sqlite3";
-import { expect, expectNoAxeViolations, signUp, test, uniqueEmail, PASSWORD } from "./fixtures";
+import { expect, expectNoAxeViolations, signUp, test, uniqueEmail, PASSWORD, waitForHydration } from "./fixtures";
 
 test.use({ javaScriptEnabled: false });
 
@@ -45,25 +45,50 @@ test("a large organization's members come a page at a time, with links to the ne
   await expect(members.first()).toContainText("Paige Pager");
   await expect(page.getByTestId("members-shown")).toHaveText(`Members 1–50 of ${EXTRA + 1}`);
   const pager = page.getByRole("navigation", { name: "Pages of members" });
-  await expect(pager.getByRole("link", { name: "Earlier members" })).toHaveCount(0);
+  await expect(pager.getByRole("link", { name: "Previous page of members" })).toHaveCount(0);
   await expectNoAxeViolations(page, "first page of members");
 
-  await pager.getByRole("link", { name: "More members" }).click();
+  await pager.getByRole("link", { name: "Next page of members" }).click();
   await expect(page).toHaveURL(`/organizations/${slug}?members=2#members`);
   await expect(members).toHaveCount(EXTRA + 1 - 50);
   await expect(members.first()).toContainText("Member 50");
   await expect(page.getByTestId("members-shown")).toHaveText(`Members 51–${EXTRA + 1} of ${EXTRA + 1}`);
-  await expect(pager.getByRole("link", { name: "More members" })).toHaveCount(0);
+  await expect(pager.getByRole("link", { name: "Next page of members" })).toHaveCount(0);
   await expectNoAxeViolations(page, "last page of members");
 
-  await pager.getByRole("link", { name: "Earlier members" }).click();
+  await pager.getByRole("link", { name: "Previous page of members" }).click();
   await expect(page).toHaveURL(`/organizations/${slug}?members=1#members`);
   await expect(members).toHaveCount(50);
 
   // A page past the end says so and leads back; nonsense shows the first page.
   await page.goto(`/organizations/${slug}?members=9`);
   await expect(page.getByTestId("members-shown")).toHaveText(`No members on this page; there are ${EXTRA + 1}.`);
-  await expect(pager.getByRole("link", { name: "Earlier members" })).toHaveAttribute("href", `/organizations/${slug}?members=2#members`);
+  await expect(pager.getByRole("link", { name: "Previous page of members" })).toHaveAttribute("href", `/organizations/${slug}?members=2#members`);
   await page.goto(`/organizations/${slug}?members=abc`);
   await expect(members).toHaveCount(50);
+});
+
+test.describe("with JavaScript on", () => {
+  test.use({ javaScriptEnabled: true });
+
+  test("following a pager link moves focus to the list's heading; a first load leaves focus alone", async ({ page, appServer }) => {
+    const slug = `focus-${Date.now().toString(36)}`;
+    await signUp(page, { name: "Paige Focus", email: uniqueEmail("pager-focus"), password: PASSWORD });
+    await expect(page).not.toHaveURL(/\/sign-up/); // signed in before the next page is asked for
+    await page.goto("/organizations");
+    await page.getByLabel("Name", { exact: true }).fill("Focus Team");
+    await page.getByLabel("Slug").fill(slug);
+    await page.getByRole("button", { name: "Create organization" }).click();
+    await expect(page).toHaveURL(`/organizations/${slug}`);
+    addMembers(appServer.database.file, slug, EXTRA);
+
+    await page.goto(`/organizations/${slug}`);
+    await waitForHydration(page);
+    const heading = page.getByRole("heading", { level: 2, name: "Members" });
+    await expect(heading).not.toBeFocused();
+    await page.getByRole("navigation", { name: "Pages of members" }).getByRole("link", { name: "Next page of members" }).click();
+    await expect(page.getByTestId("members-shown")).toHaveText(`Members 51–${EXTRA + 1} of ${EXTRA + 1}`);
+    await expect(heading).toBeFocused();
+    await expectNoAxeViolations(page, "second page of members, focused, JavaScript on");
+  });
 });
