@@ -1,29 +1,45 @@
 // /account/applications: the applications this person allowed to use their account (through "Sign in with
-// Latchkey"), each with "Revoke access", which forgets the consent and ends every token the application holds.
+// Latchkey"): when they were allowed and last used, what they may do, and "Revoke access", which forgets the
+// consent and ends every token the application holds. Revoking asks first (`?revoke=<clientId>`: a link, then a
+// form), so it works without JavaScript like the other confirmation steps.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { useEffect, useRef } from "react";
 import { z } from "zod";
 import { listApplications, revokeApplication } from "~/auth/oidc-provider/consent.server";
 import { describeScopes } from "~/auth/oidc-provider/scopes";
 import { FlashMessage } from "~/components/account-sections";
 import { ErrorSummary, SubmitButton } from "~/components/forms";
 import { pageTitle } from "~/components/page-title";
-import { utcTime } from "~/components/time";
+import { relativeTime, utcTime } from "~/components/time";
 import { loadAccountPage } from "~/http/account-page.server";
 import { answerIntent, goTo, intent, pageAction } from "~/http/page-action.server";
 
 export const meta = pageTitle("Applications");
 
+const HERE = "/account/applications";
+
+/** A moment as the page shows it: words people read, the exact UTC time on hover and for <time>. */
+const moment = (date: Date, now: Date) => ({ at: date.toISOString(), words: relativeTime(date, now), utc: utcTime(date) });
+
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  return loadAccountPage(request, context, async ({ user }) => ({
-    applications: (await listApplications(user.id)).map((app) => ({
+  return loadAccountPage(request, context, async ({ user }) => {
+    const now = new Date();
+    const applications = (await listApplications(user.id)).map((app) => ({
       clientId: app.clientId,
       name: app.name,
       allowed: describeScopes(app.scopes),
-      allowedAt: app.allowedAt.toISOString(),
-      allowedAtUtc: utcTime(app.allowedAt),
-    })),
-  }));
+      allowedAt: moment(app.allowedAt, now),
+      lastUsedAt: app.lastUsedAt ? moment(app.lastUsedAt, now) : null,
+    }));
+    const revoking = new URL(request.url).searchParams.get("revoke");
+    return {
+      applications,
+      confirm: revoking ? (applications.find((app) => app.clientId === revoking) ?? null) : null,
+      /** ?revoke= named an application not (or no longer) allowed: revoked meanwhile, or a made-up id. */
+      confirmGone: revoking !== null && !applications.some((app) => app.clientId === revoking),
+    };
+  });
 }
 
 export async function action(args: ActionFunctionArgs) {
@@ -35,12 +51,14 @@ export async function action(args: ActionFunctionArgs) {
       refusalShown: "page",
       run: async (value, current, ctx) => {
         await revokeApplication(ctx, current.user.id, value.clientId);
-        return goTo("/account/applications", value.name ? `${value.name} can no longer use your account.` : "Access revoked.");
+        return goTo(HERE, value.name ? `${value.name} can no longer use your account.` : "Access revoked.");
       },
     }),
   });
   return answerIntent(outcome);
 }
+
+type PageData = ReturnType<typeof useLoaderData<typeof loader>>;
 
 export default function AccountApplications() {
   const page = useLoaderData<typeof loader>();
@@ -51,31 +69,73 @@ export default function AccountApplications() {
       <FlashMessage flash={page.flash} />
       {last?.error ? <ErrorSummary errors={[last.error]} /> : null}
       <p className="muted">Applications you signed in to with your Latchkey account. Revoking access signs you out of the application and it has to ask again.</p>
+      {page.confirm ? <ConfirmRevoke app={page.confirm} /> : null}
+      {page.confirmGone ? <p role="status">That application no longer has access to your account.</p> : null}
       {page.applications.length === 0 ? (
         <p>You have not allowed any applications yet.</p>
       ) : (
-        <ul className="sessions">
+        <ul className="sessions applications">
           {page.applications.map((app) => (
             <li key={app.clientId} data-testid="application-row">
               <div>
-                <div>
-                  <strong>{app.name}</strong>
-                </div>
+                <strong>{app.name}</strong>
                 <div className="muted">
-                  Allowed <time dateTime={app.allowedAt}>{app.allowedAtUtc}</time>: {app.allowed.join("; ")}
+                  Allowed <When moment={app.allowedAt} />
+                  {" · "}
+                  {app.lastUsedAt ? (
+                    <>
+                      last used <When moment={app.lastUsedAt} />
+                    </>
+                  ) : (
+                    "not used yet"
+                  )}
                 </div>
+                <ul className="scopes" aria-label={`What ${app.name} may do`}>
+                  {app.allowed.map((words) => (
+                    <li key={words}>{words}</li>
+                  ))}
+                </ul>
               </div>
-              <Form method="post" className="inline">
-                <input type="hidden" name="clientId" value={app.clientId} />
-                <input type="hidden" name="name" value={app.name} />
-                <SubmitButton name="intent" value="revoke-application" className="secondary">
-                  Revoke access<span className="visually-hidden"> for {app.name}</span>
-                </SubmitButton>
-              </Form>
+              <Link to={`${HERE}?${new URLSearchParams({ revoke: app.clientId })}`} className="button-link secondary" aria-label={`Revoke access for ${app.name}`}>
+                Revoke access
+              </Link>
             </li>
           ))}
         </ul>
       )}
     </section>
+  );
+}
+
+function When({ moment: m }: { moment: { at: string; words: string; utc: string } }) {
+  return (
+    <time dateTime={m.at} title={m.utc}>
+      {m.words}
+    </time>
+  );
+}
+
+/** The question before revoking, focused when it appears so it is read; posted to the page without `?revoke=`. */
+function ConfirmRevoke({ app }: { app: NonNullable<PageData["confirm"]> }) {
+  // React's autoFocus moves focus only to form controls; the question is a group, focused once it is shown.
+  const question = useRef<HTMLDivElement>(null);
+  useEffect(() => question.current?.focus(), [app.clientId]);
+  return (
+    <div className="confirm banner" role="group" aria-labelledby="revoke-question" tabIndex={-1} ref={question}>
+      <p id="revoke-question">
+        <strong>Revoke access for {app.name}?</strong>
+      </p>
+      <p>{app.name} is signed out of your account and has to ask you again before it can use it.</p>
+      <Form method="post" action={HERE} className="row-actions">
+        <input type="hidden" name="clientId" value={app.clientId} />
+        <input type="hidden" name="name" value={app.name} />
+        <SubmitButton name="intent" value="revoke-application" className="danger">
+          Yes, revoke access
+        </SubmitButton>
+        <Link to={HERE} className="button-link secondary">
+          Cancel
+        </Link>
+      </Form>
+    </div>
   );
 }

@@ -2,19 +2,26 @@
 // here), then allow or deny what the application asks for. Everything is decided in
 // app/auth/oidc-provider/interaction.server.ts; the answers go back to the provider as whole-page navigations
 // (redirectDocument, reloadDocument), since its addresses are not Remix routes.
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect, redirectDocument } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { answerConsent, interactionStep } from "~/auth/oidc-provider/interaction.server";
 import { describeScopes } from "~/auth/oidc-provider/scopes";
+import { INTERACTION_PAGE } from "~/auth/oidc-provider/constants";
 import { requestContext } from "~/auth/request-context.server";
-import { ErrorSummary, SubmitButton } from "~/components/forms";
-import { pageTitle } from "~/components/page-title";
-import { answerIntent, intent, pageAction } from "~/http/page-action.server";
+import { signOut } from "~/auth/session/sessions.server";
+import { ERROR_TITLE_PREFIX, ErrorSummary, SubmitButton } from "~/components/forms";
+import { withErrorTitle } from "~/components/page-title";
+import { answerIntent, goTo, intent, pageAction } from "~/http/page-action.server";
 import { pageSession } from "~/http/page-session.server";
 
-export const meta = pageTitle<{ step: string }>("Allow access", (page) => page.step === "expired");
+// A failure page says so first, in words of its own (issue 41): "Error: This request has expired".
+export const meta: MetaFunction = withErrorTitle(({ data }) => {
+  const step = (data as { step?: string } | undefined)?.step;
+  const title = step === "expired" ? `${ERROR_TITLE_PREFIX}This request has expired` : step === "impersonating" ? `${ERROR_TITLE_PREFIX}Allow access` : "Allow access";
+  return [{ title: `${title} · Latchkey` }];
+});
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const ctx = await requestContext(request, context, null);
@@ -38,9 +45,26 @@ const answer = (allowed: boolean) =>
     run: (_value, current, ctx) => answerConsent(ctx, new URL(ctx.request.url).pathname.split("/").pop() ?? "", current, allowed),
   });
 
+/**
+ * "Not you? Use another account": signs this browser out and comes back through the sign-in page, where the
+ * person signs in as who they are; the interaction then answers the provider with that account.
+ */
+const switchAccount = () =>
+  intent({
+  schema: z.object({}),
+  rateLimitAs: "/sign-out",
+  session: "none",
+  refusalShown: "page",
+  run: async (_value, _current, ctx) => {
+    await signOut(ctx);
+    const back = `${INTERACTION_PAGE}/${encodeURIComponent(new URL(ctx.request.url).pathname.split("/").pop() ?? "")}`;
+    return goTo(`/sign-in?${new URLSearchParams({ redirectTo: back })}`, "You are signed out. Sign in with the account you want to use.");
+  },
+});
+
 export async function action(args: ActionFunctionArgs) {
-  const outcome = await pageAction(args, { allow: answer(true), deny: answer(false) });
-  if (outcome.ok && outcome.value) throw redirectDocument(outcome.value, { headers: outcome.ctx.responseHeaders });
+  const outcome = await pageAction(args, { allow: answer(true), deny: answer(false), "switch-account": switchAccount() });
+  if (outcome.ok && typeof outcome.value === "string") throw redirectDocument(outcome.value, { headers: outcome.ctx.responseHeaders });
   if (outcome.ok) return data({ intent: outcome.intent, error: "This request has expired. Go back to the application and start again." }, { status: 410 });
   return answerIntent(outcome);
 }
@@ -79,6 +103,13 @@ export default function AllowAccess() {
     <Form method="post" reloadDocument className="card narrow" aria-labelledby="consent-heading">
       <h1 id="consent-heading">Allow {page.clientName} to use your account?</h1>
       {last && "error" in last && last.error ? <ErrorSummary errors={[last.error]} /> : null}
+      <p className="consent-account" data-testid="consent-account">
+        Signed in as <strong>{page.account.name || page.account.email}</strong>
+        {page.account.name ? <span className="muted"> ({page.account.email})</span> : null} — not you?{" "}
+        <SubmitButton name="intent" value="switch-account" className="link-button">
+          Sign out and use another account
+        </SubmitButton>
+      </p>
       <p>
         <strong>{page.clientName}</strong> would like to:
       </p>
@@ -87,6 +118,11 @@ export default function AllowAccess() {
           <li key={words}>{words}</li>
         ))}
       </ul>
+      {page.returnsTo ? (
+        <p>
+          Whatever you choose, you will be sent back to <strong className="address">{page.returnsTo}</strong>.
+        </p>
+      ) : null}
       <p className="muted">
         You can take this back at any time under <Link to="/account/applications">Applications</Link> in your account.
       </p>

@@ -3,6 +3,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { signInWithIdentifier, twoFactorPage } from "~/auth/username/identifier.server";
+import { applicationWaitingAt } from "~/auth/oidc-provider/interaction.server";
 import { SignInAlternatives } from "~/components/sign-in-alternatives";
 import { safeRedirectTarget } from "~/auth/origin.server";
 import { signInFormSchema } from "~/auth/schemas";
@@ -42,6 +43,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       outbox,
       social: socialSignInOptions(request),
       proofOfWork: await proofOfWorkForAddress(context.clientIp ?? "unknown"),
+      // An application's sign-in request waits behind this page: "to continue to Team Wiki".
+      application: await applicationWaitingAt(new URL(request.url).searchParams.get("redirectTo")),
     },
     { headers },
   );
@@ -73,6 +76,11 @@ export default function SignIn() {
     <>
     <Form method="post" className="card narrow" {...getFormProps(form)}>
       <h1>{page.reauthenticating ? "Sign in again" : "Sign in"}</h1>
+      {page.application ? (
+        <p className="subtitle" data-testid="continue-to">
+          to continue to <strong>{page.application}</strong>
+        </p>
+      ) : null}
       {page.flash && !actionData ? (
         <StatusMessage>
           {page.flash}

@@ -40,9 +40,25 @@ for (const javaScriptEnabled of [false, true]) {
       await page.goto("/account/applications");
       await expect(page.getByRole("link", { name: "Applications" })).toHaveAttribute("aria-current", "page");
       const row = page.getByTestId("application-row").filter({ hasText: "Team Wiki" });
-      await expect(row).toContainText("See your email address");
+      // In words people read: when it was allowed and last used (the code exchange above), what it may do as a list.
+      await expect(row).toContainText(/Allowed just now · last used just now/);
+      await expect(row.getByRole("list", { name: "What Team Wiki may do" }).getByRole("listitem")).toHaveText([
+        "Know it's you when you sign in",
+        "See your name and profile picture",
+        "See your email address",
+      ]);
       await expectNoAxeViolations(page, "applications");
-      await row.getByRole("button", { name: /Revoke access/ }).click();
+      // Revoking asks first; Cancel keeps it.
+      await row.getByRole("link", { name: "Revoke access for Team Wiki" }).click();
+      await expect(page).toHaveURL(/\/account\/applications\?revoke=/);
+      await expect(page.getByRole("group", { name: "Revoke access for Team Wiki?" })).toBeVisible();
+      if (javaScriptEnabled) await expect(page.getByRole("group", { name: "Revoke access for Team Wiki?" })).toBeFocused();
+      await expectNoAxeViolations(page, "applications, confirm revoking");
+      await page.getByRole("link", { name: "Cancel" }).click();
+      await expect(page).toHaveURL("/account/applications");
+      await expect(row).toBeVisible();
+      await row.getByRole("link", { name: "Revoke access for Team Wiki" }).click();
+      await page.getByRole("button", { name: "Yes, revoke access" }).click();
       await expect(page.getByText("Team Wiki can no longer use your account.")).toBeVisible();
       await expect(page.getByTestId("application-row").filter({ hasText: "Team Wiki" })).toHaveCount(0);
       await expectNoAxeViolations(page, "applications after revoking");

@@ -55,14 +55,23 @@ export async function rememberConsent(
  * transaction that stores the access token. A consent revoked and given again counts as a new application.
  */
 export async function noteTokensIssued(tx: Transaction, userId: string, clientId: string): Promise<void> {
-  const { count } = await tx.oidcConsent.updateMany({ where: { userId, clientId, tokensIssuedAt: null }, data: { tokensIssuedAt: new Date() } });
+  const now = new Date();
+  const { count } = await tx.oidcConsent.updateMany({ where: { userId, clientId, tokensIssuedAt: null }, data: { tokensIssuedAt: now, lastUsedAt: now } });
   if (count > 0) await recordOidcSecurityEvent(tx, { type: "application_tokens_issued", userId, clientId });
+  // Every later access token (a sign-in or a refresh) is a use: "Last used" on /account/applications (ADR 066).
+  else await tx.oidcConsent.updateMany({ where: { userId, clientId }, data: { lastUsedAt: now } });
 }
 
 /** The applications a person allowed, newest first: the latest 100, as every list is bounded (ADR 044). */
 export async function listApplications(userId: string) {
   const rows = await db.oidcConsent.findMany({ where: { userId }, include: { client: { select: { name: true } } }, orderBy: { createdAt: "desc" }, take: DEFAULT_PAGE_SIZE });
-  return rows.map((row) => ({ clientId: row.clientId, name: row.client.name, scopes: row.scopes.split(" ").filter(Boolean), allowedAt: row.createdAt }));
+  return rows.map((row) => ({
+    clientId: row.clientId,
+    name: row.client.name,
+    scopes: row.scopes.split(" ").filter(Boolean),
+    allowedAt: row.createdAt,
+    lastUsedAt: row.lastUsedAt,
+  }));
 }
 
 /**

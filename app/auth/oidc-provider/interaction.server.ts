@@ -20,7 +20,11 @@ export type InteractionStep =
   | { step: "expired" }
   /** Somewhere to send the browser: /sign-in, or back to the provider to go on. */
   | { step: "redirect"; to: string }
-  | { step: "consent"; clientName: string; scopes: string[]; newScopes: string[] }
+  /**
+   * The consent page: the application, the account it would get (so someone signed in as somebody else can
+   * switch), and where the answer sends the browser (the redirect URI's host, e.g. "wiki.example.com").
+   */
+  | { step: "consent"; clientName: string; scopes: string[]; newScopes: string[]; account: { name: string; email: string }; returnsTo: string | null }
   /**
    * An admin acting as the person (impersonation): no application is let in as them, neither by consent nor by
    * a consent remembered before. The request stays open, so after "Stop" the admin may sign in as themselves.
@@ -39,6 +43,40 @@ async function interactionFor(request: Request, uid: string): Promise<Interactio
   const provider = await oidcProvider();
   const interaction = await provider.Interaction.find(uid);
   return interaction && interaction.exp > nowSeconds() ? interaction : null;
+}
+
+/**
+ * The application a sign-in page is for, when it returns to an open interaction page: the sign-in page says "to
+ * continue to Team Wiki". Null for any other address. The interaction's cookie is scoped to the interaction pages,
+ * so /sign-in cannot check the browser; naming the application tells nothing that the application's own
+ * authorization request (anyone can start one) does not, and only the browser it was sent to can answer it.
+ */
+export async function applicationWaitingAt(redirectTo: string | null): Promise<string | null> {
+  const uid = redirectTo?.startsWith(`${INTERACTION_PAGE}/`) ? redirectTo.slice(INTERACTION_PAGE.length + 1) : "";
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(uid)) return null;
+  const interaction: Interaction = await (await oidcProvider()).Interaction.find(uid);
+  if (!interaction || interaction.exp <= nowSeconds()) return null;
+  return (await findClient(String(interaction.params.client_id)))?.name ?? null;
+}
+
+/** The host the application asked to be answered at ("wiki.example.com"), for the person to read. */
+function redirectHost(interaction: Interaction): string | null {
+  try {
+    return new URL(String(interaction.params.redirect_uri)).host || null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Someone else now signed in to this browser than the account the provider's session holds (they chose "Not you?"
+ * on the consent page, or signed out and in as another): the provider's session of the other account ends, so the
+ * answer below signs in the current one instead of the provider stopping to ask to sign the other out.
+ */
+async function forgetOtherAccount(interaction: Interaction): Promise<void> {
+  const uid = interaction.session?.uid;
+  if (uid) await (await (await oidcProvider()).Session.findByUid(uid))?.destroy();
+  interaction.session = undefined;
 }
 
 /** Stores the answer and gives the address that hands it to the provider. */
@@ -80,7 +118,8 @@ export async function interactionStep(ctx: RequestContext, uid: string, current:
   const interaction = await interactionFor(ctx.request, uid);
   if (!interaction) return { step: "expired" };
   if (current?.session.impersonatedBy) return { step: "impersonating", name: current.user.name, email: current.user.email };
-  if (interaction.prompt.name === "login") {
+  const otherAccount = current !== null && interaction.session?.accountId !== undefined && interaction.session.accountId !== current.user.id;
+  if (interaction.prompt.name === "login" || otherAccount) {
     if (!current) return signInAgain(uid, interaction, false);
     // prompt=login and max_age want a sign-in made for this request, or recent enough.
     const signedInAt = current.session.createdAt.getTime();
@@ -95,6 +134,7 @@ export async function interactionStep(ctx: RequestContext, uid: string, current:
     }
     if (!mayReceiveTokens(current.user)) return { step: "redirect", to: await refused(interaction, "this account may not sign in to applications") };
     const login = { accountId: current.user.id, ts: Math.floor(signedInAt / 1000), remember: current.session.rememberMe };
+    if (otherAccount) await forgetOtherAccount(interaction);
     return { step: "redirect", to: await finish(interaction, { login }) };
   }
   // Consent: for the account the provider signed in.
@@ -107,7 +147,14 @@ export async function interactionStep(ctx: RequestContext, uid: string, current:
   if (client.trusted) return { step: "redirect", to: await allow(ctx, interaction, current.user.id, client.id) };
   const scopes = requestedScopes(interaction);
   const missing = new Set<string>(interaction.prompt.details.missingOIDCScope ?? scopes);
-  return { step: "consent", clientName: client.name, scopes, newScopes: scopes.filter((scope) => missing.has(scope)) };
+  return {
+    step: "consent",
+    clientName: client.name,
+    scopes,
+    newScopes: scopes.filter((scope) => missing.has(scope)),
+    account: { name: current.user.name, email: current.user.email },
+    returnsTo: redirectHost(interaction),
+  };
 }
 
 /** The consent page's answer: where the browser goes next (back to the application, with a code or access_denied). */

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "oidcConsent" ADD COLUMN "lastUsedAt" DATETIME;
+
