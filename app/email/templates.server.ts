@@ -172,6 +172,16 @@ export const emails = withKinds({
       lifetimeSeconds,
       outro: "Then sign in and review your account's activity. If you used the same password on other sites, change it there too.",
     }),
+  /** "This wasn't me" on an account without a password: what ended, and the ways in to check. */
+  signedOutEverywhereWithoutPassword: (to: string, signInUrl: string, done: { at: Date; emailChangeRefused?: string }) =>
+    actionMail({
+      to,
+      subject: "You signed out everywhere",
+      intro: `${done.emailChangeRefused ? `You cancelled the change of your account's email address to ${done.emailChangeRefused} and chose "This wasn't me"` : `You chose "This wasn't me — sign out everywhere"`} on ${describeMoment(done.at)}. Every device that was signed in to your account was signed out, the one you used too, and the devices you had signed in from were forgotten. Your account has no password, so there is none to change.`,
+      action: "Sign in",
+      url: signInUrl,
+      outro: "Sign in again with a way only you have, then review your account's activity and remove any passkey or linked account you do not recognise.",
+    }),
   /** After a reset (by link or by code): when, what ended with it, and what to do if it was not the owner. */
   /** Once per lock of an account's password bucket (issue 39 §1, ADR 057). */
   accountLocked: (to: string, lock: { scope: "new_devices" | "device"; until: Date }, activityUrl: string) =>

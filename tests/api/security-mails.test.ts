@@ -78,6 +78,24 @@ describe("after “This wasn't me”", () => {
   });
 });
 
+describe("after “This wasn't me” on an account without a password", () => {
+  it("a mail of its own too: everything was signed out, and the ways in to check", async () => {
+    const client = browser();
+    const email = uniqueEmail("passwordless");
+    const seen = mailCount(mailbox, email, /sign-in code/);
+    expect((await client.post("/api/auth/email-otp/send-verification-otp", { email, type: "sign-in" })).status).toBe(200);
+    const code = (await nextMail(mailbox, email, /sign-in code/, seen)).text.match(/Your code: (\d{6})/)![1];
+    expect((await client.post("/api/auth/sign-in/email-otp", { email, otp: code })).status).toBe(200);
+    expect((await client.post("/api/auth/end-all-sessions", {})).status).toBe(200);
+    const mail = await mailbox.waitFor(email, /You signed out everywhere/);
+    expect(mail.subject).toBe("You signed out everywhere · Latchkey");
+    expect(mail.text).toContain("Every device that was signed in to your account was signed out, the one you used too");
+    expect(mail.text).toContain("remove any passkey or linked account you do not recognise");
+    expectNoBrushOff(mail);
+    expect(mail.links).toContain(`${server.baseUrl}/sign-in`);
+  });
+});
+
 describe("the new-device mail", () => {
   it("says “IP address”, says its times are UTC, and links the reset page for someone who can no longer sign in", async () => {
     const { email } = await member();

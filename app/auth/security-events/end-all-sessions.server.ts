@@ -1,9 +1,10 @@
 // "This wasn't me — sign out everywhere" (POST /end-all-sessions, the activity page; ADR 048): every session of
 // the account ends, this one too (each instance's session cache hears it through the change feed), every known
 // device and trusted device is forgotten, what applications hold ends (ADR 055), the event is recorded — all in
-// one transaction — and, when the
-// account has a password, a reset link is mailed. No fresh-session rule: the point is to act fast.
+// one transaction — and the owner is mailed: with a reset link when the account has a password (ADR 065). No
+// fresh-session rule: the point is to act fast.
 import { hasPassword, mailResetLinkTo } from "~/auth/account/password-flows.server";
+import { absoluteUrl, PAGES } from "~/auth/core/links.server";
 import { revokeWaysIn } from "~/auth/account/revocation.server";
 import type { RequestContext } from "~/auth/request-context.server";
 import { recordSecurityEvent } from "~/auth/security-events/record.server";
@@ -11,6 +12,7 @@ import { clearSessionCookies } from "~/auth/session/sessions.server";
 import { forgetThisDevice } from "~/auth/two-factor/trusted-device.server";
 import { afterResponse } from "~/auth/verification.server";
 import { db } from "~/db.server";
+import { sendMail } from "~/email/mailer.server";
 import { emails } from "~/email/templates.server";
 
 /** Whose sessions end, and from where: a signed-in session, or a mailed link's page (no session of its own). */
@@ -46,5 +48,6 @@ export async function endAllSessions(ctx: RequestContext, current: EndAllSession
   const done = { at: new Date(), emailChangeRefused: typeof current.details?.emailChangeRefused === "string" ? current.details.emailChangeRefused : undefined };
   const compose = (url: string, ttl: number) => emails.signedOutEverywhere(current.user.email, url, ttl, done);
   if (withPassword) afterResponse(() => mailResetLinkTo(current.user, undefined, { securityNotice: true }, compose));
+  else afterResponse(() => sendMail(emails.signedOutEverywhereWithoutPassword(current.user.email, absoluteUrl(PAGES.signIn), done), { securityNotice: true }));
   return { status: true, resetLinkMailed: withPassword };
 }
