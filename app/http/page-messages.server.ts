@@ -31,6 +31,7 @@ export const PAGE_MESSAGES = {
   EMAIL_NOT_VERIFIED: () => "Your email address isn't verified yet. We sent you a new link: follow it, then sign in.",
   EMAIL_IS_THE_SAME: () => "That is already your email address.",
   EMAIL_MISMATCH: () => "That isn't your email address. Type it exactly as shown to confirm.",
+  ACCOUNT_EMAIL_MISMATCH: () => "That isn't this account's email address. Type it exactly as shown to confirm.",
   COULDNT_UPDATE_YOUR_EMAIL: () => "That address can't be used for this account. Choose another one.",
   USER_NOT_FOUND: () => "This account no longer exists.",
   CREDENTIAL_ACCOUNT_NOT_FOUND: () => "This account has no password yet.",

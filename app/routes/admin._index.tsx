@@ -8,7 +8,8 @@ import type { ListUsersQuery } from "~/auth/admin/schemas";
 import { listUsers } from "~/auth/admin/users.server";
 import { FlashMessage } from "~/components/account-sections";
 import { pageTitle } from "~/components/page-title";
-import { utcTime } from "~/components/time";
+import { Pager } from "~/components/pager";
+import { When, whenOf } from "~/components/when";
 import { requireConsoleAdmin } from "~/http/admin-pages.server";
 import { takeFlashNotice } from "~/http/flash.server";
 
@@ -44,6 +45,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     },
     { countUpTo: COUNT_UP_TO },
   );
+  const now = new Date();
   return data(
     {
       q,
@@ -62,7 +64,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
         emailVerified: u.emailVerified,
         role: u.role,
         banned: isBanned(u),
-        created: utcTime(u.createdAt),
+        created: whenOf(u.createdAt, now),
       })),
       flash: takeFlashNotice(request, ctx.responseHeaders),
     },
@@ -77,6 +79,8 @@ function pageLink(page: { q: string; field: string; filter: string }, n: number)
 
 export default function AdminUsers() {
   const page = useLoaderData<typeof loader>();
+  // A search or a filter narrows the list: the way back to every account is beside the count.
+  const searching = page.q !== "" || page.filter !== "all";
   return (
     <section aria-labelledby="admin-heading">
       <h1 id="admin-heading">Accounts</h1>
@@ -107,9 +111,23 @@ export default function AdminUsers() {
         </label>
         <button type="submit">Search</button>
       </Form>
-      <p className="muted">
-        {!page.totalIsExact ? `More than ${page.total.toLocaleString("en")} accounts, page ${page.page}` : page.total === 1 ? "1 account" : `${page.total} accounts`}
+      <p className="muted" data-testid="admin-count">
+        {!page.totalIsExact
+          ? `More than ${page.total.toLocaleString("en")} accounts, page ${page.page}`
+          : page.total === 0
+            ? searching
+              ? "No account matches."
+              : "No accounts yet."
+            : page.total === 1
+              ? "1 account"
+              : `${page.total} accounts`}
         {page.totalIsExact && page.pages > 1 ? `, page ${page.page} of ${page.pages}` : ""}
+        {searching ? (
+          <>
+            {" "}
+            <Link to="/admin">Clear search</Link>
+          </>
+        ) : null}
       </p>
       <ul className="admin-users">
         {page.users.map((u) => (
@@ -120,17 +138,22 @@ export default function AdminUsers() {
             </div>
             <div className="muted">
               {[u.role, u.banned ? "banned" : null, u.emailVerified ? null : "unverified"].filter(Boolean).join(" · ")}
-              <div>created {u.created}</div>
+              <div>
+                created <When at={u.created} />
+              </div>
             </div>
           </li>
         ))}
       </ul>
-      {page.page > 1 || page.more ? (
-        <nav className="pager" aria-label="Pages">
-          {page.page > 1 ? <Link to={pageLink(page, page.page - 1)}>Previous page</Link> : <span />}
-          {page.more ? <Link to={pageLink(page, page.page + 1)}>Next page</Link> : null}
-        </nav>
-      ) : null}
+      <Pager
+        noun="accounts"
+        at={{ first: (page.page - 1) * PAGE_SIZE + 1, shown: page.users.length, total: page.total, totalIsExact: page.totalIsExact }}
+        previous={page.page > 1 ? pageLink(page, page.page - 1) : null}
+        next={page.more ? pageLink(page, page.page + 1) : null}
+        order="newest-first"
+        headingId="admin-heading"
+        testId="admin-accounts-shown"
+      />
     </section>
   );
 }

@@ -1,12 +1,11 @@
 // /admin/users/{id}: one account for an admin — profile, ban state, sessions, sign-in methods, organizations and
 // security events — and what an admin may do to it. Every action is a form post through the page pipeline to the
 // same domain functions as the admin API (app/auth/admin), which record it as a security event of the account.
-import { getFormProps } from "@conform-to/react";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { isBanned } from "~/auth/admin/bans.server";
-import { accountOverview, recentSecurityEvents } from "~/auth/admin/console.server";
+import { accountOverview, securityEventsPage } from "~/auth/admin/console.server";
 import { impersonateUser } from "~/auth/admin/impersonation.server";
 import { isAdminRole } from "~/auth/admin/permissions";
 import {
@@ -33,10 +32,13 @@ import {
 import { passwordBounds } from "~/auth/account/password.server";
 import { AuthError } from "~/auth/errors";
 import { FlashMessage } from "~/components/account-sections";
-import { ErrorSummary, Field, SubmitButton, useZodForm } from "~/components/forms";
+import { AdminUserActions, RoleQuestion } from "~/components/admin-user-actions";
+import { ErrorSummary } from "~/components/forms";
 import { pageTitle } from "~/components/page-title";
+import { numberedPages, Pager, pageNumberOf } from "~/components/pager";
 import { SessionRow, sessionRow } from "~/components/session-list";
-import { utcTime } from "~/components/time";
+import { expiryWords } from "~/components/time";
+import { When, whenOf } from "~/components/when";
 import { isConsoleAdmin, notFound, requireConsoleAdmin } from "~/http/admin-pages.server";
 import { takeFlashNotice } from "~/http/flash.server";
 import { answerIntent, goTo, intent, pageAction } from "~/http/page-action.server";
@@ -56,8 +58,12 @@ async function accountFor(id: string) {
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const [admin, ctx] = await requireConsoleAdmin(request, context);
   const user = await accountFor(params.id ?? "");
-  const [sessions, overview, events] = await Promise.all([listUserSessions(admin, user.id), accountOverview(user.id), recentSecurityEvents(user.id)]);
+  const eventsAsked = pageNumberOf(request, "events");
+  const [sessions, overview, events] = await Promise.all([listUserSessions(admin, user.id), accountOverview(user.id), securityEventsPage(user.id, eventsAsked)]);
   const now = new Date();
+  // ?set-role=…: the Role form asks before it changes anything (RoleQuestion).
+  const askedRole = new URL(request.url).searchParams.get("set-role");
+  const roleAsked: "admin" | "user" | null = askedRole === "admin" || askedRole === "user" ? askedRole : null;
   return data(
     {
       self: user.id === admin.user.id,
@@ -68,14 +74,16 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
         emailVerified: user.emailVerified,
         role: user.role,
         admin: isAdminRole(user.role),
-        created: utcTime(user.createdAt),
+        created: whenOf(user.createdAt, now),
         banned: isBanned(user),
         banReason: user.banReason,
-        banEnds: user.banExpires && isBanned(user) ? utcTime(user.banExpires) : null,
+        banEnds: user.banExpires && isBanned(user) ? expiryWords(user.banExpires, now) : null,
       },
+      roleAsked,
       sessions: sessions.map((s) => sessionRow(s, now, admin.session.id)),
       overview,
-      events: events.map((e) => ({ ...e, at: utcTime(e.at) })),
+      events: events.events.map((e) => ({ ...e, at: whenOf(e.at, now) })),
+      eventsAt: events.at,
       flash: takeFlashNotice(request, ctx.responseHeaders),
     },
     { headers: ctx.responseHeaders },
@@ -168,10 +176,10 @@ export async function action(args: ActionFunctionArgs) {
       schema: deleteUserFormSchema,
       rateLimitAs: "/admin/remove-user",
       session: "required",
-      fieldFor: (error) => (error.code === "EMAIL_MISMATCH" ? "confirmEmail" : undefined),
+      fieldFor: (error) => (error.code === "ACCOUNT_EMAIL_MISMATCH" ? "confirmEmail" : undefined),
       run: async (value, admin, ctx) => {
         const user = await findUserOrThrow(userId);
-        if (value.confirmEmail.toLowerCase() !== user.email) throw new AuthError("EMAIL_MISMATCH", { message: `Type ${user.email} to confirm.` });
+        if (value.confirmEmail.toLowerCase() !== user.email) throw new AuthError("ACCOUNT_EMAIL_MISMATCH", { message: `Type ${user.email} to confirm.` });
         await removeUser(ctx, admin, userId);
         return goTo("/admin", `The account ${user.email} is deleted.`);
       },
@@ -180,40 +188,12 @@ export async function action(args: ActionFunctionArgs) {
   return answerIntent(outcome);
 }
 
-function PasswordForm({ last }: { last: ReturnType<typeof useActionData<typeof action>> }) {
-  const [form, fields] = useZodForm("set-password", setUserPasswordFormSchema({ min: 1, max: 1024 }), last?.intent === "set-password" ? last.result : undefined);
-  return (
-    <Form method="post" {...getFormProps(form)}>
-      <h3>Set password</h3>
-      <ErrorSummary form={form} />
-      <Field label="New password" meta={fields.newPassword} type="password" autoComplete="new-password" />
-      <SubmitButton name="intent" value="set-password">
-        Set password
-      </SubmitButton>
-    </Form>
-  );
-}
-
-function DeleteForm({ email, last }: { email: string; last: ReturnType<typeof useActionData<typeof action>> }) {
-  const [form, fields] = useZodForm("delete-account", deleteUserFormSchema, last?.intent === "delete" ? last.result : undefined);
-  return (
-    <Form method="post" {...getFormProps(form)}>
-      <h3>Delete the account</h3>
-      <p>This deletes {email} and everything it holds, for good.</p>
-      <ErrorSummary form={form} />
-      <Field label={`Type ${email} to confirm`} meta={fields.confirmEmail} type="email" autoComplete="off" />
-      <SubmitButton name="intent" value="delete" className="danger">
-        Delete {email}
-      </SubmitButton>
-    </Form>
-  );
-}
-
 export default function AdminUser() {
-  const { user, self, sessions, overview, events, flash } = useLoaderData<typeof loader>();
+  const { user, self, roleAsked, sessions, overview, events, eventsAt, flash } = useLoaderData<typeof loader>();
   const last = useActionData<typeof action>();
   const pageError = last && "error" in last ? last.error : undefined;
   const refused = last && last.intent !== "set-password" && last.intent !== "delete" && last.result?.error?.[""];
+  const here = `/admin/users/${encodeURIComponent(user.id)}`;
   return (
     <section aria-labelledby="user-heading">
       <p>
@@ -222,6 +202,15 @@ export default function AdminUser() {
       <h1 id="user-heading">{user.name || user.email}</h1>
       <FlashMessage flash={flash} />
       <ErrorSummary id="page-errors" errors={[pageError, ...(refused || [])]} />
+      {roleAsked && !self ? (
+        roleAsked === (user.admin ? "admin" : "user") ? (
+          <p className="notice" role="status">
+            {user.email} is already {roleAsked === "admin" ? "an admin" : "a user"}: nothing to change.
+          </p>
+        ) : (
+          <RoleQuestion user={user} role={roleAsked} here={here} />
+        )
+      ) : null}
 
       <h2>Profile</h2>
       <dl className="admin-facts">
@@ -234,7 +223,9 @@ export default function AdminUser() {
         <dt>Role</dt>
         <dd>{user.role}</dd>
         <dt>Created</dt>
-        <dd>{user.created}</dd>
+        <dd>
+          <When at={user.created} />
+        </dd>
         <dt>Ban</dt>
         <dd>{user.banned ? `Banned${user.banEnds ? ` until ${user.banEnds}` : ""}: ${user.banReason ?? "No reason"}` : "Not banned"}</dd>
       </dl>
@@ -271,92 +262,37 @@ export default function AdminUser() {
         <p className="muted">Not signed in anywhere.</p>
       )}
 
-      <h2>Security events</h2>
+      <h2 id="events">Security events</h2>
       {events.length ? (
         <ul>
           {events.map((e) => (
-            <li key={e.id}>
+            <li key={e.id} data-testid="admin-event-row">
               {e.what}
-              {e.by ? ` (by ${e.by})` : ""} · <span className="muted">{e.at}{e.device ? ` · ${e.device}` : ""}</span>
+              {e.by ? ` (by ${e.by})` : ""} ·{" "}
+              <span className="muted">
+                <When at={e.at} />
+                {e.device ? ` · ${e.device}` : ""}
+              </span>
             </li>
           ))}
         </ul>
       ) : (
         <p className="muted">None recorded.</p>
       )}
+      <Pager
+        noun="events"
+        at={eventsAt}
+        {...numberedPages(eventsAt, (n) => `${here}?events=${n}#events`)}
+        order="newest-first"
+        headingId="events"
+        testId="admin-events-shown"
+      />
 
       <h2>Actions</h2>
       {self ? (
         <p className="muted">This is your own account: you cannot ban, demote, impersonate or delete it here.</p>
       ) : (
-        <div className="admin-actions">
-          {user.banned ? (
-            <Form method="post">
-              <h3>Ban</h3>
-              <SubmitButton name="intent" value="unban">
-                Lift the ban
-              </SubmitButton>
-            </Form>
-          ) : (
-            <Form method="post">
-              <h3>Ban</h3>
-              <p>Signs the account out everywhere and refuses every sign-in while the ban lasts.</p>
-              <label>
-                Reason (optional)
-                <input type="text" name="banReason" maxLength={500} />
-              </label>
-              <label>
-                For
-                <select name="duration" defaultValue="forever">
-                  <option value="1h">One hour</option>
-                  <option value="1d">One day</option>
-                  <option value="7d">Seven days</option>
-                  <option value="30d">Thirty days</option>
-                  <option value="forever">Until lifted</option>
-                </select>
-              </label>
-              <SubmitButton name="intent" value="ban" className="danger">
-                Ban {user.email}
-              </SubmitButton>
-            </Form>
-          )}
-          <Form method="post">
-            <h3>Role</h3>
-            <label>
-              Role
-              <select name="role" defaultValue={user.admin ? "admin" : "user"}>
-                <option value="user">User</option>
-                <option value="admin">Admin</option>
-              </select>
-            </label>
-            <SubmitButton name="intent" value="set-role">
-              Set role
-            </SubmitButton>
-          </Form>
-          <Form method="post">
-            <h3>Password</h3>
-            <SubmitButton name="intent" value="send-reset" className="secondary">
-              Send a password reset link
-            </SubmitButton>
-          </Form>
-          <PasswordForm last={last} />
-          {user.admin ? null : (
-            <Form method="post">
-              <h3>Act as this person</h3>
-              <p>Signs you in as them for up to an hour, with a banner on every page to stop. They will see it in their security events.</p>
-              <SubmitButton name="intent" value="impersonate">
-                Impersonate {user.email}
-              </SubmitButton>
-            </Form>
-          )}
-          <Form method="post">
-            <h3>Sessions</h3>
-            <SubmitButton name="intent" value="revoke-all" className="secondary">
-              Revoke all sessions
-            </SubmitButton>
-          </Form>
-          <DeleteForm email={user.email} last={last} />
-        </div>
+        <AdminUserActions user={user} last={last} />
       )}
     </section>
   );

@@ -1,20 +1,29 @@
 // What the console's user page shows about an account (issue 30): its sign-in methods, organizations and recent
 // security events, read here over the tables (the event log's own module is issue 29's; this is a small,
 // read-only view of it), put in words by the same sentences as the owner's activity page (words.ts).
-import { DEFAULT_PAGE_SIZE } from "~/auth/schemas";
+import { DEFAULT_PAGE_SIZE, pageAt } from "~/auth/schemas";
 import { parseEventDetails } from "~/auth/security-events/events.server";
 import { describeEvent } from "~/auth/security-events/words";
 import { CREDENTIAL_PROVIDER } from "~/auth/account/password.server";
 import { db } from "~/db.server";
 
-/** Events the page shows: the newest, enough to see what happened lately. */
-const RECENT_EVENTS = 25;
+/** Events a page shows, newest first: enough to see what happened lately; older ones a page further on. */
+const EVENTS_PER_PAGE = 25;
 
-export async function recentSecurityEvents(userId: string) {
-  const events = await db.securityEvent.findMany({ where: { userId }, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: RECENT_EVENTS });
+/** The account's security events, page `page` (from 1), and where that page sits among them all. */
+export async function securityEventsPage(userId: string, page: number) {
+  const [events, total] = await Promise.all([
+    db.securityEvent.findMany({
+      where: { userId },
+      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+      take: EVENTS_PER_PAGE,
+      skip: (page - 1) * EVENTS_PER_PAGE,
+    }),
+    db.securityEvent.count({ where: { userId } }),
+  ]);
   const actorIds = [...new Set(events.map((e) => e.actorUserId).filter((id): id is string => id !== null && id !== userId))];
   const actors = new Map((await db.user.findMany({ where: { id: { in: actorIds } }, select: { id: true, email: true } })).map((a) => [a.id, a.email]));
-  return events.map((event) => ({
+  const rows = events.map((event) => ({
     id: event.id,
     what: describeEvent(event.type, parseEventDetails(event.details), "admin"),
     at: event.createdAt,
@@ -22,6 +31,7 @@ export async function recentSecurityEvents(userId: string) {
     ipAddress: event.ipAddress,
     by: event.actorUserId && event.actorUserId !== userId ? (actors.get(event.actorUserId) ?? "a deleted admin") : null,
   }));
+  return { events: rows, at: pageAt(page, EVENTS_PER_PAGE, rows.length, total) };
 }
 
 /** How the account can sign in, and where it belongs. */

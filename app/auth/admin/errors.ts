@@ -35,6 +35,8 @@ export const ADMIN_ERRORS = {
   YOU_ARE_NOT_ALLOWED_TO_MANAGE_APPLICATIONS: [403, "You are not allowed to manage applications"],
   /** Ours: a client the console cannot register; the message says why (the rules `npm run oidc` applies). */
   INVALID_CLIENT_REGISTRATION: [400, "Invalid client registration"],
+  /** Ours: the console's delete step, where the address typed is the account's, not the admin's own. */
+  ACCOUNT_EMAIL_MISMATCH: [400, "Account email mismatch"],
 } as const;
 
 /** Better Auth's own codes that are not their message upper-cased (the catalogue test allows exactly these). */
