@@ -13,6 +13,8 @@ import { promoteConfiguredAdmins, setAdminByEmail } from "~/auth/admin/bootstrap
 import { startRateLimiting } from "~/auth/rate-limit/limits.server";
 import { preloadBreachedList } from "~/auth/password-policy/check.server";
 import { NonceContext } from "~/components/nonce";
+import { ErrorPageViewerContext } from "~/components/error-page-viewer";
+import { viewerOf, type Viewer } from "~/http/viewer.server";
 import { env } from "~/env.server";
 import { apiRouteTable } from "~/http/api-routes.generated";
 import { apiRoutesOf } from "~/http/api-routes.server";
@@ -104,20 +106,37 @@ function contentSecurityPolicy(nonce: string): string {
   ].join("; ");
 }
 
-export default function handleRequest(
+/**
+ * Who is signed in, for an error page the root loader did not run for (no route matched, a post to a page with no
+ * action, an action that threw): the header and the impersonation banner still show (error-page-viewer.tsx).
+ */
+async function viewerForErrorPage(request: Request, remixContext: EntryContext, loadContext: AppLoadContext): Promise<Viewer | null> {
+  const { errors, loaderData } = remixContext.staticHandlerContext;
+  if (!errors || loaderData?.root != null) return null;
+  try {
+    return await viewerOf(request, loadContext);
+  } catch {
+    return null; // the root loader's own failure (the database away): the page shows no one, as before
+  }
+}
+
+export default async function handleRequest(
   request: Request,
   responseStatusCode: number,
   responseHeaders: Headers,
   remixContext: EntryContext,
-  _loadContext: AppLoadContext,
+  loadContext: AppLoadContext,
 ) {
   const waitForAll = isbot(request.headers.get("user-agent") ?? "");
   const nonce = randomBytes(16).toString("base64");
+  const errorPageViewer = await viewerForErrorPage(request, remixContext, loadContext);
   return new Promise((resolve, reject) => {
     let shellRendered = false;
     const { pipe, abort } = renderToPipeableStream(
       <NonceContext.Provider value={nonce}>
-        <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY_MS} nonce={nonce} />
+        <ErrorPageViewerContext.Provider value={errorPageViewer}>
+          <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY_MS} nonce={nonce} />
+        </ErrorPageViewerContext.Provider>
       </NonceContext.Provider>,
       {
         nonce,

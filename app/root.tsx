@@ -3,6 +3,7 @@ import { data } from "@remix-run/node";
 import { Link, Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useRouteError, useRouteLoaderData } from "@remix-run/react";
 import { BrandMark } from "~/components/brand-mark";
 import { useNonce } from "~/components/nonce";
+import { ErrorPageViewerData, useErrorPageViewer } from "~/components/error-page-viewer";
 import { ImpersonationBanner } from "~/components/impersonation-banner";
 import { SignedInUser } from "~/components/signed-in-user";
 import { SIGNED_OUT_ELSEWHERE, sessionEndedElsewhere } from "~/http/page-session.server";
@@ -28,8 +29,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useNonce();
-  // Absent when the root loader itself failed (the error page): the header then shows no one.
+  // Absent on an error page the root loader did not run for (404, 405, 413, or the loader itself failed): the
+  // server entry then reads who is signed in (error-page-viewer.tsx), so the banner and header stay.
   const root = useRouteLoaderData<typeof loader>("root");
+  const errorPageViewer = useErrorPageViewer();
+  const viewer = root ? root.viewer : errorPageViewer;
   return (
     <html lang="en">
       <head>
@@ -39,13 +43,14 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <Links />
       </head>
       <body>
-        {root?.viewer?.impersonated ? <ImpersonationBanner viewer={root.viewer} /> : null}
+        {!root && errorPageViewer ? <ErrorPageViewerData viewer={errorPageViewer} /> : null}
+        {viewer?.impersonated ? <ImpersonationBanner viewer={viewer} /> : null}
         <header className="site-header">
           <Link to="/" className="brand">
             <BrandMark />
             Latchkey
           </Link>
-          <SignedInUser viewer={root?.viewer ?? null} />
+          <SignedInUser viewer={viewer ?? null} />
         </header>
         <main>
           {root?.signedOutElsewhere ? (

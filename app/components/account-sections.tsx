@@ -2,7 +2,7 @@
 // errors come back in an error summary at the top of the section's form (focused), next to each field too; a
 // success redirects back to the page, which shows the confirmation at its top (see `FlashMessage`).
 import { getFormProps, type FormMetadata, type SubmissionResult } from "@conform-to/react";
-import { Form, Link } from "@remix-run/react";
+import { Form, Link, useActionData } from "@remix-run/react";
 import { useMemo, type ReactNode } from "react";
 import {
   changeEmailSchema,
@@ -49,9 +49,23 @@ function Outcome({ intent, last }: { intent: string; last?: SectionResult }) {
   );
 }
 
-/** The one-time confirmation an account page shows at its top after a successful post (post/redirect/get). */
+/** Whether a page action's answer (answerIntent's shape, or a bare conform result) carries any error. */
+export function answeredWithErrors(answer: unknown): boolean {
+  if (!answer || typeof answer !== "object") return false;
+  const { error, result } = answer as { error?: unknown; result?: { error?: unknown } };
+  const errorsOf = (errors: unknown) =>
+    typeof errors === "object" && errors !== null && Object.values(errors).some((list) => Array.isArray(list) && list.length > 0);
+  return (typeof error === "string" && error !== "") || errorsOf(error) || errorsOf(result?.error);
+}
+
+/**
+ * The one-time confirmation an account page shows at its top after a successful post (post/redirect/get). With
+ * JavaScript a refused post does not reload the page's data (single fetch keeps it after a 4xx), so the old
+ * notice would stand beside the new error: it is dropped once the page's action answers with errors.
+ */
 export function FlashMessage({ flash }: { flash: { text: string; id: string; link?: { href: string; text: string } } | null }) {
-  if (!flash) return null;
+  const refused = answeredWithErrors(useActionData());
+  if (!flash || refused) return null;
   return (
     <StatusMessage id="flash" focusKey={flash.id}>
       {flash.text}

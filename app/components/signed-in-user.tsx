@@ -15,6 +15,20 @@ export function SignedInUser({ viewer }: { viewer: Viewer | null }) {
   const user = session.isPending ? viewer : session.data?.user;
   const name = user?.name || user?.email;
   if (!name) return null;
+  // An admin acting as this person signs out of nothing: the header's button ends the acting (the banner's Stop)
+  // and gives them their own session back, instead of signing the admin out entirely.
+  if (viewer?.impersonated) {
+    return (
+      <div className="header-account">
+        <p className="signed-in-as">
+          Signed in as <Link to="/account">{name}</Link>
+        </p>
+        <Form method="post" action="/impersonation/stop" reloadDocument>
+          <SubmitButton className="secondary small">Stop acting as {name}</SubmitButton>
+        </Form>
+      </div>
+    );
+  }
   // Sign out on every page: a plain form post (works without JavaScript), answered on the home page.
   return (
     <div className="header-account">

@@ -3,6 +3,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { hasPassword } from "~/auth/account/password-flows.server";
 import { confirmItsYouUrl, recentlyVerified } from "~/auth/step-up/recently-verified.server";
+import { KeptWhileActing } from "~/components/kept-while-acting";
 import { DeleteAccountSection, FlashMessage } from "~/components/account-sections";
 import { ConfirmItsYou } from "~/components/confirm-its-you";
 import { pageTitle } from "~/components/page-title";
@@ -36,11 +37,13 @@ export default function AccountDelete() {
     <>
       <h1 className="page-title">Delete account</h1>
       <FlashMessage flash={page.flash} />
-      {page.mustConfirmFirst ? (
-        <ConfirmItsYou what="deleting your account" href={page.confirmUrl} />
-      ) : (
-        <DeleteAccountSection key={page.flash?.id} mode={page.mode} hasPassword={page.hasPassword} email={page.user.email} last={last} />
-      )}
+      <KeptWhileActing kept="the account can't be deleted">
+        {page.mustConfirmFirst ? (
+          <ConfirmItsYou what="deleting your account" href={page.confirmUrl} />
+        ) : (
+          <DeleteAccountSection key={page.flash?.id} mode={page.mode} hasPassword={page.hasPassword} email={page.user.email} last={last} />
+        )}
+      </KeptWhileActing>
       <p>
         <Link to="/account">Keep my account</Link>
       </p>

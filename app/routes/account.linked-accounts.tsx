@@ -13,6 +13,7 @@ import { linkedAccountsOf, linkedJustNow } from "~/auth/social/pages.server";
 import { enabledProviders } from "~/auth/social/providers/registry.server";
 import { startSocialFlow } from "~/auth/social/sign-in.server";
 import { FlashMessage } from "~/components/account-sections";
+import { KeptWhileActingLine, useActingAsSomeone } from "~/components/kept-while-acting";
 import { ConfirmItsYou } from "~/components/confirm-its-you";
 import { ERROR_TITLE_PREFIX, ErrorSummary } from "~/components/forms";
 import { withErrorTitle } from "~/components/page-title";
@@ -73,13 +74,15 @@ export default function LinkedAccounts() {
   const page = useLoaderData<typeof loader>();
   const refused = useActionData<typeof action>()?.result;
   const errors = [...Object.values(refused?.error ?? {}).flat(), page.error];
+  const acting = useActingAsSomeone();
   return (
     <section aria-labelledby="linked-heading">
       <h1 id="linked-heading">Linked accounts</h1>
       <FlashMessage flash={page.flash} />
       <ErrorSummary errors={errors} />
       <p className="muted">Sign in with any of these. You can't remove the last one.</p>
-      {page.recentSignIn || page.providers.every((p) => p.linked) ? null : <ConfirmItsYou what="linking an account" href={page.confirmUrl} />}
+      {acting ? <KeptWhileActingLine kept="accounts can't be linked or unlinked" /> : null}
+      {acting || page.recentSignIn || page.providers.every((p) => p.linked) ? null : <ConfirmItsYou what="linking an account" href={page.confirmUrl} />}
       <ul className="linked-accounts">
         <li>
           <span>Password</span>
@@ -88,20 +91,24 @@ export default function LinkedAccounts() {
         {page.providers.map((provider) => (
           <li key={provider.id}>
             <span>{provider.name}</span>
-            <Form method="post" action={HERE} reloadDocument>
-              <input type="hidden" name="provider" value={provider.id} />
-              {provider.linked ? (
-                <button type="submit" name="intent" value="unlink" className="secondary" aria-label={`Unlink ${provider.name}`}>
-                  Unlink
-                </button>
-              ) : page.recentSignIn ? (
-                <button type="submit" name="intent" value="link" aria-label={`Link ${provider.name}`}>
-                  Link
-                </button>
-              ) : (
-                <span className="muted">Not linked</span>
-              )}
-            </Form>
+            {acting ? (
+              <span className="muted">{provider.linked ? "Linked" : "Not linked"}</span>
+            ) : (
+              <Form method="post" action={HERE} reloadDocument>
+                <input type="hidden" name="provider" value={provider.id} />
+                {provider.linked ? (
+                  <button type="submit" name="intent" value="unlink" className="secondary" aria-label={`Unlink ${provider.name}`}>
+                    Unlink
+                  </button>
+                ) : page.recentSignIn ? (
+                  <button type="submit" name="intent" value="link" aria-label={`Link ${provider.name}`}>
+                    Link
+                  </button>
+                ) : (
+                  <span className="muted">Not linked</span>
+                )}
+              </Form>
+            )}
           </li>
         ))}
       </ul>

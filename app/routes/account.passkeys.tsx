@@ -13,6 +13,7 @@ import { confirmItsYouUrl, recentlyVerified } from "~/auth/step-up/recently-veri
 import { authClient } from "~/client/auth-client";
 import type { Passkey } from "~/client";
 import { FlashMessage } from "~/components/account-sections";
+import { KeptWhileActingLine, useActingAsSomeone } from "~/components/kept-while-acting";
 import { ConfirmItsYou } from "~/components/confirm-its-you";
 import { ErrorSummary, Field, SubmitButton, useZodForm } from "~/components/forms";
 import { pageTitle } from "~/components/page-title";
@@ -114,14 +115,24 @@ export default function AccountPasskeys() {
   // Adding a passkey (JavaScript) answers at the top too, in place of an older confirmation: in view on a phone,
   // where the button is far down the page and the list grows above it.
   const adding = usePasskeyCeremony(ADD_PASSKEY_CEREMONY);
+  const acting = useActingAsSomeone();
   return (
     <section aria-labelledby="passkeys-heading">
       <h1 id="passkeys-heading">Passkeys</h1>
       {adding.started ? adding.message : <FlashMessage flash={loaded.flash} />}
       <ErrorSummary errors={topErrors} />
       <p className="muted">A passkey lets you sign in with your fingerprint, face or device PIN instead of a password.</p>
+      {acting ? <KeptWhileActingLine kept="passkeys can't be added, renamed or deleted" /> : null}
       {passkeys.length === 0 ? (
         <p>You have no passkeys yet.</p>
+      ) : acting ? (
+        <ul className="sessions passkeys">
+          {passkeys.map((p) => (
+            <li key={p.id} data-testid="passkey-row">
+              <strong>{p.name || "Unnamed passkey"}</strong>
+            </li>
+          ))}
+        </ul>
       ) : (
         <ul className="sessions passkeys">
           {passkeys.map((p) => (
@@ -130,7 +141,7 @@ export default function AccountPasskeys() {
           ))}
         </ul>
       )}
-      {loaded.recentSignIn ? <AddPasskey ceremony={adding} /> : <ConfirmItsYou what="adding a passkey" href={loaded.confirmUrl} />}
+      {acting ? null : loaded.recentSignIn ? <AddPasskey ceremony={adding} /> : <ConfirmItsYou what="adding a passkey" href={loaded.confirmUrl} />}
     </section>
   );
 }

@@ -1,6 +1,7 @@
 // /account/profile: name and picture, and the email address.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
+import { KeptWhileActing } from "~/components/kept-while-acting";
 import { ChangeEmailSection, FlashMessage, ProfileSection } from "~/components/account-sections";
 import { pageTitle } from "~/components/page-title";
 import { pendingEmailChange } from "~/auth/account/change-email.server";
@@ -27,8 +28,10 @@ export default function AccountProfile() {
     <>
       <h1 className="page-title">Profile</h1>
       <FlashMessage flash={page.flash} />
-      <ProfileSection key={`profile-${page.flash?.id}`} name={user.name} image={user.image} username={user.username} last={last} />
-      {page.changeEmail ? <ChangeEmailSection key={`email-${page.flash?.id}`} email={user.email} pending={page.pendingEmail} last={last} /> : null}
+      <KeptWhileActing kept="the profile and email address can't be changed">
+        <ProfileSection key={`profile-${page.flash?.id}`} name={user.name} image={user.image} username={user.username} last={last} />
+        {page.changeEmail ? <ChangeEmailSection key={`email-${page.flash?.id}`} email={user.email} pending={page.pendingEmail} last={last} /> : null}
+      </KeptWhileActing>
     </>
   );
 }

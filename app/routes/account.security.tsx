@@ -4,6 +4,7 @@ import { useActionData, useLoaderData } from "@remix-run/react";
 import { hasPassword } from "~/auth/account/password-flows.server";
 import { confirmItsYouUrl, recentlyVerified } from "~/auth/step-up/recently-verified.server";
 import { passwordBounds } from "~/auth/account/password.server";
+import { KeptWhileActing } from "~/components/kept-while-acting";
 import { ChangePasswordSection, FlashMessage, Section, SetPasswordSection } from "~/components/account-sections";
 import { ConfirmItsYou } from "~/components/confirm-its-you";
 import { pageTitle } from "~/components/page-title";
@@ -33,15 +34,17 @@ export default function AccountSecurity() {
     <>
       <h1 className="page-title">Security</h1>
       <FlashMessage flash={page.flash} />
-      {page.hasPassword ? (
-        <ChangePasswordSection key={`password-${page.flash?.id}`} bounds={page.passwordBounds} last={last} />
-      ) : page.recentSignIn ? (
-        <SetPasswordSection key={`password-${page.flash?.id}`} bounds={page.passwordBounds} last={last} />
-      ) : (
-        <Section id="set-password" title="Set a password">
-          <ConfirmItsYou what="setting a password" href={page.confirmUrl} />
-        </Section>
-      )}
+      <KeptWhileActing kept="the password can't be changed">
+        {page.hasPassword ? (
+          <ChangePasswordSection key={`password-${page.flash?.id}`} bounds={page.passwordBounds} last={last} />
+        ) : page.recentSignIn ? (
+          <SetPasswordSection key={`password-${page.flash?.id}`} bounds={page.passwordBounds} last={last} />
+        ) : (
+          <Section id="set-password" title="Set a password">
+            <ConfirmItsYou what="setting a password" href={page.confirmUrl} />
+          </Section>
+        )}
+      </KeptWhileActing>
     </>
   );
 }

@@ -15,6 +15,7 @@ import { confirmTotpFormSchema, twoFactorPasswordFormSchema } from "~/auth/two-f
 import { currentBackupCodes, disableTwoFactor, enableTwoFactor, generateBackupCodes, setTwoFactorOtp, twoFactorStatus } from "~/auth/two-factor/settings.server";
 import { confirmWithTotp } from "~/auth/two-factor/verify.server";
 import { FlashMessage } from "~/components/account-sections";
+import { KeptWhileActingLine, useActingAsSomeone } from "~/components/kept-while-acting";
 import { ErrorSummary, Field, StatusMessage, SubmitButton, useZodForm } from "~/components/forms";
 import { pageTitle } from "~/components/page-title";
 import { BackupCodes, PasswordForm, useFollowTwoFactorSetting, type TwoFactorIntent as Intent } from "~/components/two-factor";
@@ -103,6 +104,7 @@ export default function AccountTwoFactor() {
   useFollowTwoFactorSetting(page.enabled);
   const [confirmForm, confirmFields] = useZodForm("two-factor-confirm", confirmTotpFormSchema, last?.intent === "confirm" ? last.result : undefined);
   const justEnabled = last?.intent === "confirm" && last.backupCodes;
+  const acting = useActingAsSomeone();
   return (
     <section aria-labelledby="two-factor-heading">
       <h1 id="two-factor-heading">Two-factor authentication</h1>
@@ -113,7 +115,14 @@ export default function AccountTwoFactor() {
           <BackupCodes codes={last.backupCodes} />
         </StatusMessage>
       ) : null}
-      {!page.hasPassword ? (
+      {acting ? (
+        <>
+          <p>
+            Two-factor authentication is <strong>{page.enabled ? "on" : "off"}</strong>.
+          </p>
+          <KeptWhileActingLine kept="two-factor settings can't be changed" />
+        </>
+      ) : !page.hasPassword ? (
         <p className="muted">
           <Link to="/account/security">Set a password on the Security page</Link> first: two-factor authentication protects password
           sign-ins.
