@@ -348,8 +348,9 @@ describe.skipIf(databaseKindUnderTest() !== "postgres")("PostgreSQL without Redi
       expect((await client.get("/api/auth/get-session")).body?.user).toBeTruthy();
       expect((await listening()).map((row) => row.application_name)).toEqual(["latchkey-peer"]);
 
-      // A second instance with the rate limit off listens for the session cache only: A stays alone.
-      quiet = await startServer({ env: { AUTH_RATE_LIMIT: "off" }, database: a.database });
+      // A second instance with the rate limit and the lockout off (the lockout counts where the limits do, ADR 061)
+      // listens for the session cache only: A stays alone.
+      quiet = await startServer({ env: { AUTH_RATE_LIMIT: "off", AUTH_LOCKOUT: "off" }, database: a.database });
       const other = new ApiClient(quiet.baseUrl);
       await signUp(other);
       expect((await other.get("/api/auth/get-session")).body?.user).toBeTruthy();

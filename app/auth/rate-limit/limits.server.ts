@@ -103,8 +103,14 @@ export const LOCKOUT_KEY_PREFIX = "lockout:";
  * round trip for its count; the table otherwise (several instances, Redis configured, or memory forced on
  * PostgreSQL), whose one conditional upsert keeps "counted before compared" across instances.
  */
-export const lockoutPlaces: PlaceCounters =
-  memoryCounters && databaseKind === "sqlite" && !cluster.isWorker ? new MemoryCounters().places : peerAware ? peerAware.places : tablePlaces;
+const lockoutMemory = memoryCounters && databaseKind === "sqlite" && !cluster.isWorker ? new MemoryCounters() : null;
+/** The predecessor's locks, read once at start; reservations wait for it (milliseconds, once). */
+let lockoutSeeded: Promise<void> = Promise.resolve();
+export const lockoutPlaces: PlaceCounters = lockoutMemory
+  ? { ...lockoutMemory.places, reserve: (key, rule) => lockoutSeeded.then(() => lockoutMemory.places.reserve(key, rule)) }
+  : peerAware
+    ? peerAware.places
+    : tablePlaces;
 
 /**
  * Where proof of work's evidence and used challenges live (ADR 060): as the lockout's places, in memory while this
@@ -122,6 +128,13 @@ export const powEvidence: EvidenceCounters =
 /** Called once at server start, so a PostgreSQL instance knows whether it is alone before its first request. */
 export function startRateLimiting(): void {
   peerAware?.start();
+  // A lone SQLite process's predecessor left its locks in the table (ADR 061); the peer-aware store reads them
+  // back itself when it finds it is alone.
+  if (lockoutMemory && env.AUTH_LOCKOUT !== "off") {
+    lockoutSeeded = lockoutMemory
+      .seedFromTable((key) => (key.startsWith(LOCKOUT_KEY_PREFIX) ? env.AUTH_LOCKOUT_WINDOW_SECONDS * 1000 : null))
+      .catch((error) => console.error("[latchkey] lockout: reading the locks left in the table failed:", (error as Error).message));
+  }
 }
 
 export function tooManyRequests(retryAfterSeconds: number): AuthError {

@@ -33,6 +33,20 @@ export type Reservation = { place: number; windowStartedAt: number } | { retryAf
 export interface PlaceCounters {
   reserve(key: string, rule: RateRule): Promise<Reservation>;
   giveBack(key: string, windowStartedAt: number): Promise<void>;
+  /**
+   * A window whose last place was just taken (a lock), written where a restart finds it: a no-op for the table,
+   * which is already there; from memory, one upsert, after the answer (ADR 061).
+   */
+  keepSpent(key: string, windowStartedAt: number, count: number): Promise<void>;
+}
+
+/** Sets a spent window in the table: this window's count if larger, or the window itself if the row's has ended. */
+async function writeSpentWindow(key: string, windowStartedAt: number, count: number): Promise<void> {
+  await db.$executeRaw`
+    INSERT INTO "rateLimit" ("id", "key", "count", "lastRequest") VALUES (${randomToken(24)}, ${key}, ${count}, ${BigInt(windowStartedAt)})
+    ON CONFLICT ("key") DO UPDATE SET
+      "count" = CASE WHEN "rateLimit"."lastRequest" <> excluded."lastRequest" OR excluded."count" > "rateLimit"."count" THEN excluded."count" ELSE "rateLimit"."count" END,
+      "lastRequest" = excluded."lastRequest"`;
 }
 
 const verdict = (count: number, rule: RateRule, windowEnds: number, now: number): Verdict => ({
@@ -84,6 +98,7 @@ export const tablePlaces: PlaceCounters = {
   async giveBack(key, windowStartedAt) {
     await db.rateLimit.updateMany({ where: { key, lastRequest: BigInt(windowStartedAt), count: { gt: 0 } }, data: { count: { decrement: 1 } } });
   },
+  async keepSpent() {},
 };
 
 export function redisStore(url: string): Store {
@@ -231,7 +246,20 @@ export class MemoryCounters {
   readonly places: PlaceCounters = {
     reserve: async (key, rule) => this.reserve(key, rule),
     giveBack: async (key, windowStartedAt) => this.giveBack(key, windowStartedAt),
+    keepSpent: writeSpentWindow,
   };
+
+  /** Live windows of the table's keys that `select` accepts, taken into this map (a lone process's start). */
+  async seedFromTable(select: (key: string) => number | null): Promise<void> {
+    const now = Date.now();
+    const rows = await db.$queryRaw<Array<{ key: string; count: number | bigint; lastRequest: number | bigint }>>`
+      SELECT "key", "count", "lastRequest" FROM "rateLimit" WHERE "lastRequest" > ${BigInt(now - ROW_HORIZON_MS)}`;
+    for (const row of rows) {
+      const windowMs = select(row.key);
+      const startedAt = Number(row.lastRequest);
+      if (windowMs !== null && startedAt + windowMs > now) this.seed(row.key, { count: Number(row.count), startedAt, windowMs });
+    }
+  }
 
   /** Windows that have not ended, emptied out of this store (their counts are about to live elsewhere). */
   drain(): Array<[string, Window]> {
@@ -325,6 +353,10 @@ export function peerAwareStore(
     async giveBack(key, windowStartedAt) {
       if (moving) await moving.catch(() => {});
       return inMemory ? placesMemory.giveBack(key, windowStartedAt) : tablePlaces.giveBack(key, windowStartedAt);
+    },
+    // Read back by toMemory when this process (or its successor) is alone.
+    async keepSpent(key, windowStartedAt, count) {
+      if (inMemory) await writeSpentWindow(key, windowStartedAt, count);
     },
   };
   /** Whether counts are in memory now (after the start-up check and any move): other counters' switch (ADR 060). */

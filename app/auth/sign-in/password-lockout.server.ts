@@ -163,5 +163,9 @@ export async function checkPasswordWithLockout(ctx: Seen, subject: PasswordSubje
     const scope = bucket.knownDevice ? "device" : "new_devices";
     afterResponse(() => recordSecurityEvent(db, { userId, type: "account_locked", ctx: seen, details: { scope, until } }));
   }
+  // A lock outlives a restart of a lone instance that counts in memory (ADR 061); unknown identifiers' too.
+  if (!right && reservation.place >= env.AUTH_LOCKOUT_MAX_FAILURES) {
+    afterResponse(() => lockoutPlaces.keepSpent(bucket.key, reservation.windowStartedAt, reservation.place));
+  }
   return { right, knownDevice: bucket.knownDevice };
 }
