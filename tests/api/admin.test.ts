@@ -376,3 +376,21 @@ describe.runIf(databaseKindUnderTest() === "postgres")("on PostgreSQL", () => {
     }
   }, 90_000);
 });
+
+describe("the console's accounts list (issue 41, ADR 066)", () => {
+  it("pages in the one pager's words: where the rows sit, Older then Newer, newest first", async () => {
+    const { client: admin, jar } = await signedInAdmin();
+    for (let i = 0; i < 26; i++) expect((await admin.admin.createUser({ email: uniqueEmail(`paged-${i}`), password: PASSWORD, name: `Paged ${i}` })).error).toBeNull();
+    const first = await jar.get("/admin");
+    expect(first.status).toBe(200);
+    const total = /data-testid="admin-accounts-shown">Accounts 1–25 of (\d+)</.exec(first.text)?.[1];
+    expect(Number(total)).toBeGreaterThanOrEqual(27);
+    expect(first.text).toMatch(/<a [^>]*rel="next"[^>]*>Older<span class="visually-hidden"> accounts<\/span><\/a>/);
+    expect(first.text).not.toContain('rel="prev"');
+    expect(first.text).toContain('href="/admin?page=2"');
+    const second = await jar.get("/admin?page=2");
+    expect(second.text).toContain(`>Accounts 26–${Math.min(Number(total), 50)} of ${total}<`);
+    expect(second.text).toMatch(/<a [^>]*rel="prev"[^>]*>Newer<span class="visually-hidden"> accounts<\/span><\/a>/);
+    expect(second.text).toContain('href="/admin?page=1"');
+  });
+});
