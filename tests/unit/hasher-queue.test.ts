@@ -160,6 +160,16 @@ describe("the password hasher's queue", () => {
     expect(started).toEqual(["s1", "s2"]);
   });
 
+  it("says ahead of time whether a stranger would be refused, counting nothing, and never turns an owner away early", async () => {
+    const { queue, submit } = harness();
+    expect(() => queue.refuseIfBusy("stranger")).not.toThrow();
+    for (let i = 0; i < 22; i++) void submit("stranger", `s${i}`);
+    await settle();
+    expect(() => queue.refuseIfBusy("stranger")).toThrow(AuthError);
+    expect(() => queue.refuseIfBusy("owner")).not.toThrow();
+    expect(queue.state).toMatchObject({ running: 2, strangersWaiting: 20, ownersWaiting: 0 });
+  });
+
   it("frees the slot when the work fails", async () => {
     const { queue } = harness();
     await expect(queue.run("stranger", () => Promise.reject(new Error("scrypt failed")))).rejects.toThrow("scrypt failed");
