@@ -137,7 +137,7 @@ describe("node server.mjs on a database nobody migrated", () => {
     });
     expectNothingButChecks(before);
     // The log is written asynchronously: it may follow the answer by a moment.
-    await expect.poll(() => server.output()).toMatch(/readiness: migrations is DOWN/);
+    await expect.poll(() => server.output(), { timeout: 5_000 }).toMatch(/readiness: migrations is DOWN/);
     // A probe's request line is at debug: not in the log at the default level (the reason above is, once).
     expect(server.output()).not.toMatch(/"route":"\/health\/live"/);
     expect(server.output().match(/readiness: migrations is DOWN/g)).toHaveLength(1);
@@ -204,7 +204,7 @@ describe("while dependencies come and go", () => {
       const answer = await readinessUntil(server, (probe) => checkOf(probe, "redis") === "DOWN");
       expect(answer.status).toBe(200);
       expect(answer.body.status).toBe("UP");
-      await expect.poll(() => server.output()).toMatch(/readiness: redis is DOWN/);
+      await expect.poll(() => server.output(), { timeout: 5_000 }).toMatch(/readiness: redis is DOWN/);
       expect(await counter(metricsUrl, "latchkey_redis_errors_total")).toBeGreaterThan(0);
     } finally {
       redisProxy.restore();
@@ -220,7 +220,7 @@ describe("while dependencies come and go", () => {
       const down = await readinessUntil(server, (answer) => answer.status === 503);
       expect(down.body.status).toBe("DOWN");
       expect(checkOf(down, "database")).toBe("DOWN");
-      await expect.poll(() => server.output()).toMatch(/readiness: database is DOWN/);
+      await expect.poll(() => server.output(), { timeout: 5_000 }).toMatch(/readiness: database is DOWN/);
       expect(await counter(metricsUrl, "latchkey_database_errors_total")).toBeGreaterThan(0);
     } finally {
       databaseProxy!.restore();
