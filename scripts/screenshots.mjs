@@ -2,10 +2,12 @@
 // (git-ignored), so a reviewer can look at the whole product in a minute. Builds if app/ changed, runs the app
 // on a throw-away SQLite database (mail goes to the development outbox) and drives Chromium with Playwright.
 //   npm run screenshots [-- --out <folder>] [-- --only <name-substring>]
+import { createHash, randomBytes } from "node:crypto";
 import { mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { chromium } from "@playwright/test";
+import Database from "better-sqlite3";
 import { ensureBuilt } from "./lib/build.mjs";
 import { projectRoot } from "./lib/database-url.mjs";
 import { createScratchDatabase } from "./lib/scratch-database.mjs";
@@ -19,6 +21,59 @@ const SIZES = { desktop: { width: 1280, height: 800 }, phone: { width: 390, heig
 const SCHEMES = ["light", "dark"];
 const PASSWORD = "correct horse battery staple";
 const EXECUTABLE = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+
+/** The scratch database's file, for the states that set up an application straight in it (issue 41). */
+let databaseFile = "";
+const TEAM_WIKI = { id: "team-wiki", name: "Team Wiki", redirectUri: "https://wiki.example.com/callback" };
+
+/** Statements on the scratch database (SQLite), as `npm run oidc -- add-client` and "Allow" would store rows. */
+function inDatabase(work) {
+  const db = new Database(databaseFile);
+  try {
+    return work(db);
+  } finally {
+    db.close();
+  }
+}
+
+/** Team Wiki, a public client (PKCE), registered once. */
+function registerTeamWiki() {
+  inDatabase((db) =>
+    db
+      .prepare(`INSERT OR IGNORE INTO "oidcClient" ("id", "name", "secretHash", "redirectUris", "postLogoutRedirectUris", "trusted", "createdAt") VALUES (?, ?, NULL, ?, '[]', 0, ?)`)
+      .run(TEAM_WIKI.id, TEAM_WIKI.name, JSON.stringify([TEAM_WIKI.redirectUri]), Date.now()),
+  );
+}
+
+/** Team Wiki's sign-in request, as the application would send the browser. */
+function authorizeUrl() {
+  const challenge = createHash("sha256").update(randomBytes(32).toString("base64url")).digest("base64url");
+  const query = { client_id: TEAM_WIKI.id, redirect_uri: TEAM_WIKI.redirectUri, response_type: "code", scope: "openid profile email", code_challenge: challenge, code_challenge_method: "S256", state: "s", nonce: "n" };
+  return `/api/auth/oauth2/authorize?${new URLSearchParams(query)}`;
+}
+
+/** The user's remembered "Allow" for Team Wiki, used an hour ago (what the applications page lists). */
+function allowTeamWiki(email) {
+  inDatabase((db) => {
+    const { id } = db.prepare(`SELECT "id" FROM "user" WHERE "email" = ?`).get(email);
+    const now = Date.now();
+    db.prepare(
+      `INSERT OR IGNORE INTO "oidcConsent" ("id", "userId", "clientId", "scopes", "grantId", "tokensIssuedAt", "lastUsedAt", "createdAt", "updatedAt") VALUES (?, ?, ?, 'email openid profile', 'screenshots-grant', ?, ?, ?, ?)`,
+    ).run("screenshots-consent", id, TEAM_WIKI.id, now - 3_600_000, now - 3_600_000, now - 3 * 86_400_000, now);
+  });
+}
+
+/** Sign-ins through the API from other devices, done once however many sizes and schemes are captured. */
+const done = new Set();
+async function signInsElsewhere(page, user, key, { wrong = 0, right = 0 }) {
+  if (done.has(key)) return;
+  done.add(key);
+  const origin = new URL(page.url()).origin;
+  const post = (password) =>
+    fetch(new URL("/api/auth/sign-in/email", origin), { method: "POST", headers: { "content-type": "application/json", origin }, body: JSON.stringify({ email: user.email, password }) });
+  for (let i = 0; i < wrong; i++) await post("not the password");
+  for (let i = 0; i < right; i++) await post(user.password);
+}
 
 /**
  * The states to capture: a name, whether it needs the signed-in user, and how to reach it from a fresh page
@@ -128,6 +183,45 @@ const STATES = [
   },
   { name: "account-activity", signedIn: true, go: (page) => page.goto("/account/activity") },
   { name: "account-activity-confirm", signedIn: true, go: (page) => page.goto("/account/activity?confirm") },
+  // Issue 41: a burst of wrong passwords as one row; the older page with where it sits.
+  {
+    name: "account-activity-grouped",
+    signedIn: true,
+    go: async (page, user) => {
+      await signInsElsewhere(page, user, "wrong", { wrong: 4 });
+      await page.goto("/account/activity");
+    },
+  },
+  {
+    name: "account-activity-older",
+    signedIn: true,
+    go: async (page, user) => {
+      await signInsElsewhere(page, user, "many", { right: 21 });
+      await page.goto("/account/activity");
+      await page.getByRole("link", { name: "Older events" }).click();
+      await page.waitForURL("**/account/activity?cursor=*");
+    },
+  },
+  // Issue 41: an application's sign-in request — signed out, the consent page, an expired request, and revoking.
+  { name: "sign-in-for-application", go: (page) => page.goto(authorizeUrl()) },
+  {
+    name: "consent",
+    signedIn: true,
+    go: async (page) => {
+      // Asked each time: a consent remembered by an earlier size's state would send the browser on to the application.
+      inDatabase((db) => db.prepare(`DELETE FROM "oidcConsent" WHERE "clientId" = ?`).run(TEAM_WIKI.id));
+      await page.goto(authorizeUrl());
+    },
+  },
+  { name: "consent-expired", go: (page) => page.goto("/oauth2/interaction/no-longer-open") },
+  {
+    name: "account-applications-confirm",
+    signedIn: true,
+    go: async (page, user) => {
+      allowTeamWiki(user.email);
+      await page.goto(`/account/applications?revoke=${TEAM_WIKI.id}`);
+    },
+  },
   { name: "account-delete", signedIn: true, go: (page) => page.goto("/account/delete") },
   // Unverified: the page says why no invitation is listed.
   { name: "organizations", signedIn: true, go: (page) => page.goto("/organizations") },
@@ -167,6 +261,7 @@ const STATES = [
 async function main() {
   ensureBuilt();
   const database = await createScratchDatabase("sqlite", "latchkey_screenshots");
+  databaseFile = database.url.replace(/^file:/, "");
   const server = await spawnServer({
     env: { DATABASE_URL: database.url, AUTH_SECRET: "screenshots-secret-that-is-long-enough-0123456789", AUTH_RATE_LIMIT: "off" },
   });
@@ -181,6 +276,7 @@ async function main() {
       body: JSON.stringify(user),
     });
     if (!signUp.ok) throw new Error(`sign-up failed: ${signUp.status} ${await signUp.text()}`);
+    registerTeamWiki();
 
     let count = 0;
     for (const [sizeName, viewport] of Object.entries(SIZES)) {
