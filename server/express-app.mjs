@@ -53,6 +53,13 @@ export function createExpressApp({ build, root, clientAddress, trustProxy, stric
       getLoadContext: (req) => clientAddress.loadContext(req),
     }),
   );
+  // An address the static files cannot even decode (GET /%) fails in express.static with a 400, which express
+  // would answer with a bare "Bad Request": a page in words instead, as for the server's other refusals.
+  app.use((error, req, res, next) => {
+    const status = Number(error?.status ?? error?.statusCode);
+    if (res.headersSent || !(status >= 400 && status < 500)) return next(error);
+    sendRefusal(build, req, res, status, "Bad request");
+  });
   return app;
 }
 

@@ -25,9 +25,16 @@ import { pageSession } from "~/http/page-session.server";
 import { describeRole } from "~/auth/organization/permissions";
 import { expiryWords } from "~/components/time";
 
-export const meta: MetaFunction<typeof loader> = withErrorTitle(({ data }) => [
-  { title: `${(data as { linkProblem?: string | null } | undefined)?.linkProblem ? ERROR_TITLE_PREFIX : ""}Invitation · Latchkey` },
-]);
+/** An invitation that cannot be used (not found, expired, withdrawn) is a failure page: "Error: " and its heading. */
+const FAILED_STATES = new Set(["unknown", "expired", "canceled"]);
+
+export const meta: MetaFunction<typeof loader> = withErrorTitle(({ data }) => {
+  const page = data as { linkProblem?: string | null; state?: string } | undefined;
+  const closed = page?.state !== undefined && page.state !== "pending";
+  const failed = Boolean(page?.linkProblem) || (closed && FAILED_STATES.has(page.state!));
+  const title = closed ? (GONE[page.state!] ?? GONE.unknown)[0] : "Invitation";
+  return [{ title: `${failed ? ERROR_TITLE_PREFIX : ""}${title} · Latchkey` }];
+});
 
 const MAX_TOKEN = 200;
 

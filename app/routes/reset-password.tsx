@@ -7,13 +7,20 @@ import { useMemo } from "react";
 import { isResetTokenUsable, resetPassword, resetTokenEmail } from "~/auth/account/password-flows.server";
 import { passwordBounds } from "~/auth/account/password.server";
 import { passwordLengthHint, resetPasswordFormSchema } from "~/auth/schemas";
-import { ErrorSummary, Field, SubmitButton, useZodForm } from "~/components/forms";
-import { pageTitle } from "~/components/page-title";
+import { ERROR_TITLE_PREFIX, ErrorSummary, Field, SubmitButton, useZodForm } from "~/components/forms";
+import { withErrorTitle } from "~/components/page-title";
 import { goTo, pageForm } from "~/http/page-action.server";
 import { claimNotice, linkRefusal } from "~/http/page-messages.server";
 import { endedBy } from "~/auth/account/claim.server";
 
-export const meta = pageTitle("Choose a new password");
+/** A link that cannot be used is a failure page: titled by its heading, after "Error: " (ADR 014). */
+const UNUSABLE_TITLE = { refused: "This link was not opened", unusable: "This link cannot be used" } as const;
+
+export const meta = withErrorTitle(({ data }) => {
+  const page = data as { usable: boolean; refusal: string | null } | undefined;
+  if (page && !page.usable) return [{ title: `${ERROR_TITLE_PREFIX}${page.refusal ? UNUSABLE_TITLE.refused : UNUSABLE_TITLE.unusable} · Latchkey` }];
+  return [{ title: "Choose a new password · Latchkey" }];
+});
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
@@ -51,7 +58,7 @@ export default function ResetPassword() {
   if (!usable) {
     return (
       <section className="narrow">
-        <h1>{refusal ? "This link was not opened" : "This link cannot be used"}</h1>
+        <h1>{refusal ? UNUSABLE_TITLE.refused : UNUSABLE_TITLE.unusable}</h1>
         <p>{refusal ?? "The password reset link is invalid, has expired, or was already used."}</p>
         <p>
           <Link to="/forgot-password" className="button-link">
