@@ -30,6 +30,12 @@ function Switcher({ organizations, activeId: loadedActiveId, more }: { organizat
   const [error, setError] = useState<string | null>(null);
   const [switched, setSwitched] = useState<string | null>(null);
   useEffect(() => setSelected(activeId ?? ""), [activeId]);
+  // The confirmation takes the focus (StatusMessage); once the reloaded page has settled around it, it is
+  // scrolled wholly into view if the reload moved it (issue 41).
+  const reloading = revalidator.state !== "idle";
+  useEffect(() => {
+    if (switched && !reloading) document.getElementById("switched")?.scrollIntoView({ block: "nearest" });
+  }, [switched, reloading]);
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -43,10 +49,17 @@ function Switcher({ organizations, activeId: loadedActiveId, more }: { organizat
 
   return (
     <Form method="post" action="/organizations?index" className="organization-switcher" onSubmit={onSubmit}>
+      {/* Above the switcher, not below it: at the page's end (the account pages on a phone) below is the screen's
+          bottom edge, and the page cannot scroll it any higher. */}
+      {switched ? (
+        <StatusMessage id="switched" focusKey={switched}>
+          {switched}
+        </StatusMessage>
+      ) : null}
       <input type="hidden" name="intent" value="set-active" />
       <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
       <label htmlFor="active-organization">Active organization</label>{" "}
-      <select id="active-organization" name="organizationId" value={selected} onChange={(event) => setSelected(event.target.value)}>
+      <select id="active-organization" name="organizationId" aria-describedby="active-organization-hint" value={selected} onChange={(event) => setSelected(event.target.value)}>
         <option value="">None</option>
         {organizations.map((o) => (
           <option key={o.id} value={o.id}>
@@ -55,6 +68,10 @@ function Switcher({ organizations, activeId: loadedActiveId, more }: { organizat
         ))}
       </select>{" "}
       <button type="submit">Switch</button>
+      <span id="active-organization-hint" className="hint organization-switcher-hint">
+        The organization you work in on this browser: applications that use your sign-in here see it as your current one. Creating an
+        organization or accepting an invitation makes it active. Your other devices keep their own.
+      </span>
       {more ? (
         <span className="muted">
           {" "}
@@ -65,11 +82,6 @@ function Switcher({ organizations, activeId: loadedActiveId, more }: { organizat
         <span className="errors" role="alert">
           {error}
         </span>
-      ) : null}
-      {switched ? (
-        <StatusMessage id="switched" focusKey={switched}>
-          {switched}
-        </StatusMessage>
       ) : null}
     </Form>
   );

@@ -9,6 +9,7 @@ import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { listApplications, registerApplication, removeApplication } from "~/auth/admin/applications.server";
 import { clientIdFormSchema, registerClientFormSchema } from "~/auth/admin/schemas";
 import { FlashMessage } from "~/components/account-sections";
+import { ConfirmQuestion } from "~/components/confirm-question";
 import { ErrorList, ErrorSummary, Field, StatusMessage, SubmitButton, useZodForm } from "~/components/forms";
 import { pageTitle } from "~/components/page-title";
 import { utcTime } from "~/components/time";
@@ -199,7 +200,7 @@ export default function AdminApplications() {
       ) : null}
 
       {page.confirm ? (
-        <div className="card" role="group" aria-labelledby="confirm-heading">
+        <ConfirmQuestion className="card" labelledBy="confirm-heading">
           <h2 id="confirm-heading">Remove {page.confirm.name}?</h2>
           <p>
             It can no longer sign anyone in: every code and token it holds ends, and the people who allowed it are forgotten. Registering it again gives it a
@@ -212,7 +213,7 @@ export default function AdminApplications() {
             </SubmitButton>
             <Link to={HERE}>Cancel</Link>
           </Form>
-        </div>
+        </ConfirmQuestion>
       ) : page.confirmGone ? (
         <p className="notice">That application is not registered (any more).</p>
       ) : null}

@@ -16,6 +16,7 @@ import { describeRole, parseRoles } from "~/auth/organization/permissions";
 import type { RequestContext } from "~/auth/request-context.server";
 import type { SessionWithUser } from "~/auth/session/sessions.server";
 import { idField, inviteForm, memberRoleForm, organizationSettingsForm } from "~/auth/organization/schemas";
+import { ConfirmQuestion } from "~/components/confirm-question";
 import { CheckboxField, ErrorList, ErrorSummary, Field, SubmitButton, useZodForm } from "~/components/forms";
 import { OrganizationSwitcher } from "~/components/organization-switcher";
 import { FlashMessage, Section } from "~/components/account-sections";
@@ -145,12 +146,13 @@ function useConfirming() {
 
 /**
  * A confirmation step that works without JavaScript: the first button is a link to this page with `?confirm=`,
- * which shows the question, the button that does it, and a way back. Focused when it appears, so it is read.
+ * which shows the question, the button that does it, and a way back. Focused when it appears (with JavaScript, a
+ * client navigation: ConfirmQuestion moves the focus and scrolls its buttons into view), so it is read.
  */
 function Confirm({ question, children, action, intent: name, hidden }: { question: string; children?: ReactNode; action: string; intent: string; hidden?: Record<string, string> }) {
   const { pathname } = useLocation();
   return (
-    <div className="confirm banner" role="group" aria-labelledby="confirm-question" tabIndex={-1} autoFocus>
+    <ConfirmQuestion className="confirm banner" labelledBy="confirm-question">
       <p id="confirm-question">
         <strong>{question}</strong>
       </p>
@@ -166,7 +168,7 @@ function Confirm({ question, children, action, intent: name, hidden }: { questio
           Cancel
         </Link>
       </Form>
-    </div>
+    </ConfirmQuestion>
   );
 }
 
