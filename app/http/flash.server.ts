@@ -27,6 +27,19 @@ export interface FlashContent {
   link?: FlashLink;
   /** "error": the message is a refusal that ended the previous step (shown as an error, not a confirmation). */
   tone?: "error";
+  /**
+   * The path of the page the message is for (a redirect's target). Another page drops it unshown: a redirect to a
+   * page with no notice area (the OpenID consent page after the welcome's "Thank you…") would otherwise leave it
+   * for whichever unrelated page shows notices next (issue 41).
+   */
+  for?: string;
+}
+
+/** A path as `for` compares it: no query, fragment or trailing slash; an address on another site stays unlike any here. */
+export function flashPathOf(location: string): string {
+  const url = new URL(location, env.BASE_URL);
+  const path = url.pathname.replace(/(.)\/+$/, "$1");
+  return url.origin === new URL(env.BASE_URL).origin ? path : `//${url.host}${path}`;
 }
 
 /** A link kept only if it is a path on this site (the cookie is signed; this is belt and braces). */
@@ -52,6 +65,7 @@ export function takeFlashContent(request: Request, headers: Headers): FlashConte
   try {
     const content = JSON.parse(Buffer.from(value, "base64url").toString("utf8")) as FlashContent;
     if (typeof content.text !== "string") return null;
+    if (typeof content.for === "string" && content.for !== flashPathOf(new URL(request.url).pathname)) return null;
     const link = sameSiteLink(content.link);
     return {
       text: content.text,

@@ -16,7 +16,7 @@ import type { AuthError } from "~/auth/errors";
 import { noteWhoActs, refuseWhileImpersonating } from "~/auth/admin/impersonation-guard.server";
 import { enforceRateLimitNoting, type RequestContext } from "~/auth/request-context.server";
 import { getSession, type SessionWithUser } from "~/auth/session/sessions.server";
-import { setFlash, type FlashContent } from "~/http/flash.server";
+import { flashPathOf, setFlash, type FlashContent } from "~/http/flash.server";
 import { knownError } from "~/http/known-error.server";
 import { formErrorResult, markFormFailed, pageRequestContext, readForm, type SubmittedForm } from "~/http/page.server";
 import { wordsFor } from "~/http/page-messages.server";
@@ -204,7 +204,8 @@ async function pipeline(
     return fail("refused", result, error.status, { words: spec.refusalShown === "page" ? words : undefined, headers: error.headers });
   }
   if (value instanceof GoTo) {
-    if (value.flash) setFlash(ctx.responseHeaders, value.flash, value.extra);
+    // For the page it redirects to and no other (flash.server.ts `for`).
+    if (value.flash) setFlash(ctx.responseHeaders, value.flash, { for: flashPathOf(value.location), ...value.extra });
     throw redirect(value.location, { headers: ctx.responseHeaders });
   }
   return { ok: true, intent: name!, value, ctx, form, reply: (replyOptions) => submission.reply(replyOptions) };
