@@ -36,6 +36,13 @@ test("signed out, the request names the application; on consent, 'not you?' swit
   await expect(page.getByTestId("consent-account")).toContainText(`Signed in as ${user.name} (${user.email}) — not you?`);
   await expect(page.getByText("Whatever you choose, you will be sent back to wiki.example.com.")).toBeVisible();
   await expectNoAxeViolations(page, "consent with the account");
+  // On a phone, in dark mode: nothing to scroll sideways, still nothing for axe.
+  await page.setViewportSize({ width: 320, height: 640 });
+  await page.emulateMedia({ colorScheme: "dark" });
+  await expectNoAxeViolations(page, "consent, phone, dark");
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth), "no sideways scrolling at 320px").toBeLessThanOrEqual(0);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.emulateMedia({ colorScheme: "light" });
 
   // Not them: signed out, back to the sign-in page for the same request, then the other account's consent.
   await page.getByRole("button", { name: "Sign out and use another account" }).click();
