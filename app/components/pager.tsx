@@ -37,8 +37,9 @@ type PagedState = { focusHeading?: string } | null;
 
 export function positionWords(noun: string, at: ListPosition): string {
   const Noun = noun.charAt(0).toUpperCase() + noun.slice(1);
-  const total = at.totalIsExact === false ? `more than ${at.total.toLocaleString("en")}` : at.total.toLocaleString("en");
-  return at.shown > 0 ? `${Noun} ${at.first}–${at.first + at.shown - 1} of ${total}` : `No ${noun} on this page; there are ${total}.`;
+  const n = (value: number) => value.toLocaleString("en");
+  const total = at.totalIsExact === false ? `more than ${n(at.total)}` : n(at.total);
+  return at.shown > 0 ? `${Noun} ${n(at.first)}–${n(at.first + at.shown - 1)} of ${total}` : `No ${noun} on this page; there are ${total}.`;
 }
 
 /**
