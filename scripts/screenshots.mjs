@@ -24,6 +24,8 @@ const EXECUTABLE = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
 /** The scratch database's file, for the states that set up an application straight in it (issue 41). */
 let databaseFile = "";
+/** The console's subject (issue 41): the account Ada, an admin, looks at and acts as. */
+let memberId = "";
 const TEAM_WIKI = { id: "team-wiki", name: "Team Wiki", redirectUri: "https://wiki.example.com/callback" };
 
 /** Statements on the scratch database (SQLite), as `npm run oidc -- add-client` and "Allow" would store rows. */
@@ -238,6 +240,23 @@ const STATES = [
       await page.goto(`/organizations/${slug}`);
     },
   },
+  // The console and impersonation (issue 41): Ada is an admin; Mary is the account she looks at and acts as. The
+  // acting states come last of the signed-in ones: they leave the browser acting as Mary.
+  { name: "admin-accounts", signedIn: true, go: (page) => page.goto("/admin") },
+  { name: "admin-accounts-no-match", signedIn: true, go: (page) => page.goto("/admin?q=nobody-by-this-name") },
+  { name: "admin-user", signedIn: true, go: (page) => page.goto(`/admin/users/${memberId}`) },
+  { name: "admin-user-role-question", signedIn: true, go: (page) => page.goto(`/admin/users/${memberId}?set-role=admin`) },
+  {
+    name: "impersonating-security",
+    signedIn: true,
+    go: async (page) => {
+      await page.goto(`/admin/users/${memberId}`);
+      await page.getByRole("button", { name: /^Impersonate / }).click();
+      await page.waitForURL("**/account");
+      await page.goto("/account/security");
+    },
+  },
+  { name: "impersonating-not-found", signedIn: true, go: (page) => page.goto("/no-such-page") },
   {
     name: "form-too-large",
     go: async (page) => {
@@ -277,6 +296,17 @@ async function main() {
     });
     if (!signUp.ok) throw new Error(`sign-up failed: ${signUp.status} ${await signUp.text()}`);
     registerTeamWiki();
+    const member = { name: "Mary Member", email: "mary.member@example.com", password: PASSWORD };
+    const memberSignUp = await fetch(`${server.baseUrl}/api/auth/sign-up/email`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: server.baseUrl },
+      body: JSON.stringify(member),
+    });
+    if (!memberSignUp.ok) throw new Error(`sign-up failed: ${memberSignUp.status} ${await memberSignUp.text()}`);
+    memberId = inDatabase((db) => {
+      db.prepare(`UPDATE "user" SET "role" = 'admin' WHERE "email" = ?`).run(user.email);
+      return db.prepare(`SELECT "id" FROM "user" WHERE "email" = ?`).get(member.email).id;
+    });
 
     let count = 0;
     for (const [sizeName, viewport] of Object.entries(SIZES)) {

@@ -199,4 +199,24 @@ test.describe("with JavaScript", () => {
     await expect(page.locator(".error-summary")).toBeVisible();
     await expect(page.getByRole("status")).toHaveCount(0);
   });
+
+  test("the 404 page hydrates with the banner and the header's Stop, which works", async ({ page, request, baseURL, appServer, consoleErrors }) => {
+    const admin = await newAccount(request, baseURL!, "Hydrate Admin");
+    const member = await newAccount(request, baseURL!, "Hana Member");
+    makeAdmin(appServer.database.file, admin.email);
+    await openInConsole(page, admin, member);
+    await page.getByRole("button", { name: `Impersonate ${member.email}` }).click();
+    await expect(page).toHaveURL("/account");
+    expect((await page.goto("/no-such-page"))!.status()).toBe(404);
+    // Hydrated: React owns the banner's form (the page has no form in <main> for waitForHydration).
+    await page.waitForFunction(() => {
+      const form = document.querySelector(".impersonation-banner form");
+      return form !== null && Object.keys(form).some((key) => key.startsWith("__reactProps"));
+    });
+    await expect(page.getByRole("region", { name: "Acting as another user" })).toContainText(`You are acting as ${member.name}`);
+    consoleErrors.splice(0, consoleErrors.length, ...consoleErrors.filter((error) => !/no-such-page/.test(error)));
+    await page.locator(".site-header").getByRole("button", { name: `Stop acting as ${member.name}` }).click();
+    await expect(page).toHaveURL(/\/admin\/users\//);
+    await expectStatus(page, `You stopped acting as ${member.name}.`);
+  });
 });
