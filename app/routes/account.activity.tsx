@@ -10,6 +10,7 @@ import { AuthError } from "~/auth/errors";
 import { DEFAULT_EVENTS_PAGE, findOwnSecurityEvent, listSecurityEvents, securityEventsPosition, type SecurityEventView } from "~/auth/security-events/events.server";
 import { describeEvent, eventOrigin } from "~/auth/security-events/words";
 import { FlashMessage } from "~/components/account-sections";
+import { KeptWhileActingLine, useActingAsSomeone } from "~/components/kept-while-acting";
 import { groupFailedRuns } from "~/components/activity-rows";
 import { ErrorSummary } from "~/components/forms";
 import { withErrorTitle } from "~/components/page-title";
@@ -85,8 +86,16 @@ export const action = (args: ActionFunctionArgs) => accountAction(args);
 export default function AccountActivity() {
   const page = useLoaderData<typeof loader>();
   const last = useActionData<typeof action>();
+  // The owner's alarm is not an acting admin's to press (impersonation-guard.server.ts would refuse it).
+  const acting = useActingAsSomeone();
+  const keptLine = <KeptWhileActingLine kept={`"This wasn't me" can't be used`} />;
   if (page.confirming) {
-    return (
+    return acting ? (
+      <section aria-labelledby="activity-heading">
+        <h1 id="activity-heading">Activity</h1>
+        {keptLine}
+      </section>
+    ) : (
       <>
         {last?.error ? <ErrorSummary errors={[last.error]} /> : null}
         <SignOutEverywhereQuestion here={HERE} hasPassword={page.hasPassword} doubted={page.doubted} />
@@ -122,7 +131,7 @@ export default function AccountActivity() {
                 <span className="muted">
                   {event.where ? ` — ${event.where}` : ""} — <time dateTime={event.at} title={event.atUtc}>{event.when}</time>
                 </span>
-                {event.signIn ? (
+                {event.signIn && !acting ? (
                   <>
                     {" "}
                     <NotYouLink here={HERE} eventId={event.id} row={`${event.what}, ${event.when}`} />
@@ -134,7 +143,7 @@ export default function AccountActivity() {
         )}
         <Pager noun="events" at={page.at} previous={page.newer} next={page.older} order="newest-first" headingId="activity-heading" testId="events-shown" />
       </section>
-      <SignOutEverywhereOffer here={HERE} />
+      {acting ? keptLine : <SignOutEverywhereOffer here={HERE} />}
     </>
   );
 }

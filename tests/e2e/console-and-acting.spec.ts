@@ -109,6 +109,8 @@ test("while acting as someone: Stop in the header, refused forms held back, the 
     ["/account/two-factor", "two-factor settings can't be changed"],
     ["/account/linked-accounts", "accounts can't be linked or unlinked"],
     ["/account/delete", "the account can't be deleted"],
+    ["/account/activity", `"This wasn't me" can't be used`],
+    ["/account/activity?confirm", `"This wasn't me" can't be used`],
   ] as const) {
     await page.goto(path);
     await expect(page.getByTestId("kept-from-impersonators"), path).toContainText(`You are acting as this person, so ${line}`);
