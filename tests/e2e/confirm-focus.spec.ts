@@ -1,8 +1,10 @@
 // Issue 41, with JavaScript on a 320 px phone: a confirmation step reached by a link (Leave, Remove member,
 // Remove application) is a client navigation, and its question takes the focus with its button on screen; the
-// switcher's "Switched to …" is brought into view and the switcher says what the active organization is.
+// switcher's "Switched to …" is brought into view and the switcher says what the active organization is; and a
+// notice meant for a page without a notice area (the consent page) is not shown later elsewhere.
 import Database from "better-sqlite3";
 import type { Page } from "@playwright/test";
+import { authorizationRequest, registerClient, relyingParty } from "../support/oidc-clients";
 import { makeAdmin, newAccount } from "./admin-steps";
 import { expect, expectNoAxeViolations, PASSWORD, signIn, signUp, test, uniqueEmail, waitForHydration } from "./fixtures";
 
@@ -98,4 +100,33 @@ test("the switcher says what the active organization is, and its confirmation is
     })
     .toBe(true);
   await expectNoAxeViolations(page, "switched, phone, JS");
+});
+
+test.describe("without JavaScript", () => {
+  test.use({ javaScriptEnabled: false, viewport: { width: 1280, height: 800 } });
+  test("the welcome's 'Thank you…' before an application's consent page does not turn up later on another page", async ({ page, user, appServer }) => {
+    const app = await registerClient(appServer.database, { name: "Notice Wiki", redirectUri: "https://wiki.example.com/callback" });
+    const { url } = await authorizationRequest(await relyingParty(app, appServer.baseUrl), app);
+    await signIn(page, user);
+    await page.goto(url.href);
+    await expect(page.getByRole("heading", { name: "Allow Notice Wiki to use your account?" })).toBeVisible();
+    const consent = new URL(page.url()).pathname;
+    // The account has no name yet (as one made by a sign-in code): the welcome step asks for it, then goes on.
+    const db = new Database(appServer.database.file);
+    try {
+      db.prepare(`UPDATE "user" SET "name" = '' WHERE "email" = ?`).run(user.email);
+    } finally {
+      db.close();
+    }
+    await page.goto(`/welcome?${new URLSearchParams({ redirectTo: consent })}`);
+    await page.getByLabel("Your name").fill("Wendy Welcome");
+    await page.getByRole("button", { name: "Save and continue" }).click();
+    await expect(page.getByRole("heading", { name: "Allow Notice Wiki to use your account?" })).toBeVisible();
+    // The consent page has no notice area: the notice is still waiting in its cookie…
+    expect((await page.context().cookies()).some((cookie) => cookie.name.endsWith("latchkey.flash") && cookie.value !== "")).toBe(true);
+    // …and the next page that shows notices, not the one it was meant for, drops it.
+    await page.goto("/account/profile");
+    await expect(page.getByText(/Thank you/)).toHaveCount(0);
+    await expect(page.getByRole("status")).toHaveCount(0);
+  });
 });
