@@ -107,6 +107,8 @@ describe("wrong passwords per account, across client addresses", () => {
     expect(answers.filter((r) => r.status === 401)).toHaveLength(MAX);
     expect(answers.filter((r) => r.status === 429 && r.body?.code === LOCKED.code)).toHaveLength(25 - MAX);
     await eventually(() => events(userId, "sign_in_blocked"), (rows) => rows.length === 25 - MAX);
+    // Written after each answer, like the refusals': waited for, not assumed.
+    await eventually(() => events(userId, "sign_in_failed"), (rows) => rows.length >= MAX);
     expect(await events(userId, "sign_in_failed")).toHaveLength(MAX);
     expect(await events(userId, "account_locked")).toHaveLength(1);
   }, 60_000);
