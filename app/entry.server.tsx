@@ -18,7 +18,7 @@ import { viewerOf, type Viewer } from "~/http/viewer.server";
 import { env } from "~/env.server";
 import { apiRouteTable } from "~/http/api-routes.generated";
 import { apiRoutesOf } from "~/http/api-routes.server";
-import { earlyRefusal, JSON_HEADERS } from "~/http/endpoint.server";
+import { earlyRefusal, earlyRefusalHoldMs, JSON_HEADERS } from "~/http/endpoint.server";
 import type { ApiDispatchHooks, OidcProviderHooks } from "~/http/server-contract";
 import { handleOidcRequest, handlesOidcPath } from "~/auth/oidc-provider/provider.server";
 import { TextResponse } from "~/http/text-response.server";
@@ -33,6 +33,7 @@ export { refusalPage } from "~/http/error-page.server";
 export const apiDispatch: ApiDispatchHooks = {
   routes: apiRoutesOf(apiRouteTable),
   earlyRefusal,
+  earlyRefusalHoldMs,
   responseText: TextResponse.textOf,
   jsonHeaders: JSON_HEADERS,
 };

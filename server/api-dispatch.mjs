@@ -157,7 +157,7 @@ function isApiPath(path) {
  */
 export function createApiDispatch({ build, clientAddress, strictTransport }) {
   /** @type {import("../app/http/server-contract").ApiDispatchHooks} */
-  const { routes, earlyRefusal, responseText, jsonHeaders } = build.entry.module.apiDispatch;
+  const { routes, earlyRefusal, earlyRefusalHoldMs, responseText, jsonHeaders } = build.entry.module.apiDispatch;
   /** As `send` writes a JSON answer's headers: the names a Fetch Headers gives, in its order. */
   const memoryAnswerHeaders = [...new Headers(jsonHeaders)];
   // A route file added since app/http/api-routes.generated.ts was made (a build by `remix build` alone) would
@@ -207,7 +207,10 @@ export function createApiDispatch({ build, clientAddress, strictTransport }) {
     const refusal = handler.refusesWithPages ? null : earlyRefusal(context.clientIp, pathname, req.headers.cookie);
     if (refusal) {
       setCommonHeaders(res, strictTransport);
-      afterBody(req, () => send(req, res, refusal, responseText).catch((error) => res.destroy(error)));
+      const answer = () => send(req, res, refusal, responseText).catch((error) => res.destroy(error));
+      // A busy hasher's refusal waits on a timer first (ADR 061), so a flood's connections come back slowly.
+      const hold = earlyRefusalHoldMs(refusal);
+      afterBody(req, hold > 0 ? () => setTimeout(answer, hold) : answer);
       return true;
     }
     // A GET the route can answer from memory (the signed-in read, ADR 054) skips the Request, the loader's

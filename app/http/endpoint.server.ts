@@ -10,6 +10,7 @@ import { assertSafeCallbacks } from "~/auth/origin.server";
 import { isKeptFromImpersonators, refuseImpersonatorAt } from "~/auth/admin/impersonation-guard.server";
 import { ruleFor, standingRefusal } from "~/auth/rate-limit/limits.server";
 import { hasherRefusalBeforeRequest } from "~/auth/sign-in/password-lockout.server";
+import { holdRefusal, refusalHoldMs } from "~/auth/sign-in/hasher-queue.server";
 import { jsonText } from "~/auth/core/json-text.server";
 import { log } from "~/observability/log.server";
 import { noteUser, requestFields, type RequestNote } from "~/observability/request-note.server";
@@ -161,7 +162,19 @@ export function earlyRefusal(clientIp: string, pathname: string, cookieHeader?: 
   const path = rateLimitPath(pathname);
   // A password sign-in from a browser with no device cookie while the hasher has no room for strangers (ADR 061).
   const refusal = standingRefusal(clientIp, path) ?? hasherRefusalBeforeRequest(path, cookieHeader);
-  return refusal ? errorResponse(refusal) : null;
+  if (!refusal) return null;
+  const response = errorResponse(refusal);
+  const hold = refusalHoldMs(refusal);
+  if (hold > 0) heldRefusals.set(response, hold);
+  return response;
+}
+
+/** Early refusals the dispatch sends only after a pause (a busy hasher's, ADR 061), and how long. */
+const heldRefusals = new WeakMap<Response, number>();
+
+/** For the production dispatch: how long to wait before sending an early refusal (0: at once). */
+export function earlyRefusalHoldMs(response: Response): number {
+  return heldRefusals.get(response) ?? 0;
 }
 
 /**
@@ -254,6 +267,7 @@ export function endpoint<Body extends z.ZodType = z.ZodUnknown, Query extends z.
         ctx?.responseHeaders.forEach((value, name) => landing.headers.append(name, value));
         return landing;
       }
+      await holdRefusal(error);
       return errorResponse(error, ctx?.responseHeaders, context);
     }
   }

@@ -21,6 +21,7 @@ import { knownError } from "~/http/known-error.server";
 import { formErrorResult, markFormFailed, pageRequestContext, readForm, type SubmittedForm } from "~/http/page.server";
 import { wordsFor } from "~/http/page-messages.server";
 import { confirmItsYouUrl } from "~/auth/step-up/recently-verified.server";
+import { holdRefusal } from "~/auth/sign-in/hasher-queue.server";
 import { log } from "~/observability/log.server";
 
 /** "required": signed out is sent to sign in and back here; "none": the intent reads no session. */
@@ -198,6 +199,7 @@ async function pipeline(
       setFlash(ctx.responseHeaders, CONFIRM_FIRST);
       throw redirect(confirmItsYouUrl(pageThatPosted(request)), { headers: ctx.responseHeaders });
     }
+    await holdRefusal(error); // a busy hasher's refusal is answered after a pause (ADR 061)
     const field = spec.fieldFor?.(error);
     const words = wordsFor(error);
     const result = submission.reply({ hideFields: spec.hideFields, ...(field ? { fieldErrors: { [field]: [words] } } : { formErrors: [words] }) });

@@ -30,6 +30,8 @@ export interface ApiDispatchHooks {
    * with no device cookie while the hasher is full (ADR 061), answered before any Request is built.
    */
   earlyRefusal(clientIp: string, pathname: string, cookieHeader?: string): Response | null;
+  /** Milliseconds to wait before sending an early refusal: a busy hasher's is held, costing no CPU (ADR 061). */
+  earlyRefusalHoldMs(response: Response): number;
   /** A response's body as text, when the app holds it as text (a TextResponse), so no stream is made to send it. */
   responseText(response: Response): string | undefined;
   /**

@@ -155,6 +155,7 @@ const apiDispatch: ApiDispatchHooks = {
     splat: "routes/api.auth.$",
   }),
   earlyRefusal: () => null,
+  earlyRefusalHoldMs: () => 0,
   responseText: TextResponse.textOf,
   jsonHeaders: [
     ["Content-Type", "application/json; charset=utf-8"],

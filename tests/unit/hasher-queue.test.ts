@@ -175,4 +175,13 @@ describe("the password hasher's queue", () => {
     await expect(queue.run("stranger", () => Promise.reject(new Error("scrypt failed")))).rejects.toThrow("scrypt failed");
     expect(queue.state.running).toBe(0);
   });
+
+  it("marks its refusal to be held a second before it is sent, and no other refusal (ADR 061)", async () => {
+    const { BUSY_REFUSAL_HOLD_MS, hasherBusy, refusalHoldMs } = await import("~/auth/sign-in/hasher-queue.server");
+    const { AuthError } = await import("~/auth/errors");
+    expect(refusalHoldMs(hasherBusy(2_500))).toBe(BUSY_REFUSAL_HOLD_MS);
+    expect(BUSY_REFUSAL_HOLD_MS).toBe(1_000);
+    expect(refusalHoldMs(new AuthError("TOO_MANY_REQUESTS"))).toBe(0);
+    expect(refusalHoldMs(new Error("not a refusal"))).toBe(0);
+  });
 });

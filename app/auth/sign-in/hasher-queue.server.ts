@@ -178,7 +178,28 @@ export class HasherQueue {
 /** The same 429 as the per-address limit (ADR 006): clients and pages already handle it, and it names no account. */
 export function hasherBusy(expectedWaitMs: number): AuthError {
   const retryAfter = String(Math.max(1, Math.ceil(expectedWaitMs / 1000)));
-  return new AuthError("TOO_MANY_REQUESTS", { headers: { "Retry-After": retryAfter, "X-Retry-After": retryAfter } });
+  return new AuthError("TOO_MANY_REQUESTS", { headers: { "Retry-After": retryAfter, "X-Retry-After": retryAfter }, reason: HASHER_BUSY });
+}
+
+const HASHER_BUSY = "hasher_busy";
+
+/**
+ * How long a busy-hasher refusal is held before it is sent (ADR 061): a timer, no CPU. Refused at once, a
+ * stuffing client's connections came straight back, thousands of refusals a second that took the cores from
+ * the owner's sign-in and every read; held, each connection asks about once a second. Only strangers are held,
+ * and alike whether or not the account exists.
+ */
+export const BUSY_REFUSAL_HOLD_MS = 1_000;
+
+/** The pause before sending `error`'s answer: BUSY_REFUSAL_HOLD_MS for a busy hasher's refusal, else none. */
+export function refusalHoldMs(error: unknown): number {
+  return error instanceof AuthError && error.reason === HASHER_BUSY ? BUSY_REFUSAL_HOLD_MS : 0;
+}
+
+/** Waits out `refusalHoldMs(error)`; for the endpoint and the page pipeline, which answer after awaiting. */
+export async function holdRefusal(error: unknown): Promise<void> {
+  const ms = refusalHoldMs(error);
+  if (ms > 0) await new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 /**
