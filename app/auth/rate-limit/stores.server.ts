@@ -186,15 +186,21 @@ export class MemoryCounters {
     setInterval(() => this.#prune(Date.now()), 60_000).unref();
   }
 
-  readonly take: Store = async (key, rule) => {
-    const now = Date.now();
-    const windowMs = rule.windowSeconds * 1000;
+  /** The key's live window, a new one when the last has ended (pruning first when the map is full). */
+  #liveWindow(key: string, windowMs: number, now: number) {
     let window = this.#windows.get(key);
     if (!window || window.startedAt + windowMs <= now) {
       if (this.#windows.size >= MEMORY_STORE_MAX_KEYS) this.#prune(now);
       window = { count: 0, startedAt: now, windowMs };
       this.#windows.set(key, window);
     }
+    return window;
+  }
+
+  readonly take: Store = async (key, rule) => {
+    const now = Date.now();
+    const windowMs = rule.windowSeconds * 1000;
+    const window = this.#liveWindow(key, windowMs, now);
     window.count++;
     return verdict(window.count, rule, window.startedAt + windowMs, now);
   };
@@ -203,12 +209,7 @@ export class MemoryCounters {
   reserve(key: string, rule: RateRule): Reservation {
     const now = Date.now();
     const windowMs = rule.windowSeconds * 1000;
-    let window = this.#windows.get(key);
-    if (!window || window.startedAt + windowMs <= now) {
-      if (this.#windows.size >= MEMORY_STORE_MAX_KEYS) this.#prune(now);
-      window = { count: 0, startedAt: now, windowMs };
-      this.#windows.set(key, window);
-    }
+    const window = this.#liveWindow(key, windowMs, now);
     if (window.count >= rule.max) return { retryAfterSeconds: Math.max(1, Math.ceil((window.startedAt + windowMs - now) / 1000)), windowStartedAt: window.startedAt };
     window.count++;
     return { place: window.count, windowStartedAt: window.startedAt };
