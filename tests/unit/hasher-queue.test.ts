@@ -152,6 +152,22 @@ describe("the password hasher's queue", () => {
     expect(started).toEqual(["s1", "owner", "s2"]);
   });
 
+  it("during a surge starts no stranger while an owner's check runs; the one already running finishes", async () => {
+    const { queue, started, submit, finish } = harness({ surgeWindowMs: 10_000 });
+    for (let i = 0; i < 201; i++) queue.noteStrangerFailure();
+    void submit("stranger", "s1");
+    void submit("stranger", "s2");
+    void submit("stranger", "s3");
+    await settle();
+    void submit("owner", "owner");
+    await settle();
+    expect(started).toEqual(["s1", "owner"]);
+    await finish("s1");
+    expect(started).toEqual(["s1", "owner"]); // the owner's scrypt has the hashing to itself
+    await finish("owner");
+    expect(started).toEqual(["s1", "owner", "s2"]);
+  });
+
   it("on a quiet server gives strangers every slot", async () => {
     const { started, submit } = harness();
     void submit("stranger", "s1");

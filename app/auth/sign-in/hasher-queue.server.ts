@@ -38,6 +38,7 @@ export class HasherQueue {
   readonly #options: Required<HasherOptions>;
   #running = 0;
   #strangersRunning = 0;
+  #ownersRunning = 0;
   readonly #owners: Waiter[] = [];
   readonly #strangers: Waiter[] = [];
   #workMs: number;
@@ -106,12 +107,14 @@ export class HasherQueue {
   }
 
   /**
-   * During a surge strangers get every slot but one, so an owner never waits for a stranger's scrypt to end;
-   * on a quiet server (two sign-ins from new browsers at once, say) they get them all.
+   * During a surge strangers get every slot but one, so an owner never waits for a stranger's scrypt to end,
+   * and none start while an owner's check runs, so it shares the cores with as little hashing as possible (the
+   * ones already running finish); on a quiet server (two sign-ins from new browsers at once, say) they get them all.
    */
   #strangerSlots(): number {
     const { slots } = this.#options;
-    return slots > 1 && this.surge() ? slots - 1 : slots;
+    if (slots <= 1 || !this.surge()) return slots;
+    return Math.max(0, slots - 1 - this.#ownersRunning);
   }
 
   #admit(lane: HasherLane): Promise<void> | void {
@@ -152,11 +155,13 @@ export class HasherQueue {
   #start(lane: HasherLane): void {
     this.#running++;
     if (lane === "stranger") this.#strangersRunning++;
+    else this.#ownersRunning++;
   }
 
   #release(lane: HasherLane): void {
     this.#running--;
     if (lane === "stranger") this.#strangersRunning--;
+    else this.#ownersRunning--;
     // Owners first; strangers only within their share of the slots.
     while (this.#running < this.#options.slots) {
       const next = this.#owners.shift() ?? (this.#strangersRunning < this.#strangerSlots() ? this.#strangers.shift() : undefined);
