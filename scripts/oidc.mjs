@@ -3,7 +3,7 @@
 // the database up to date, as `npm start` does.
 //
 //   add-client --name <name> --redirect-uri <uri> [--redirect-uri <uri>…] [--post-logout-redirect-uri <uri>…]
-//              [--public] [--trusted]
+//              [--public] [--trusted] [--homepage <url>]
 //   list-clients
 //   remove-client <client id>
 //   rotate-keys
@@ -15,7 +15,7 @@ import { ensureBuilt } from "./lib/build.mjs";
 import { migrate } from "./lib/migrate.mjs";
 
 const USAGE = `usage: npm run oidc -- add-client --name <name> --redirect-uri <uri> [--redirect-uri <uri>…]
-                              [--post-logout-redirect-uri <uri>…] [--public] [--trusted]
+                              [--post-logout-redirect-uri <uri>…] [--public] [--trusted] [--homepage <url>]
        npm run oidc -- list-clients
        npm run oidc -- remove-client <client id>
        npm run oidc -- rotate-keys`;
@@ -36,6 +36,7 @@ try {
       "post-logout-redirect-uri": { type: "string", multiple: true },
       public: { type: "boolean" },
       trusted: { type: "boolean" },
+      homepage: { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -66,6 +67,7 @@ try {
         postLogoutRedirectUris: values["post-logout-redirect-uri"] ?? [],
         public: values.public === true,
         trusted: values.trusted === true,
+        homepageUrl: values.homepage,
       });
       console.log(`client_id:     ${clientId}`);
       if (clientSecret) {

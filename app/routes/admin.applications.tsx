@@ -60,6 +60,7 @@ export async function action(args: ActionFunctionArgs) {
           name: value.name,
           redirectUris: value.redirectUris,
           postLogoutRedirectUris: value.postLogoutRedirectUris,
+          homepageUrl: value.homepageUrl || undefined,
           public: value.kind === "public",
           trusted: value.kind === "trusted",
         });
@@ -134,6 +135,7 @@ function RegisterForm({ last }: { last: ReturnType<typeof useActionData<typeof a
         meta={fields.redirectUris}
       />
       <UriField label="Addresses after signing out (optional)" hint="Where the application may send people after signing out, one per line." meta={fields.postLogoutRedirectUris} />
+      <Field label="The application's site (optional)" meta={fields.homepageUrl} type="url" autoComplete="off" hint="Shown on the consent page beside its name, e.g. https://wiki.example.com." />
       <fieldset className="field" aria-describedby={kindError}>
         <legend>Kind</legend>
         {(

@@ -31,8 +31,8 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     // To /sign-in (a page), or back to the provider (not a Remix route: the whole page goes).
     throw step.to.startsWith("/sign-in") ? redirect(step.to, { headers: ctx.responseHeaders }) : redirectDocument(step.to, { headers: ctx.responseHeaders });
   }
-  if (step.step === "expired") return data({ ...step, clientName: null, scopes: [], newScopes: [] }, { status: 410, headers: ctx.responseHeaders });
-  if (step.step === "impersonating") return data({ ...step, clientName: null, scopes: [], newScopes: [] }, { status: 403, headers: ctx.responseHeaders });
+  if (step.step === "expired") return data({ ...step, clientName: null, clientSite: null, scopes: [], newScopes: [] }, { status: 410, headers: ctx.responseHeaders });
+  if (step.step === "impersonating") return data({ ...step, clientName: null, clientSite: null, scopes: [], newScopes: [] }, { status: 403, headers: ctx.responseHeaders });
   return data({ ...step, scopes: describeScopes(step.scopes), newScopes: describeScopes(step.newScopes) }, { headers: ctx.responseHeaders });
 }
 
@@ -111,7 +111,16 @@ export default function AllowAccess() {
         </SubmitButton>
       </p>
       <p>
-        <strong>{page.clientName}</strong> would like to:
+        <strong>{page.clientName}</strong>
+        {page.clientSite ? (
+          <>
+            {" "}
+            (<a href={page.clientSite} rel="noopener noreferrer" className="address" data-testid="client-site">
+              {new URL(page.clientSite).host}
+            </a>)
+          </>
+        ) : null}{" "}
+        would like to:
       </p>
       <ul>
         {asked.map((words) => (

@@ -58,6 +58,23 @@ describe("an application's sign-in, from the person's side", () => {
     expect(tokens.claims()).toMatchObject({ email: olga.email });
   });
 
+  it("the consent page links the application's own site when it was registered with one, and says nothing of one otherwise", async () => {
+    const withSite = await registerClient(server.database, { name: "Site App", homepageUrl: "https://site-app.example.com/" });
+    const withoutSite = await registerClient(server.database, { name: "No Site App" });
+    const person = new ApiClient(server.baseUrl);
+    await signUp(person);
+    for (const [app, expected] of [[withSite, "https://site-app.example.com/"], [withoutSite, null]] as const) {
+      const consent = await browse(person, (await authorizationRequest(await relyingParty(app, server.baseUrl), app)).url.href);
+      const html = consent.response!.text;
+      if (expected) {
+        expect(html).toContain(`href="${expected}"`);
+        expect(text(html)).toContain("Site App ( site-app.example.com ) would like to");
+      } else {
+        expect(html).not.toContain('data-testid="client-site"');
+      }
+    }
+  });
+
   it("an expired request is titled 'Error: This request has expired'", async () => {
     const page = await new ApiClient(server.baseUrl).get("/oauth2/interaction/no-longer-open");
     expect(page.status).toBe(410);

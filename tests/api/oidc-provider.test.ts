@@ -454,17 +454,21 @@ describe.runIf(databaseKindUnderTest() === "sqlite")("operators' commands", () =
       promisify(execFile)(process.execPath, ["scripts/oidc.mjs", ...args], {
         env: { PATH: process.env.PATH, AUTH_SECRET: TEST_SECRET, DATABASE_URL: server.database.url, BASE_URL: server.baseUrl, NODE_ENV: "production" },
       });
-    const added = await run("add-client", "--name", "CLI App", "--redirect-uri", "https://cli.example.com/cb", "--post-logout-redirect-uri", "https://cli.example.com/bye");
+    const added = await run(
+      "add-client", "--name", "CLI App", "--redirect-uri", "https://cli.example.com/cb", "--post-logout-redirect-uri", "https://cli.example.com/bye", "--homepage", "https://cli.example.com",
+    );
     const clientId = /client_id:\s+(\S+)/.exec(added.stdout)![1]!;
     const clientSecret = /client_secret:\s+(\S+)/.exec(added.stdout)![1]!;
-    const [stored] = await query<{ secretHash: string }>(server.database, `SELECT "secretHash" FROM "oidcClient" WHERE "id" = ?`, [clientId]);
+    const [stored] = await query<{ secretHash: string; homepageUrl: string }>(server.database, `SELECT "secretHash", "homepageUrl" FROM "oidcClient" WHERE "id" = ?`, [clientId]);
     expect(stored!.secretHash).not.toContain(clientSecret);
+    expect(stored!.homepageUrl).toBe("https://cli.example.com/");
     // Registered while the server runs: usable at once.
     const app = { clientId, clientSecret, redirectUri: "https://cli.example.com/cb", postLogoutRedirectUri: "https://cli.example.com/bye" };
     const { tokens, someone } = await signedInFlow(app);
     expect(tokens.access_token).toBeTruthy();
     expect((await run("list-clients")).stdout).toContain(`${clientId}  CLI App  (confidential)`);
     await expect(run("add-client", "--name", "Bad", "--redirect-uri", "http://not-local.example/cb")).rejects.toMatchObject({ code: 2 });
+    await expect(run("add-client", "--name", "Bad Site", "--redirect-uri", "https://ok.example/cb", "--homepage", "javascript:alert(1)")).rejects.toMatchObject({ code: 2 });
     expect((await run("remove-client", clientId)).stdout).toContain("Removed");
     const gone = await eventually(
       () => new ApiClient(server.baseUrl).get(`/api/auth/oauth2/authorize?client_id=${clientId}&redirect_uri=${encodeURIComponent(app.redirectUri)}&response_type=code&scope=openid`),

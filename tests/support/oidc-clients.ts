@@ -17,7 +17,7 @@ export interface RegisteredClient {
 
 export async function registerClient(
   database: Pick<TestDatabase, "kind" | "url">,
-  options: { name?: string; public?: boolean; trusted?: boolean; redirectUri?: string; postLogoutRedirectUri?: string } = {},
+  options: { name?: string; public?: boolean; trusted?: boolean; redirectUri?: string; postLogoutRedirectUri?: string; homepageUrl?: string } = {},
 ): Promise<RegisteredClient> {
   const clientId = `client-${randomBytes(8).toString("hex")}`;
   const clientSecret = options.public ? null : randomBytes(32).toString("base64url");
@@ -25,7 +25,7 @@ export async function registerClient(
   const postLogoutRedirectUri = options.postLogoutRedirectUri ?? "https://app.example.com/signed-out";
   await query(
     database,
-    `INSERT INTO "oidcClient" ("id", "name", "secretHash", "redirectUris", "postLogoutRedirectUris", "trusted", "createdAt") VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO "oidcClient" ("id", "name", "secretHash", "redirectUris", "postLogoutRedirectUris", "trusted", "createdAt", "homepageUrl") VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     [
       clientId,
       options.name ?? "Team Wiki",
@@ -34,6 +34,7 @@ export async function registerClient(
       JSON.stringify([postLogoutRedirectUri]),
       database.kind === "sqlite" ? Number(options.trusted === true) : options.trusted === true,
       database.kind === "sqlite" ? Date.now() : new Date(),
+      options.homepageUrl ?? null,
     ],
   );
   return { clientId, clientSecret, redirectUri, postLogoutRedirectUri };

@@ -128,6 +128,7 @@ export const registerClientFormSchema = z.object({
   name: z.string({ error: "Enter the application's name." }).trim().min(1, "Enter the application's name.").max(MAX_CLIENT_NAME_LENGTH, `Use at most ${MAX_CLIENT_NAME_LENGTH} characters.`),
   redirectUris: uriLines("the redirect addresses").refine((uris) => uris.length > 0, "Enter at least one redirect address."),
   postLogoutRedirectUris: uriLines("the sign-out addresses"),
+  homepageUrl: z.string().trim().max(MAX_URI_LENGTH, "That address is too long.").optional(),
   kind: z.enum(CLIENT_KINDS, { error: "Choose what kind of application it is." }),
 });
 export const clientIdFormSchema = z.object({ clientId: z.string().min(1).max(MAX_ID_LENGTH) });

@@ -15,6 +15,8 @@ export interface NewClient {
   public?: boolean;
   /** A first-party application: confidential, and skips the consent page. */
   trusted?: boolean;
+  /** The application's own site (OpenID's `client_uri`), shown on the consent page. */
+  homepageUrl?: string;
 }
 
 export class ClientRegistrationError extends Error {
@@ -36,6 +38,22 @@ function checkRedirectUri(value: string): string {
   return value;
 }
 
+/** An application's site: an absolute https address (http on localhost), nothing a browser would run. */
+function checkHomepageUrl(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ClientRegistrationError(`"${value}" is not an absolute URL`);
+  }
+  const loopback = ["localhost", "127.0.0.1", "[::1]"].includes(url.hostname);
+  if (!(url.protocol === "https:" || (url.protocol === "http:" && loopback))) {
+    throw new ClientRegistrationError(`"${value}" must use https (plain http is for localhost only)`);
+  }
+  if (url.username || url.password) throw new ClientRegistrationError(`"${value}" may not carry a user name or password`);
+  return url.href;
+}
+
 export async function addClient(input: NewClient): Promise<{ clientId: string; clientSecret: string | null }> {
   const name = input.name.trim();
   if (!name) throw new ClientRegistrationError("a client needs a --name");
@@ -43,6 +61,7 @@ export async function addClient(input: NewClient): Promise<{ clientId: string; c
   if (input.public && input.trusted) throw new ClientRegistrationError("--trusted is for confidential first-party clients, not --public ones");
   const redirectUris = input.redirectUris.map(checkRedirectUri);
   const postLogoutRedirectUris = (input.postLogoutRedirectUris ?? []).map(checkRedirectUri);
+  const homepageUrl = input.homepageUrl ? checkHomepageUrl(input.homepageUrl) : null;
   const clientId = newId();
   const clientSecret = input.public ? null : randomBase64Url(32);
   await db.oidcClient.create({
@@ -53,6 +72,7 @@ export async function addClient(input: NewClient): Promise<{ clientId: string; c
       redirectUris: JSON.stringify(redirectUris),
       postLogoutRedirectUris: JSON.stringify(postLogoutRedirectUris),
       trusted: input.trusted === true,
+      homepageUrl,
     },
   });
   return { clientId, clientSecret };
@@ -65,6 +85,7 @@ export async function listClients() {
     name: row.name,
     public: row.secretHash === null,
     trusted: row.trusted,
+    homepageUrl: row.homepageUrl,
     redirectUris: JSON.parse(row.redirectUris) as string[],
     postLogoutRedirectUris: JSON.parse(row.postLogoutRedirectUris) as string[],
     createdAt: row.createdAt,

@@ -24,7 +24,16 @@ export type InteractionStep =
    * The consent page: the application, the account it would get (so someone signed in as somebody else can
    * switch), and where the answer sends the browser (the redirect URI's host, e.g. "wiki.example.com").
    */
-  | { step: "consent"; clientName: string; scopes: string[]; newScopes: string[]; account: { name: string; email: string }; returnsTo: string | null }
+  | {
+      step: "consent";
+      clientName: string;
+      /** The application's own site, as registered (OpenID's client_uri); null when none was given. */
+      clientSite: string | null;
+      scopes: string[];
+      newScopes: string[];
+      account: { name: string; email: string };
+      returnsTo: string | null;
+    }
   /**
    * An admin acting as the person (impersonation): no application is let in as them, neither by consent nor by
    * a consent remembered before. The request stays open, so after "Stop" the admin may sign in as themselves.
@@ -150,6 +159,7 @@ export async function interactionStep(ctx: RequestContext, uid: string, current:
   return {
     step: "consent",
     clientName: client.name,
+    clientSite: client.homepageUrl,
     scopes,
     newScopes: scopes.filter((scope) => missing.has(scope)),
     account: { name: current.user.name, email: current.user.email },

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "oidcClient" ADD COLUMN "homepageUrl" TEXT;
