@@ -55,8 +55,8 @@ export async function action(args: ActionFunctionArgs) {
       schema: registerClientFormSchema,
       rateLimitAs: "/admin/register-application",
       session: "required",
-      run: async (value, admin) => {
-        const registered = await registerApplication(admin, {
+      run: async (value, admin, ctx) => {
+        const registered = await registerApplication(ctx, admin, {
           name: value.name,
           redirectUris: value.redirectUris,
           postLogoutRedirectUris: value.postLogoutRedirectUris,
@@ -72,8 +72,8 @@ export async function action(args: ActionFunctionArgs) {
       rateLimitAs: "/admin/remove-application",
       session: "required",
       refusalShown: "page",
-      run: async (value, admin) => {
-        const removed = await removeApplication(admin, value.clientId);
+      run: async (value, admin, ctx) => {
+        const removed = await removeApplication(ctx, admin, value.clientId);
         return goTo(HERE, removed ? "The application is removed: it can no longer sign anyone in." : "That application was already removed.");
       },
     }),

@@ -205,6 +205,17 @@ describe("administrators", () => {
     expect(Boolean(row.banned)).toBe(false);
   });
 
+  it("register an application in the console only from a recently verified session: a late form goes to Confirm it's you", async () => {
+    const admin = await person();
+    await query(server.database, `UPDATE "user" SET "role" = 'admin' WHERE "id" = ?`, [admin.user.id]);
+    await staleSessions(admin.user.id);
+    const fields = { intent: "register", name: "Sneaky App", redirectUris: "https://sneaky.example.com/cb", kind: "trusted" };
+    const late = await admin.client.request("POST", "/admin/applications", { rawBody: new URLSearchParams(fields).toString(), headers: FORM });
+    expect(late.status).toBe(302);
+    expect(late.headers.get("location")).toBe("/reverify?redirectTo=%2Fadmin%2Fapplications");
+    expect(await query(server.database, `SELECT 1 FROM "oidcClient" WHERE "name" = 'Sneaky App'`)).toEqual([]);
+  });
+
   it("act only from a recently verified session", async () => {
     const admin = await person();
     const target = await person();

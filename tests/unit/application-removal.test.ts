@@ -19,8 +19,9 @@ it("an admin's removal records application_revoked for each person who allowed i
   const client = await db.oidcClient.create({ data: { id: `removed-${Date.now()}`, name: "Gone App", redirectUris: "[]" } });
   for (const person of people) await db.oidcConsent.create({ data: { userId: person.id, clientId: client.id, scopes: "openid", grantId: `grant-${person.id}` } });
 
-  const adminSession = { user: admin, session: {} } as unknown as Parameters<typeof removeApplication>[0];
-  expect(await removeApplication(adminSession, client.id)).toBe(true);
+  const adminSession = { user: admin, session: { createdAt: new Date(), verifiedAt: null } } as unknown as Parameters<typeof removeApplication>[1];
+  const ctx = { clientIp: "203.0.113.9", userAgent: "vitest" } as Parameters<typeof removeApplication>[0];
+  expect(await removeApplication(ctx, adminSession, client.id)).toBe(true);
 
   const events = await db.securityEvent.findMany({ where: { type: "application_revoked", userId: { in: people.map((p) => p.id) } } });
   expect(events).toHaveLength(2);
@@ -29,5 +30,5 @@ it("an admin's removal records application_revoked for each person who allowed i
     expect(JSON.parse(event.details)).toEqual({ application: "Gone App", clientId: client.id, applicationRemoved: true });
   }
   expect(await db.oidcConsent.count({ where: { clientId: client.id } })).toBe(0);
-  expect(await removeApplication(adminSession, client.id)).toBe(false);
+  expect(await removeApplication(ctx, adminSession, client.id)).toBe(false);
 });

@@ -4,7 +4,9 @@
 import { AuthError } from "~/auth/errors";
 import { isAdminRole } from "~/auth/admin/permissions";
 import { addClient, ClientRegistrationError, listClients, removeClient, type NewClient } from "~/auth/oidc-provider/clients.server";
+import type { RequestContext } from "~/auth/request-context.server";
 import type { SessionWithUser } from "~/auth/session/sessions.server";
+import { requireRecentVerification } from "~/auth/step-up/guard.server";
 
 function refuseNonAdmin(admin: SessionWithUser): void {
   if (!isAdminRole(admin.user.role)) throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_MANAGE_APPLICATIONS");
@@ -15,9 +17,13 @@ export async function listApplications(admin: SessionWithUser) {
   return listClients();
 }
 
-/** Registers a client; the secret (confidential clients) is in the answer and nowhere else, to be shown once. */
-export async function registerApplication(admin: SessionWithUser, input: NewClient) {
+/**
+ * Registers a client; the secret (confidential clients) is in the answer and nowhere else, to be shown once. An
+ * admin's act: the session must be recently verified (ADR 059), as a trusted application skips every consent.
+ */
+export async function registerApplication(ctx: RequestContext, admin: SessionWithUser, input: NewClient) {
   refuseNonAdmin(admin);
+  await requireRecentVerification(ctx, admin, "/admin/register-application");
   try {
     return await addClient(input);
   } catch (error) {
@@ -27,8 +33,9 @@ export async function registerApplication(admin: SessionWithUser, input: NewClie
 }
 
 /** Removes a client and everything issued to it (its people's consents go with it). False if there was none. */
-export async function removeApplication(admin: SessionWithUser, clientId: string): Promise<boolean> {
+export async function removeApplication(ctx: RequestContext, admin: SessionWithUser, clientId: string): Promise<boolean> {
   refuseNonAdmin(admin);
+  await requireRecentVerification(ctx, admin, "/admin/remove-application");
   return removeClient(clientId, { actorUserId: admin.user.id });
 }
 
