@@ -5,6 +5,7 @@ import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { z } from "zod";
 import { parseSocialSettings, type SocialSettings } from "~/auth/social/env";
+import { SSO_SETTINGS } from "~/auth/sso/env";
 
 const DAY_SECONDS = 24 * 60 * 60;
 const MAX_COOKIE_AGE_SECONDS = 400 * DAY_SECONDS; // browsers cap cookies at 400 days (spec §9: 34560000 s)
@@ -137,6 +138,8 @@ const schema = z
     AUTH_POW: onOff("off"),
     /** PBKDF2 iterations of each try; a challenge takes 1000–3000 tries (about a second in a browser at 1000). */
     AUTH_POW_COST: z.coerce.number().int().min(1).max(100_000).default(1000),
+    // Enterprise single sign-on (issue 43, docs/decisions/070-sso-connections.md)
+    ...SSO_SETTINGS,
     // Metrics and logs (issue 40, docs/decisions/062-metrics-and-request-logs.md)
     /** The metrics listener's port; unset, nothing is measured anywhere. Never PORT: the public port serves none. */
     METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),

@@ -17,6 +17,7 @@ import { ADMIN_ERRORS } from "~/auth/admin/errors";
 import { PASSWORD_POLICY_ERRORS } from "~/auth/password-policy/errors";
 import { STEP_UP_ERRORS } from "~/auth/step-up/errors";
 import { PROOF_OF_WORK_ERRORS } from "~/auth/proof-of-work/errors";
+import { SSO_ERRORS } from "~/auth/sso/errors";
 
 type Entry = readonly [status: number, message: string];
 
@@ -85,6 +86,7 @@ export const ERRORS = {
   ...PASSWORD_POLICY_ERRORS,
   ...STEP_UP_ERRORS,
   ...PROOF_OF_WORK_ERRORS,
+  ...SSO_ERRORS,
 } as const satisfies Record<string, Entry>;
 
 export type ErrorName = keyof typeof ERRORS;
