@@ -16,11 +16,30 @@ import {
   describeRole,
   PERMISSIONS,
   roleAllows,
+  STATEMENT,
 } from "~/auth/organization/permissions";
 
-describe("the permission table (spec §6)", () => {
-  it("is exactly the specification's", () => {
+describe("the permission table (Better Auth's statement; spec §6)", () => {
+  it("is Better Auth's default statement and roles", () => {
+    expect(STATEMENT).toEqual({
+      organization: ["update", "delete"],
+      member: ["create", "update", "delete"],
+      invitation: ["create", "cancel"],
+      team: ["create", "update", "delete"],
+      ac: ["create", "read", "update", "delete"],
+    });
     expect(PERMISSIONS).toEqual({
+      owner: STATEMENT,
+      admin: { ...STATEMENT, organization: ["update"] },
+      member: { organization: [], member: [], invitation: [], team: [], ac: ["read"] },
+    });
+  });
+
+  it("restricted to the specification's three resources, is exactly its table", () => {
+    const restricted = Object.fromEntries(
+      Object.entries(PERMISSIONS).map(([role, s]) => [role, { organization: s.organization, invitation: s.invitation, member: s.member }]),
+    );
+    expect(restricted).toEqual({
       owner: { organization: ["update", "delete"], invitation: ["create", "cancel"], member: ["create", "update", "delete"] },
       admin: { organization: ["update"], invitation: ["create", "cancel"], member: ["create", "update", "delete"] },
       member: { organization: [], invitation: [], member: [] },
@@ -38,6 +57,11 @@ describe("the permission table (spec §6)", () => {
     ["superuser", { organization: ["update"] }, false],
     ["owner", { organization: ["launch"] }, false],
     ["owner", { toString: ["call"] }, false],
+    ["owner", { team: ["create", "update", "delete"], ac: ["create", "read", "update", "delete"] }, true],
+    ["admin", { team: ["delete"], ac: ["delete"] }, true],
+    ["member", { ac: ["read"] }, true],
+    ["member", { team: ["create"] }, false],
+    ["member", { ac: ["create"] }, false],
   ] as Array<[string, Record<string, string[]>, boolean]>)("%j may %j: %s", (role, wanted, expected) => {
     expect(roleAllows(role, wanted)).toBe(expected);
   });

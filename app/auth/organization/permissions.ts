@@ -1,18 +1,29 @@
-// Roles and what they may do: exactly the table of spec §6. A member's role is a comma-separated list of role
-// names ("admin,member"); they hold the union of those roles' permissions. The named rules below are what the
-// domain enforces and what the pages ask to decide which controls to show, so no rule is written twice.
+// Roles and what they may do. What can be permitted and the built-in roles are code (ADR 015): Better Auth's
+// statement and its default roles; the spec's §6 table is these restricted to organization, invitation and member.
+// A member's role is a comma-separated list of role names ("admin,member"); they hold the union of those roles'
+// permissions. The named rules below are what the domain enforces and what the pages ask to decide which controls
+// to show, so no rule is written twice.
 export const ROLES = ["owner", "admin", "member"] as const;
 export type Role = (typeof ROLES)[number];
 
-export const RESOURCES = ["organization", "invitation", "member"] as const;
-export type Resource = (typeof RESOURCES)[number];
+/** Better Auth's default statement: every resource and the actions on it, in its order. */
+export const STATEMENT = {
+  organization: ["update", "delete"],
+  member: ["create", "update", "delete"],
+  invitation: ["create", "cancel"],
+  team: ["create", "update", "delete"],
+  ac: ["create", "read", "update", "delete"],
+} as const satisfies Record<string, readonly string[]>;
 
-type Statements = { readonly [R in Resource]: readonly string[] };
+export type Resource = keyof typeof STATEMENT;
+export const RESOURCES = Object.keys(STATEMENT) as Resource[];
+
+export type Statements = { readonly [R in Resource]: readonly string[] };
 
 export const PERMISSIONS: Record<Role, Statements> = {
-  owner: { organization: ["update", "delete"], invitation: ["create", "cancel"], member: ["create", "update", "delete"] },
-  admin: { organization: ["update"], invitation: ["create", "cancel"], member: ["create", "update", "delete"] },
-  member: { organization: [], invitation: [], member: [] },
+  owner: STATEMENT,
+  admin: { ...STATEMENT, organization: ["update"] },
+  member: { organization: [], member: [], invitation: [], team: [], ac: ["read"] },
 };
 
 export const OWNER: Role = "owner";
