@@ -10,6 +10,7 @@ export const SSO_ERRORS = {
   YOU_HAVE_REACHED_THE_MAXIMUM_NUMBER_OF_SSO_PROVIDERS: [403, "You have reached the maximum number of SSO providers"],
   /** Ours: Better Auth allows personal providers; here every connection belongs to an organization. */
   ORGANIZATIONID_IS_REQUIRED: [400, "organizationId is required"],
+  YOU_DONT_HAVE_ACCESS_TO_THIS_PROVIDER: [403, "You don't have access to this provider"],
   INSUFICCIENT_ACCESS: [403, "User must be owner of or belong to the SSO provider organization"],
   NO_PROVIDER_FOUND_FOR_THE_ISSUER: [404, "No provider found for the issuer"],
   PROVIDER_DOMAIN_HAS_NOT_BEEN_VERIFIED: [401, "Provider domain has not been verified"],

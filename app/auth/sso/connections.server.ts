@@ -1,0 +1,98 @@
+// An organization's enterprise sign-in connections (docs/decisions/070-sso-connections.md): registering one, the
+// lists its owners and admins see, and removing one. Only an organization's owners and admins manage its
+// connections; every connection belongs to an organization. Client secrets are stored encrypted and never answered.
+import { encrypt } from "~/auth/core/crypto.server";
+import { AuthError } from "~/auth/errors";
+import { canManage, managedOrganizationIds, requireConnectionAdmin, roleIn } from "~/auth/sso/access.server";
+import { TX_OPTIONS } from "~/auth/organization/access.server";
+import type { SessionWithUser } from "~/auth/session/sessions.server";
+import { SOCIAL_PROVIDER_IDS } from "~/auth/social/provider-ids";
+import { discoverEndpoints } from "~/auth/sso/discovery.server";
+import { forgetDomainToken, issueDomainToken } from "~/auth/sso/domains.server";
+import { presentProvider, presentRegistered, type StoredOidcConfig } from "~/auth/sso/presenters.server";
+import type { RegisterInput } from "~/auth/sso/schemas";
+import { databaseKind, db, isUniqueViolation, type Transaction } from "~/db.server";
+import { env } from "~/env.server";
+
+/** Ids another way in already uses in the `account` table, which SSO identities share. */
+function isReserved(providerId: string): boolean {
+  const id = providerId.toLowerCase();
+  return id === "credential" || id === "email-otp" || id === "oidc" || id === env.social.oidc?.id.toLowerCase() || (SOCIAL_PROVIDER_IDS as readonly string[]).includes(id);
+}
+
+/** Makes one organization's connection changes take turns, so the limit is counted and kept by one at a time. */
+async function lockOrganizationRow(tx: Transaction, organizationId: string): Promise<void> {
+  if (databaseKind === "postgres") {
+    await tx.$queryRawUnsafe(`SELECT "id" FROM "organization" WHERE "id" = $1 FOR UPDATE`, organizationId);
+  } else {
+    // A write takes SQLite's one write lock at once (a transaction that only read first could be overtaken).
+    await tx.$executeRawUnsafe(`UPDATE "organization" SET "id" = "id" WHERE "id" = ?`, organizationId);
+  }
+}
+
+/** POST /sso/register. */
+export async function registerConnection(current: SessionWithUser, input: RegisterInput) {
+  if (!input.organizationId) throw new AuthError("ORGANIZATIONID_IS_REQUIRED");
+  const organizationId = input.organizationId;
+  const role = await roleIn(organizationId, current.user.id);
+  if (!role) throw new AuthError("YOU_ARE_NOT_A_MEMBER_OF_THE_ORGANIZATION");
+  if (!canManage(role)) throw new AuthError("YOU_MUST_BE_AN_ORGANIZATION_OWNER_OR_ADMIN_TO_REGISTER_SSO_PROVIDERS");
+  if (isReserved(input.providerId)) throw new AuthError("SSO_PROVIDER_WITH_THIS_PROVIDERID_ALREADY_EXISTS");
+  if (!input.oidcConfig) {
+    // SAML connections are not built yet (issue 43's SAML part): refused rather than stored half-usable.
+    throw new AuthError("INVALID_SSO_CONFIGURATION", { message: input.samlConfig ? "SAML connections are not supported yet" : "oidcConfig is required" });
+  }
+  // Before anything is written, and outside the transaction: a slow IdP must not hold the organization's lock.
+  const endpoints = await discoverEndpoints(input.issuer, input.oidcConfig);
+  const oidcConfig: StoredOidcConfig = {
+    clientId: input.oidcConfig.clientId,
+    clientSecret: encrypt(input.oidcConfig.clientSecret),
+    ...endpoints,
+    scopes: input.oidcConfig.scopes ?? ["openid", "email", "profile"],
+    pkce: input.oidcConfig.pkce ?? true,
+    ...(input.oidcConfig.mapping ? { mapping: input.oidcConfig.mapping } : {}),
+  };
+  try {
+    const { provider, token } = await db.$transaction(async (tx) => {
+      await lockOrganizationRow(tx, organizationId);
+      if ((await tx.ssoProvider.count({ where: { organizationId } })) >= env.SSO_PROVIDERS_LIMIT) {
+        throw new AuthError("YOU_HAVE_REACHED_THE_MAXIMUM_NUMBER_OF_SSO_PROVIDERS");
+      }
+      const provider = await tx.ssoProvider.create({
+        data: { providerId: input.providerId, issuer: input.issuer, domain: input.domain, organizationId, userId: current.user.id, oidcConfig: JSON.stringify(oidcConfig) },
+      });
+      return { provider, token: await issueDomainToken(tx, provider.providerId) };
+    }, TX_OPTIONS);
+    return presentRegistered(provider, token);
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new AuthError("SSO_PROVIDER_WITH_THIS_PROVIDERID_ALREADY_EXISTS");
+    throw error;
+  }
+}
+
+/** GET /sso/providers. */
+export async function listConnections(current: SessionWithUser, organizationId?: string) {
+  const managed = await managedOrganizationIds(current.user.id);
+  const ids = organizationId ? managed.filter((id) => id === organizationId) : managed;
+  const providers = ids.length ? await db.ssoProvider.findMany({ where: { organizationId: { in: ids } }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] }) : [];
+  return { providers: providers.map(presentProvider) };
+}
+
+/** GET /sso/get-provider. */
+export async function getConnection(current: SessionWithUser, providerId: string) {
+  return presentProvider(await requireConnectionAdmin(current, providerId));
+}
+
+/**
+ * POST /sso/delete-provider: the connection, its pending domain token and the identities linked through it go
+ * together; people keep their accounts and memberships. Sign-in through it is 404 afterwards.
+ */
+export async function deleteConnection(current: SessionWithUser, providerId: string) {
+  const provider = await requireConnectionAdmin(current, providerId);
+  await db.$transaction(async (tx) => {
+    await tx.account.deleteMany({ where: { providerId: provider.providerId } });
+    await forgetDomainToken(tx, provider.providerId);
+    await tx.ssoProvider.deleteMany({ where: { id: provider.id } });
+  });
+  return { success: true };
+}

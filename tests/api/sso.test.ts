@@ -1,0 +1,261 @@
+// Enterprise SSO connections (issue 43): registering an OIDC connection with discovery and its checks, who may
+// manage connections, the sanitized lists, removal, request forgery, and the DNS proof of the domain.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ApiClient } from "../support/client";
+import { count, query } from "../support/sql";
+import {
+  addMember,
+  CLIENT_SECRET,
+  createOrganization,
+  oidcRegistration,
+  person,
+  proveDomain,
+  registerOidc,
+  startSsoWorld,
+  uniqueDomain,
+  type Person,
+  type SsoWorld,
+} from "../support/sso";
+
+let world: SsoWorld;
+let owner: Person;
+let organizationId: string;
+
+beforeAll(async () => {
+  world = await startSsoWorld();
+  owner = await person(world.server);
+  organizationId = (await createOrganization(owner)).id;
+});
+afterAll(async () => {
+  await world?.stop();
+});
+
+describe("POST /sso/register", () => {
+  it("stores an OIDC connection with the discovered endpoints and answers it with its domain token and redirect URI, never the secret", async () => {
+    const body = oidcRegistration(world, organizationId, { domain: "Example-One.test, sub.example-two.test" });
+    const response = await owner.client.post("/api/auth/sso/register", body);
+    expect(response.status, response.text).toBe(200);
+    expect(response.body).toMatchObject({
+      providerId: body.providerId,
+      issuer: world.issuer,
+      domain: "example-one.test,sub.example-two.test",
+      organizationId,
+      userId: owner.id,
+      domainVerified: false,
+      redirectURI: `${world.server.baseUrl}/api/auth/sso/callback/${body.providerId}`,
+      oidcConfig: {
+        clientId: "sso-test-client",
+        authorizationEndpoint: `${world.issuer}/authorize`,
+        tokenEndpoint: `${world.issuer}/token`,
+        jwksEndpoint: `${world.issuer}/jwks`,
+        userInfoEndpoint: `${world.issuer}/userinfo`,
+        scopes: ["openid", "email", "profile"],
+        pkce: true,
+      },
+    });
+    expect(response.body.domainVerificationToken).toMatch(/^[A-Za-z0-9]{24,}$/);
+    expect(response.text).not.toContain(CLIENT_SECRET);
+    // Stored encrypted with AUTH_SECRET.
+    const [row] = await query<{ oidcConfig: string }>(world.server.database, `SELECT "oidcConfig" FROM "ssoProvider" WHERE "providerId" = ?`, [body.providerId]);
+    expect(row.oidcConfig).not.toContain(CLIENT_SECRET);
+    expect(JSON.parse(row.oidcConfig).clientSecret).toBeTruthy();
+  });
+
+  it("answers 401 signed out, 400 without organizationId, 400 for a non-member, 403 for a plain member", async () => {
+    const body = oidcRegistration(world, organizationId);
+    expect((await new ApiClient(world.server.baseUrl).post("/api/auth/sso/register", body)).status).toBe(401);
+    const { organizationId: _dropped, ...personal } = body;
+    const without = await owner.client.post("/api/auth/sso/register", personal);
+    expect(without.status).toBe(400);
+    expect(without.body.code).toBe("ORGANIZATIONID_IS_REQUIRED");
+
+    const stranger = await person(world.server);
+    const notMember = await stranger.client.post("/api/auth/sso/register", body);
+    expect(notMember.status).toBe(400);
+    expect(notMember.body).toEqual({ code: "YOU_ARE_NOT_A_MEMBER_OF_THE_ORGANIZATION", message: "You are not a member of the organization" });
+
+    const member = await person(world.server);
+    await addMember(world.server, organizationId, member, "member");
+    const plain = await member.client.post("/api/auth/sso/register", body);
+    expect(plain.status).toBe(403);
+    expect(plain.body.message).toBe("You must be an organization owner or admin to register SSO providers");
+
+    const admin = await person(world.server);
+    await addMember(world.server, organizationId, admin, "admin");
+    expect((await admin.client.post("/api/auth/sso/register", body)).status).toBe(200);
+  });
+
+  it("refuses a taken or built-in providerId with 422, and a malformed one with 400", async () => {
+    const first = await registerOidc(world, owner, organizationId);
+    for (const providerId of [first.providerId, "credential", "google", "GitHub", "oidc", "email-otp"]) {
+      const response = await owner.client.post("/api/auth/sso/register", oidcRegistration(world, organizationId, { providerId }));
+      expect(response.status, providerId).toBe(422);
+      expect(response.body.code).toBe("SSO_PROVIDER_WITH_THIS_PROVIDERID_ALREADY_EXISTS");
+    }
+    for (const providerId of ["a.b", "has space", "x".repeat(45), ""]) {
+      const response = await owner.client.post("/api/auth/sso/register", oidcRegistration(world, organizationId, { providerId }));
+      expect(response.status, providerId).toBe(400);
+    }
+    for (const domain of ["not a domain", "localhost", "a..b.com", "http://example.com"]) {
+      const response = await owner.client.post("/api/auth/sso/register", oidcRegistration(world, organizationId, { domain }));
+      expect(response.status, domain).toBe(400);
+    }
+  });
+
+  it("answers discovery failures with 400 and Better Auth's codes, storing nothing", async () => {
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ issuer: `${world.issuer}/other` }, "discovery_not_found"],
+      [{ oidcConfig: { clientId: "c", clientSecret: "s", discoveryEndpoint: `${world.issuer}/jwks` } }, "issuer_mismatch"],
+      [{ oidcConfig: { clientId: "c", clientSecret: "s", skipDiscovery: true, authorizationEndpoint: `${world.issuer}/authorize` } }, "discovery_incomplete"],
+    ];
+    for (const [overrides, code] of cases) {
+      const body = oidcRegistration(world, organizationId, overrides);
+      const response = await owner.client.post("/api/auth/sso/register", body);
+      expect(response.status, code).toBe(400);
+      expect(response.body.code).toBe(code);
+      expect(await count(world.server.database, "ssoProvider", `"providerId" = ?`, [body.providerId])).toBe(0);
+    }
+  });
+
+  it("refuses IdP URLs on loopback, private, link-local and metadata hosts before any connection (no request forgery)", async () => {
+    // "vm" is a name that resolves to 127.0.0.1 here (/etc/hosts): refused on the resolved address.
+    for (const issuer of ["http://127.0.0.2:9", "http://169.254.169.254", "http://[::1]:9", "http://10.1.2.3", "http://metadata.google.internal", "http://vm:9", "http://localhost:9"]) {
+      const response = await owner.client.post("/api/auth/sso/register", oidcRegistration(world, organizationId, { issuer }));
+      expect(response.status, issuer).toBe(400);
+      expect(response.body.code, issuer).toBe("discovery_private_host");
+    }
+    // A trusted origin's endpoints are fine, another port on the same host is not.
+    const sideDoor = `http://localhost:${Number(new URL(world.issuer).port) + 1}`;
+    const response = await owner.client.post(
+      "/api/auth/sso/register",
+      oidcRegistration(world, organizationId, { oidcConfig: { clientId: "c", clientSecret: "s", skipDiscovery: false, discoveryEndpoint: `${sideDoor}/.well-known/openid-configuration` } }),
+    );
+    expect(response.status).toBe(400);
+    expect(response.body.code).toBe("discovery_private_host");
+  });
+
+  it("holds an organization to SSO_PROVIDERS_LIMIT connections, even when registered at once", async () => {
+    const limited = await startSsoWorld({ SSO_PROVIDERS_LIMIT: "3" });
+    try {
+      const boss = await person(limited.server);
+      const org = (await createOrganization(boss)).id;
+      const answers = await Promise.all(Array.from({ length: 5 }, () => boss.client.post("/api/auth/sso/register", oidcRegistration(limited, org))));
+      expect(answers.filter((a) => a.status === 200)).toHaveLength(3);
+      expect(answers.filter((a) => a.status === 403).map((a) => a.body.code)).toEqual(Array(2).fill("YOU_HAVE_REACHED_THE_MAXIMUM_NUMBER_OF_SSO_PROVIDERS"));
+      expect(await count(limited.server.database, "ssoProvider", `"organizationId" = ?`, [org])).toBe(3);
+    } finally {
+      await limited.stop();
+    }
+  });
+});
+
+describe("reading and removing connections", () => {
+  it("lists the sanitized connections of organizations the caller owns or administers, and nobody else's", async () => {
+    const provider = await registerOidc(world, owner, organizationId);
+    const list = await owner.client.get("/api/auth/sso/providers");
+    expect(list.status).toBe(200);
+    const mine = list.body.providers.find((p: { providerId: string }) => p.providerId === provider.providerId);
+    expect(mine).toEqual({
+      providerId: provider.providerId,
+      type: "oidc",
+      issuer: world.issuer,
+      domain: provider.domain,
+      organizationId,
+      domainVerified: false,
+      oidcConfig: expect.objectContaining({ clientIdLastFour: "****ient", pkce: true, tokenEndpoint: `${world.issuer}/token` }),
+      spMetadataUrl: `${world.server.baseUrl}/api/auth/sso/saml2/sp/metadata?providerId=${provider.providerId}`,
+    });
+    expect(list.text).not.toContain(CLIENT_SECRET);
+    expect(list.text).not.toContain("clientSecret");
+
+    const one = await owner.client.get(`/api/auth/sso/get-provider?providerId=${provider.providerId}`);
+    expect(one.status).toBe(200);
+    expect(one.body).toEqual(mine);
+
+    const member = await person(world.server);
+    await addMember(world.server, organizationId, member, "member");
+    expect((await member.client.get("/api/auth/sso/providers")).body.providers).toEqual([]);
+    expect((await member.client.get(`/api/auth/sso/get-provider?providerId=${provider.providerId}`)).status).toBe(403);
+    expect((await owner.client.get("/api/auth/sso/get-provider?providerId=nope")).status).toBe(404);
+    expect((await new ApiClient(world.server.baseUrl).get("/api/auth/sso/providers")).status).toBe(401);
+  });
+
+  it("removes a connection for its organization's owners and admins only, with the identities linked through it", async () => {
+    const provider = await registerOidc(world, owner, organizationId);
+    const linked = await person(world.server);
+    await query(world.server.database, `INSERT INTO "account" ("id", "userId", "providerId", "accountId", "createdAt", "updatedAt") VALUES (?, ?, ?, ?, ?, ?)`, [
+      `a-${provider.providerId}`,
+      linked.id,
+      provider.providerId,
+      "sub-1",
+      world.server.database.kind === "sqlite" ? Date.now() : new Date(),
+      world.server.database.kind === "sqlite" ? Date.now() : new Date(),
+    ]);
+    const member = await person(world.server);
+    await addMember(world.server, organizationId, member, "member");
+    expect((await member.client.post("/api/auth/sso/delete-provider", { providerId: provider.providerId })).status).toBe(403);
+
+    const removed = await owner.client.post("/api/auth/sso/delete-provider", { providerId: provider.providerId });
+    expect(removed.status).toBe(200);
+    expect(removed.body).toEqual({ success: true });
+    expect(await count(world.server.database, "ssoProvider", `"providerId" = ?`, [provider.providerId])).toBe(0);
+    expect(await count(world.server.database, "account", `"providerId" = ?`, [provider.providerId])).toBe(0);
+    expect(await count(world.server.database, "user", `"id" = ?`, [linked.id])).toBe(1);
+    expect((await owner.client.post("/api/auth/sso/delete-provider", { providerId: provider.providerId })).status).toBe(404);
+  });
+});
+
+describe("proving the domain by DNS TXT", () => {
+  it("gives the live token again (201), verifies once every domain carries the record (204), then answers 409", async () => {
+    const domains = `${uniqueDomain()},${uniqueDomain()}`;
+    const provider = await registerOidc(world, owner, organizationId, { domain: domains });
+    const again = await owner.client.post("/api/auth/sso/request-domain-verification", { providerId: provider.providerId });
+    expect(again.status).toBe(201);
+    expect(again.body).toEqual({ domainVerificationToken: provider.domainVerificationToken });
+
+    // One domain only: not proven.
+    const [first, second] = domains.split(",");
+    world.dns.records.set(`_better-auth-token-${provider.providerId}.${first}`.toLowerCase(), [`_better-auth-token-${provider.providerId}=${provider.domainVerificationToken}`]);
+    const half = await owner.client.post("/api/auth/sso/verify-domain", { providerId: provider.providerId });
+    expect(half.status).toBe(502);
+    expect(half.body.code).toBe("DOMAIN_VERIFICATION_FAILED");
+    expect(world.dns.asked).toContain(`${`_better-auth-token-${provider.providerId}.${second}`.toLowerCase()} TXT`);
+
+    // A wrong value does not count; the bare token does.
+    world.dns.records.set(`_better-auth-token-${provider.providerId}.${second}`.toLowerCase(), ["_better-auth-token-other=nope"]);
+    expect((await owner.client.post("/api/auth/sso/verify-domain", { providerId: provider.providerId })).status).toBe(502);
+    world.dns.records.set(`_better-auth-token-${provider.providerId}.${second}`.toLowerCase(), ["v=spf1 -all", provider.domainVerificationToken]);
+    const proven = await owner.client.post("/api/auth/sso/verify-domain", { providerId: provider.providerId });
+    expect(proven.status, proven.text).toBe(204);
+    const read = await owner.client.get(`/api/auth/sso/get-provider?providerId=${provider.providerId}`);
+    expect(read.body.domainVerified).toBe(true);
+
+    for (const path of ["verify-domain", "request-domain-verification"]) {
+      const response = await owner.client.post(`/api/auth/sso/${path}`, { providerId: provider.providerId });
+      expect(response.status, path).toBe(409);
+      expect(response.body.code).toBe("DOMAIN_VERIFIED");
+    }
+  });
+
+  it("answers 404 NO_PENDING_VERIFICATION without a live token, 403 for plain members, 404 for unknown connections", async () => {
+    const provider = await registerOidc(world, owner, organizationId);
+    const member = await person(world.server);
+    await addMember(world.server, organizationId, member, "member");
+    expect((await member.client.post("/api/auth/sso/verify-domain", { providerId: provider.providerId })).status).toBe(403);
+    expect((await member.client.post("/api/auth/sso/request-domain-verification", { providerId: provider.providerId })).status).toBe(403);
+    expect((await owner.client.post("/api/auth/sso/verify-domain", { providerId: "unknown-one" })).status).toBe(404);
+
+    await query(world.server.database, `UPDATE "verification" SET "expiresAt" = ? WHERE "identifier" = ?`, [
+      world.server.database.kind === "sqlite" ? Date.now() - 1000 : new Date(Date.now() - 1000),
+      `sso-domain-token:${provider.providerId}`,
+    ]);
+    const expired = await owner.client.post("/api/auth/sso/verify-domain", { providerId: provider.providerId });
+    expect(expired.status).toBe(404);
+    expect(expired.body.code).toBe("NO_PENDING_VERIFICATION");
+    // Asking again issues a new one, which then proves it.
+    const fresh = await owner.client.post("/api/auth/sso/request-domain-verification", { providerId: provider.providerId });
+    expect(fresh.status).toBe(201);
+    expect(fresh.body.domainVerificationToken).not.toBe(provider.domainVerificationToken);
+    await proveDomain(world, owner, { ...provider, domainVerificationToken: fresh.body.domainVerificationToken });
+  });
+});
