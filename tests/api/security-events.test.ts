@@ -103,11 +103,28 @@ describe("sign-ins and new devices", () => {
     expect((await signIn(phone, email)).status).toBe(200);
     expect((await lastOf(user.id, "sign_in"))?.details.newDevice).toBe(false);
 
-    // Its cookie cleared: new again, and mailed again (another device id).
+    // Its cookie cleared: new again in the activity list; the mail would say what the first said (the same
+    // device in words, the same address), so within the hour it is not sent again (ADR 074).
     phone.cookies.delete(DEVICE);
     expect((await signIn(phone, email)).status).toBe(200);
     expect((await lastOf(user.id, "sign_in"))?.details.newDevice).toBe(true);
+    // Another kind of browser is another mail.
+    const tablet = browser("Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0");
+    expect((await signIn(tablet, email)).status).toBe(200);
     await expect.poll(() => mailsTo(email, /New sign-in/).length, { timeout: 10_000 }).toBe(2);
+    expect(mailsTo(email, /New sign-in/).map((mail) => mail.text.includes("Firefox on Linux"))).toEqual([false, true]);
+  });
+
+  it("a client that keeps no cookies is a new device at every sign-in, and mailed once an hour", async () => {
+    const { email, user } = await signUp(browser());
+    for (let i = 0; i < 3; i++) {
+      const forgetful = browser("Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1");
+      expect((await signIn(forgetful, email)).status).toBe(200);
+    }
+    expect((await storedEvents(user.id)).filter((e) => e.type === "sign_in" && e.details.newDevice === true)).toHaveLength(3);
+    await mailbox.waitFor(email, /New sign-in/);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(mailsTo(email, /New sign-in/)).toHaveLength(1);
   });
 
   it("a flood of sign-ins from one new device is one mail an hour, whatever the mail cap", async () => {

@@ -33,16 +33,32 @@ export type LockedStanding = Standing & Pick<User, "credentialsVersion">;
  * credentials version the caller compares (ADR 055); null when the account is gone. A ban or any revocation
  * locks the same row before it ends the user's sessions, so the two take turns: one that came first is seen here,
  * and one that comes after finds this session and ends it. Locked before the session's insert, whose foreign key
- * would otherwise hold a share lock that two sign-ins at once would each wait on. On SQLite a write takes the
- * database's one write lock at once (a deferred transaction that only read could be overtaken).
+ * would otherwise hold a share lock that two sign-ins at once would each wait on. One statement (issue 39: the quiet sign-in's cost): PostgreSQL reads the row FOR UPDATE; SQLite's transactions
+ * begin IMMEDIATE, holding the database's one write lock from their first statement (ADR 053), so a plain read
+ * there is already under the lock. Raw SQL, as on the session's other hot paths: a model query costs the
+ * query compiler's work on every call.
  */
 export async function refuseBannedInTransaction(tx: Transaction, userId: string): Promise<LockedStanding | null> {
-  if (databaseKind === "postgres") await tx.$queryRawUnsafe<unknown[]>(`SELECT "id" FROM "user" WHERE "id" = $1 FOR UPDATE`, userId);
-  else await tx.$executeRawUnsafe(`UPDATE "user" SET "id" = "id" WHERE "id" = ?`, userId);
-  const row = await tx.user.findUnique({
-    where: { id: userId },
-    select: { id: true, email: true, emailVerified: true, role: true, banned: true, banExpires: true, credentialsVersion: true },
-  });
+  const rows = await tx.$queryRawUnsafe<RawStanding[]>(
+    `SELECT "id", "email", "emailVerified", "role", "banned", "banExpires", "credentialsVersion" FROM "user" WHERE "id" = ${databaseKind === "postgres" ? "$1 FOR UPDATE" : "?"}`,
+    userId,
+  );
+  const row = rows[0] ? standingOf(rows[0]) : null;
   if (row && isBanned(row)) throw new AuthError("BANNED_USER");
   return row;
+}
+
+type RawStanding = { [K in keyof LockedStanding]: unknown } & { banned: unknown; banExpires: unknown };
+
+/** Raw rows carry SQLite's storage types (0/1, a timestamp); the standing is typed as the model's. */
+function standingOf(row: RawStanding): LockedStanding & BanState {
+  return {
+    id: String(row.id),
+    email: String(row.email),
+    emailVerified: row.emailVerified === true || Number(row.emailVerified) === 1,
+    role: String(row.role),
+    banned: row.banned === true || Number(row.banned) === 1,
+    banExpires: row.banExpires === null || row.banExpires === undefined ? null : new Date(row.banExpires as string | number | Date),
+    credentialsVersion: Number(row.credentialsVersion),
+  };
 }

@@ -28,10 +28,14 @@ interface StoredEvent {
   details: string;
 }
 
-/** At most one new-device mail per device per hour: a flood of sign-ins is collapsed, not dropped at the cap. */
+/**
+ * At most one new-device mail an hour for the same device in words and address: what the mail would say again.
+ * A flood of sign-ins is collapsed, not dropped at the cap, also from a client that keeps no cookies (every one
+ * of its sign-ins is a new device id); each is still marked new in the activity list (issue 39, ADR 074).
+ */
 const NEW_DEVICE_MAIL_RULE = { windowSeconds: 60 * 60, max: 1 };
 
-export function announceEvent(event: StoredEvent, extra: { deviceKey?: string } = {}): void {
+export function announceEvent(event: StoredEvent, extra: { ownerEmail?: string } = {}): void {
   const details = JSON.parse(event.details) as SecurityEventDetails;
   if (env.AUTH_EVENT_LOG === "stdout") {
     const { details: _, ...fields } = event;
@@ -42,7 +46,7 @@ export function announceEvent(event: StoredEvent, extra: { deviceKey?: string } 
     if (act) afterResponse(() => mailAdminAct(event, act));
     return;
   }
-  if (mailsFor(event.type, details)) afterResponse(() => mailOwner(event, details, extra.deviceKey));
+  if (mailsFor(event.type, details)) afterResponse(() => mailOwner(event, details, extra.ownerEmail));
 }
 
 function mailsFor(type: string, details: SecurityEventDetails): boolean {
@@ -68,7 +72,7 @@ function newWayInOf(kind: NewWayIn["kind"], details: SecurityEventDetails): NewW
   return { kind };
 }
 
-async function mailOwner(event: StoredEvent, details: SecurityEventDetails, deviceKey: string | undefined): Promise<void> {
+async function mailOwner(event: StoredEvent, details: SecurityEventDetails, ownerEmail: string | undefined): Promise<void> {
   const activityUrl = absoluteUrl(ACTIVITY_PAGE);
   if (event.type === "email_changed") {
     // To the address the account had (the new one may be the intruder's), when it was the owner's proven inbox.
@@ -78,11 +82,12 @@ async function mailOwner(event: StoredEvent, details: SecurityEventDetails, devi
     return;
   }
   if (event.type === "sign_in") {
-    const key = `new-device-mail|${event.userId}|${deviceKey ?? `${event.device}|${event.ipAddress}`}`;
+    const key = `new-device-mail|${event.userId}|${event.device}|${event.ipAddress}`;
     if (!(await takeFromQuota(key, NEW_DEVICE_MAIL_RULE)).allowed) return;
   }
-  const user = await db.user.findUnique({ where: { id: event.userId }, select: { email: true } });
-  if (!user) return; // deleted a moment later
+  // The address the event's writer read under the row's lock, else as it is now (none: deleted a moment later).
+  const user = ownerEmail ? { email: ownerEmail } : await db.user.findUnique({ where: { id: event.userId }, select: { email: true } });
+  if (!user) return;
   if (event.type === "account_locked") {
     const lock = { scope: details.scope === "device" ? ("device" as const) : ("new_devices" as const), until: new Date(String(details.until)) };
     await sendMail(emails.accountLocked(user.email, lock, activityUrl), { securityNotice: true });

@@ -173,7 +173,7 @@ export async function startSession(
         ...(signIn.device === "creating" ? { signUp: true } : {}),
         ...(signIn.deviceVerified ? { deviceVerified: true } : {}),
       },
-      deviceKey: newDevice ? deviceHash : undefined,
+      ownerEmail: standing.email,
     });
     return { session, newDevice, standing };
   });

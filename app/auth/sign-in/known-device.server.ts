@@ -38,19 +38,19 @@ export function deviceHashOf(ctx: RequestContext): string {
 
 /**
  * Marks a sign-in of `userId` from the device `deviceHash`: true when the browser had not signed in to (or
- * created) this account before, or its cookie was cleared. One insert that does nothing on a conflict — inside
- * the sign-in's transaction a failed insert would end the transaction on PostgreSQL — so two sign-ins at once
- * from one new browser call it new once.
+ * created) this account before, or its cookie was cleared. One statement on every sign-in: an insert that, on a
+ * conflict, only moves the row's last sighting (a failed insert would end a PostgreSQL transaction); the id it
+ * returns is the one it offered only when it inserted. Two sign-ins at once from one new browser call it new once.
  */
 export async function markDevice(tx: Transaction | Db, userId: string, deviceHash: string): Promise<boolean> {
   const now = new Date(Date.now());
-  const inserted = await tx.$executeRaw`
+  const id = newId();
+  const rows = await tx.$queryRaw<{ id: string }[]>`
     INSERT INTO "knownDevice" ("id", "userId", "deviceHash", "createdAt", "lastSeenAt")
-    VALUES (${newId()}, ${userId}, ${deviceHash}, ${now}, ${now})
-    ON CONFLICT ("userId", "deviceHash") DO NOTHING`;
-  if (inserted > 0) return true;
-  await tx.knownDevice.updateMany({ where: { userId, deviceHash }, data: { lastSeenAt: now } });
-  return false;
+    VALUES (${id}, ${userId}, ${deviceHash}, ${now}, ${now})
+    ON CONFLICT ("userId", "deviceHash") DO UPDATE SET "lastSeenAt" = excluded."lastSeenAt"
+    RETURNING "id"`;
+  return rows[0]?.id === id;
 }
 
 /** `markDevice` for this browser, on its own (outside a sign-in's transaction). */
