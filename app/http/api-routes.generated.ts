@@ -89,6 +89,7 @@ export const apiRouteTable: ApiRouteTable = {
     "/api/auth/sign-in/email": "routes/api.auth.sign-in.email",
     "/api/auth/sign-in/email-otp": "routes/api.auth.sign-in.email-otp",
     "/api/auth/sign-in/social": "routes/api.auth.sign-in.social",
+    "/api/auth/sign-in/sso": "routes/api.auth.sign-in.sso",
     "/api/auth/sign-in/username": "routes/api.auth.sign-in.username",
     "/api/auth/sign-out": "routes/api.auth.sign-out",
     "/api/auth/sign-up/email": "routes/api.auth.sign-up.email",
@@ -115,6 +116,7 @@ export const apiRouteTable: ApiRouteTable = {
   parameterised: [
     { prefix: "/api/auth/callback/", param: "id", id: "routes/api.auth.callback.$id" },
     { prefix: "/api/auth/reset-password/", param: "token", id: "routes/api.auth.reset-password_.$token" },
+    { prefix: "/api/auth/sso/callback/", param: "providerId", id: "routes/api.auth.sso.callback.$providerId" },
   ],
   splat: "routes/api.auth.$",
 };

@@ -2,7 +2,7 @@
 import { AuthError, type ErrorName } from "~/auth/errors";
 import { parseRoles } from "~/auth/organization/permissions";
 import type { SessionWithUser } from "~/auth/session/sessions.server";
-import { db } from "~/db.server";
+import { databaseKind, db, type Transaction } from "~/db.server";
 
 const MANAGING_ROLES = ["owner", "admin"];
 
@@ -28,5 +28,16 @@ export async function requireConnectionAdmin(current: SessionWithUser, providerI
 export async function managedOrganizationIds(userId: string): Promise<string[]> {
   const memberships = await db.member.findMany({ where: { userId }, select: { organizationId: true, role: true }, take: 1000 });
   return memberships.filter((member) => canManage(member.role)).map((member) => member.organizationId);
+}
+
+
+/** Makes one organization's connection changes take turns, so the limit is counted and kept by one at a time. */
+export async function lockOrganizationRow(tx: Transaction, organizationId: string): Promise<void> {
+  if (databaseKind === "postgres") {
+    await tx.$queryRawUnsafe(`SELECT "id" FROM "organization" WHERE "id" = $1 FOR UPDATE`, organizationId);
+  } else {
+    // A write takes SQLite's one write lock at once (a transaction that only read first could be overtaken).
+    await tx.$executeRawUnsafe(`UPDATE "organization" SET "id" = "id" WHERE "id" = ?`, organizationId);
+  }
 }
 

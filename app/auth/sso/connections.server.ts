@@ -3,7 +3,7 @@
 // connections; every connection belongs to an organization. Client secrets are stored encrypted and never answered.
 import { encrypt } from "~/auth/core/crypto.server";
 import { AuthError } from "~/auth/errors";
-import { canManage, managedOrganizationIds, requireConnectionAdmin, roleIn } from "~/auth/sso/access.server";
+import { canManage, lockOrganizationRow, managedOrganizationIds, requireConnectionAdmin, roleIn } from "~/auth/sso/access.server";
 import { TX_OPTIONS } from "~/auth/organization/access.server";
 import type { SessionWithUser } from "~/auth/session/sessions.server";
 import { SOCIAL_PROVIDER_IDS } from "~/auth/social/provider-ids";
@@ -11,23 +11,13 @@ import { discoverEndpoints } from "~/auth/sso/discovery.server";
 import { forgetDomainToken, issueDomainToken } from "~/auth/sso/domains.server";
 import { presentProvider, presentRegistered, type StoredOidcConfig } from "~/auth/sso/presenters.server";
 import type { RegisterInput } from "~/auth/sso/schemas";
-import { databaseKind, db, isUniqueViolation, type Transaction } from "~/db.server";
+import { db, isUniqueViolation } from "~/db.server";
 import { env } from "~/env.server";
 
 /** Ids another way in already uses in the `account` table, which SSO identities share. */
 function isReserved(providerId: string): boolean {
   const id = providerId.toLowerCase();
   return id === "credential" || id === "email-otp" || id === "oidc" || id === env.social.oidc?.id.toLowerCase() || (SOCIAL_PROVIDER_IDS as readonly string[]).includes(id);
-}
-
-/** Makes one organization's connection changes take turns, so the limit is counted and kept by one at a time. */
-async function lockOrganizationRow(tx: Transaction, organizationId: string): Promise<void> {
-  if (databaseKind === "postgres") {
-    await tx.$queryRawUnsafe(`SELECT "id" FROM "organization" WHERE "id" = $1 FOR UPDATE`, organizationId);
-  } else {
-    // A write takes SQLite's one write lock at once (a transaction that only read first could be overtaken).
-    await tx.$executeRawUnsafe(`UPDATE "organization" SET "id" = "id" WHERE "id" = ?`, organizationId);
-  }
 }
 
 /** POST /sso/register. */
