@@ -15,6 +15,8 @@ import { preloadBreachedList } from "~/auth/password-policy/check.server";
 import { NonceContext } from "~/components/nonce";
 import { ErrorPageViewerContext } from "~/components/error-page-viewer";
 import { viewerOf, type Viewer } from "~/http/viewer.server";
+import { languageOfRequest, languageWithoutAccount, pageLanguage, type PageLanguage } from "~/i18n/i18n.server";
+import { ErrorPageLanguageContext } from "~/i18n/react";
 import { env } from "~/env.server";
 import { apiRouteTable } from "~/http/api-routes.generated";
 import { apiRoutesOf } from "~/http/api-routes.server";
@@ -121,6 +123,14 @@ async function viewerForErrorPage(request: Request, remixContext: EntryContext, 
   }
 }
 
+/** The language of such an error page, by the same rule as every page (the saved one unreadable: without it). */
+async function languageForErrorPage(request: Request, remixContext: EntryContext, loadContext: AppLoadContext): Promise<PageLanguage | null> {
+  const { errors, loaderData } = remixContext.staticHandlerContext;
+  if (!errors || loaderData?.root != null) return null;
+  const language = await languageOfRequest(request, loadContext).catch(() => languageWithoutAccount(request));
+  return pageLanguage(language);
+}
+
 export default async function handleRequest(
   request: Request,
   responseStatusCode: number,
@@ -130,13 +140,18 @@ export default async function handleRequest(
 ) {
   const waitForAll = isbot(request.headers.get("user-agent") ?? "");
   const nonce = randomBytes(16).toString("base64");
-  const errorPageViewer = await viewerForErrorPage(request, remixContext, loadContext);
+  const [errorPageViewer, errorPageLanguage] = await Promise.all([
+    viewerForErrorPage(request, remixContext, loadContext),
+    languageForErrorPage(request, remixContext, loadContext),
+  ]);
   return new Promise((resolve, reject) => {
     let shellRendered = false;
     const { pipe, abort } = renderToPipeableStream(
       <NonceContext.Provider value={nonce}>
         <ErrorPageViewerContext.Provider value={errorPageViewer}>
-          <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY_MS} nonce={nonce} />
+          <ErrorPageLanguageContext.Provider value={errorPageLanguage}>
+            <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY_MS} nonce={nonce} />
+          </ErrorPageLanguageContext.Provider>
         </ErrorPageViewerContext.Provider>
       </NonceContext.Provider>,
       {

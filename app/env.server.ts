@@ -5,6 +5,8 @@ import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { z } from "zod";
 import { parseSocialSettings, type SocialSettings } from "~/auth/social/env";
+import { loadCatalogs, type Catalogs } from "~/i18n/catalogs.server";
+import { LANGUAGE_TAG } from "~/i18n/languages";
 import { SSO_SETTINGS } from "~/auth/sso/env";
 
 const DAY_SECONDS = 24 * 60 * 60;
@@ -89,6 +91,20 @@ const schema = z
     AUTH_ORGANIZATION_LIMIT: z.coerce.number().int().min(0).default(0),
     AUTH_ORGANIZATION_MEMBERSHIP_LIMIT: z.coerce.number().int().min(1).default(100),
     AUTH_ORGANIZATION_CREATOR_ROLE: z.enum(["owner", "admin", "member"]).default("owner"),
+    // Teams inside organizations (issue 42, docs/decisions/068-teams.md)
+    /** "off": the team routes answer 404 and `teamId` is refused. */
+    AUTH_TEAMS: onOff("on"),
+    /** "on": creating an organization also makes a team named after it, with the creator in it and active. */
+    AUTH_TEAMS_DEFAULT_TEAM: onOff("off"),
+    /** Teams one organization may have; 0 means no limit. */
+    AUTH_TEAM_LIMIT: z.coerce.number().int().min(0).default(100),
+    /** Members one team may have; 0 means only the organization's own limit. */
+    AUTH_TEAM_MEMBER_LIMIT: z.coerce.number().int().min(0).default(0),
+    // An organization's own roles (issue 42, docs/decisions/069-custom-roles.md)
+    /** "off": the role routes answer 404, and only the built-in roles exist. */
+    AUTH_CUSTOM_ROLES: onOff("on"),
+    /** Custom roles one organization may have (Better Auth's maximumRolesPerOrganization). */
+    AUTH_ORGANIZATION_ROLE_LIMIT: z.coerce.number().int().min(1).max(10_000).default(20),
     /** Milliseconds, as the specification counts them (§9: 172800000, two days). */
     AUTH_INVITATION_EXPIRES_IN: z.coerce.number().int().min(1000).max(MAX_COOKIE_AGE_SECONDS * 1000).default(172_800_000),
     AUTH_INVITATION_REQUIRE_VERIFIED_EMAIL: onOff("on"),
@@ -155,6 +171,20 @@ const schema = z
       .min(16, "must be at least 16 characters")
       .regex(/^[\x21-\x7e]+$/, "must be printable characters without spaces")
       .optional(),
+    // Languages (issue 44, docs/languages.md, docs/decisions/072-languages.md)
+    /** The languages on offer, comma-separated (default: every shipped one and any AUTH_MESSAGES_DIR adds). */
+    AUTH_LANGUAGES: z
+      .string()
+      .transform((value) => value.split(",").map((tag) => tag.trim()).filter(Boolean))
+      .refine((tags) => tags.length > 0, "must name at least one language")
+      .refine((tags) => tags.every((tag) => LANGUAGE_TAG.test(tag)), "must be language tags such as en,de,fr")
+      .optional(),
+    /** The language of anyone whose browser asks for none on offer, and of mail to an address with no account. */
+    AUTH_DEFAULT_LANGUAGE: z.string().regex(LANGUAGE_TAG, "must be a language tag such as en").default("en"),
+    /** A folder of <lang>.json files: any keys of a shipped language replace its messages; a complete file adds a language. */
+    AUTH_MESSAGES_DIR: z.string().trim().min(1).optional(),
+    /** "on": API error messages in the request's language, with `originalMessage` in English (as @better-auth/i18n). */
+    AUTH_TRANSLATE_API_ERRORS: onOff("off"),
     LOG_FORMAT: z.enum(["json", "text"]).default("json"),
     LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
     /**
@@ -188,6 +218,8 @@ const schema = z
 
 export type Env = Omit<z.infer<typeof schema>, "BASE_URL" | "AUTH_PASSKEY_RP_ID"> & {
   social: SocialSettings;
+  /** The catalogs on offer, checked at start-up (app/i18n/catalogs.server.ts). */
+  i18n: Catalogs;
   BASE_URL: string;
   AUTH_PASSKEY_RP_ID: string;
   AUTH_SECRET: string;
@@ -278,8 +310,10 @@ export function parseEnv(source: NodeJS.ProcessEnv): Env {
       `Invalid configuration:\n  AUTH_PASSKEY_RP_ID: must be BASE_URL's host (${baseUrl.hostname}) or a domain it belongs to`,
     );
   }
+  const i18n = loadCatalogs({ languages: parsed.AUTH_LANGUAGES, defaultLanguage: parsed.AUTH_DEFAULT_LANGUAGE, messagesDir: parsed.AUTH_MESSAGES_DIR });
   return {
     ...parsed,
+    i18n,
     AUTH_PASSKEY_RP_ID: rpId,
     AUTH_SECRET: parsed.AUTH_SECRET ?? developmentSecret(parsed.BASE_URL, parsed.DATABASE_URL),
     social: social.settings,

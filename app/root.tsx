@@ -2,26 +2,41 @@ import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run
 import { data } from "@remix-run/node";
 import { Link, Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useRouteError, useRouteLoaderData } from "@remix-run/react";
 import { BrandMark } from "~/components/brand-mark";
+import { LanguagePicker } from "~/components/language-picker";
 import { useNonce } from "~/components/nonce";
 import { ErrorPageViewerData, useErrorPageViewer } from "~/components/error-page-viewer";
 import { ImpersonationBanner } from "~/components/impersonation-banner";
 import { SignedInUser } from "~/components/signed-in-user";
 import { SIGNED_OUT_ELSEWHERE, sessionEndedElsewhere } from "~/http/page-session.server";
 import { viewerOf } from "~/http/viewer.server";
+import { translator } from "~/i18n/format";
+import { languageOfRequest, pageLanguage, type PageLanguage } from "~/i18n/i18n.server";
+import { ErrorPageLanguageData, I18nProvider, useErrorPageLanguage, useT } from "~/i18n/react";
 import stylesUrl from "~/styles.css";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: stylesUrl }];
-// A page that failed says so first, in its title too: "Error: Page not found · Latchkey".
-export const meta: MetaFunction = ({ error }) => [{ title: error ? `Error: ${failureOf(error).title} · Latchkey` : "Latchkey" }];
+// A page that failed says so first, in its title too: "Error: Page not found · Latchkey". Without the root's data
+// (an error page its loader did not run for) the Layout writes the title in the entry's chosen language.
+export const meta: MetaFunction<typeof loader> = ({ error, data }) => {
+  if (!error) return [{ title: "Latchkey" }];
+  if (!data) return [];
+  const t = translator(data.language.lang, data.language.messages);
+  return [{ title: `${t.t("common.errorPrefix")}${t.t(failureOf(error).title)} · Latchkey` }];
+};
 
 /**
  * Whether a page action on this request answered with errors (pages' titles then start "Error: ", page-title.ts),
  * who is signed in, for the header, and whether this browser's session was ended elsewhere (said once, here).
  */
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const [viewer, endedElsewhere] = await Promise.all([viewerOf(request, context), sessionEndedElsewhere(request, context)]);
+  const [viewer, endedElsewhere, lang] = await Promise.all([
+    viewerOf(request, context),
+    sessionEndedElsewhere(request, context),
+    languageOfRequest(request, context),
+  ]);
+  const language: PageLanguage = pageLanguage(lang);
   return data(
-    { formFailed: context.formFailed === true, viewer, signedOutElsewhere: endedElsewhere ? SIGNED_OUT_ELSEWHERE : null },
+    { formFailed: context.formFailed === true, viewer, signedOutElsewhere: endedElsewhere ? SIGNED_OUT_ELSEWHERE : null, language },
     // The ended session's cookies are cleared with the page that says so, so the next page does not repeat it.
     endedElsewhere ? { headers: endedElsewhere } : undefined,
   );
@@ -34,80 +49,89 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const root = useRouteLoaderData<typeof loader>("root");
   const errorPageViewer = useErrorPageViewer();
   const viewer = root ? root.viewer : errorPageViewer;
+  // The language likewise: the root loader's, or the entry's for an error page it did not run for.
+  const errorPageLanguage = useErrorPageLanguage();
+  const language = root ? root.language : errorPageLanguage;
   return (
-    <html lang="en">
-      <head>
-        <meta charSet="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <Meta />
-        <Links />
-      </head>
-      <body>
-        {!root && errorPageViewer ? <ErrorPageViewerData viewer={errorPageViewer} /> : null}
-        {viewer?.impersonated ? <ImpersonationBanner viewer={viewer} /> : null}
-        <header className="site-header">
-          <Link to="/" className="brand">
-            <BrandMark />
-            Latchkey
-          </Link>
-          <SignedInUser viewer={viewer ?? null} />
-        </header>
-        <main>
-          {root?.signedOutElsewhere ? (
-            <p className="notice" role="status" data-testid="signed-out-elsewhere">
-              {root.signedOutElsewhere} <Link to="/sign-in">Sign in</Link>
-            </p>
-          ) : null}
-          {children}
-        </main>
-        <ScrollRestoration nonce={nonce} />
-        <Scripts nonce={nonce} />
-      </body>
+    <html lang={language?.lang ?? "en"} dir={language?.dir ?? "ltr"}>
+      <I18nProvider language={language}>
+        <head>
+          <meta charSet="utf-8" />
+          <meta name="viewport" content="width=device-width, initial-scale=1" />
+          {!root ? <ErrorPageTitle /> : null}
+          <Meta />
+          <Links />
+        </head>
+        <body>
+          {!root && errorPageViewer ? <ErrorPageViewerData viewer={errorPageViewer} /> : null}
+          {!root && errorPageLanguage ? <ErrorPageLanguageData language={errorPageLanguage} /> : null}
+          {viewer?.impersonated ? <ImpersonationBanner viewer={viewer} /> : null}
+          <header className="site-header">
+            <Link to="/" className="brand">
+              <BrandMark />
+              Latchkey
+            </Link>
+            <SignedInUser viewer={viewer ?? null} />
+          </header>
+          <main>
+            {root?.signedOutElsewhere ? <SignedOutElsewhere /> : null}
+            {children}
+          </main>
+          <footer className="site-footer">
+            <LanguagePicker />
+          </footer>
+          <ScrollRestoration nonce={nonce} />
+          <Scripts nonce={nonce} />
+        </body>
+      </I18nProvider>
     </html>
   );
+}
+
+function SignedOutElsewhere() {
+  const t = useT();
+  return (
+    <p className="notice" role="status" data-testid="signed-out-elsewhere">
+      {t.t("layout.signedOutElsewhere")} <Link to="/sign-in">{t.t("layout.signIn")}</Link>
+    </p>
+  );
+}
+
+/** The title of an error page the root loader did not run for (its `meta` then has no language to use). */
+function ErrorPageTitle() {
+  const t = useT();
+  return <title>{`${t.t("common.errorPrefix")}${t.t(failureOf(useRouteError()).title)} · Latchkey`}</title>;
 }
 
 export default function App() {
   return <Outlet />;
 }
 
-/** A failed request in words for people: what happened and what to do, by its status (never a bare "413"). */
+/**
+ * A failed request in words for people: what happened and what to do, by its status (never a bare "413"), as
+ * catalog keys ("errors.404.title"), read in the page's language where shown.
+ */
 export function failureOf(error: unknown): { title: string; text: string; retry: boolean } {
   const status = isRouteErrorResponse(error) ? error.status : 500;
-  switch (status) {
-    case 400:
-      return { title: "We could not read that form", text: "What was sent did not arrive whole or was not a form we know. Go back, reload the page and try again.", retry: false };
-    case 403:
-      return { title: "That was refused", text: "The form was sent from another site or an old copy of this one, so nothing was done. Go back, reload the page and try again.", retry: false };
-    case 404:
-      return { title: "Page not found", text: "There is no page at this address. Check it for typos, or start again from the home page.", retry: false };
-    case 405:
-      return { title: "That cannot be done here", text: "This page does not take that kind of request. Go back and use the page's own buttons and links.", retry: false };
-    case 413:
-      return { title: "That was too much to send", text: "The form was larger than we accept. Go back, shorten what you typed and try again.", retry: false };
-    case 429:
-      return { title: "Too many attempts", text: "Wait a minute, then try again.", retry: true };
-    default:
-      return status >= 500 || !isRouteErrorResponse(error)
-        ? { title: "Something went wrong on our side", text: "It was not your fault. Try again in a moment; if it keeps happening, tell the people who run this site.", retry: true }
-        : { title: "That did not work", text: "Go back and try again.", retry: false };
-  }
+  const kind = [400, 403, 404, 405, 413, 429].includes(status) ? String(status) : status >= 500 || !isRouteErrorResponse(error) ? "500" : "other";
+  return { title: `errors.${kind}.title`, text: `errors.${kind}.text`, retry: kind === "429" || kind === "500" };
 }
 
 export function ErrorBoundary() {
   const { title, text, retry } = failureOf(useRouteError());
+  const t = useT();
   return (
     <section className="narrow" aria-labelledby="failure-heading">
-      <h1 id="failure-heading">{title}</h1>
-      <p>{text}</p>
+      <h1 id="failure-heading">{t.t(title)}</h1>
+      <p>{t.t(text)}</p>
       <p className="actions">
         {/* A plain link to this address: the page asked for again (a GET, never a form sent twice). */}
         {retry ? (
           <a href="" className="button-link primary">
-            Try again
+            {t.t("errors.tryAgain")}
           </a>
         ) : null}
-        <Link to="/">Return to the home page</Link>
+        <Link to="/">{t.t("errors.home")}</Link>
       </p>
     </section>
   );

@@ -5,6 +5,7 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { useNavigation } from "@remix-run/react";
 import { useEffect, useRef, useState, type ReactNode } from "react";
 import type { z } from "zod";
+import { useT } from "~/i18n/react";
 
 /**
  * Conform wired to one zod schema, the same one the action parses with: native constraints from the schema,
@@ -107,6 +108,7 @@ export function Field({
  * so the browser handles it as a password and an error page does not come back with it on screen.
  */
 function PasswordToggle({ inputId }: { inputId: string }) {
+  const { t } = useT();
   const [hydrated, setHydrated] = useState(false);
   const [shown, setShown] = useState(false);
   useEffect(() => setHydrated(true), []);
@@ -134,7 +136,7 @@ function PasswordToggle({ inputId }: { inputId: string }) {
         setShown(!shown);
       }}
     >
-      {shown ? "Hide password" : "Show password"}
+      {shown ? t("forms.hidePassword") : t("forms.showPassword")}
     </button>
   );
 }
@@ -164,7 +166,7 @@ export const errorSummaryMessagesId = (summaryId: string) => `${summaryId}-messa
 export function ErrorSummary({
   form,
   errors,
-  title = "There is a problem",
+  title,
   id: givenId,
 }: {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any form, whatever its fields
@@ -176,6 +178,9 @@ export function ErrorSummary({
   id?: string;
 }) {
   const ref = useRef<HTMLDivElement>(null);
+  const { t } = useT();
+  // The page's own "Error: " in its language (the English prefix is also recognised, for pages not yet translated).
+  const prefix = t("common.errorPrefix");
   const items: Array<{ message: string; href?: string }> = [];
   for (const message of errors ?? []) if (message) items.push({ message });
   if (form) {
@@ -201,18 +206,19 @@ export function ErrorSummary({
     if (!key) return;
     // After Conform has moved focus to the first invalid field: the summary, which names them all, wins.
     const timer = setTimeout(() => ref.current?.focus(), 0);
-    if (!document.title.startsWith(ERROR_TITLE_PREFIX)) document.title = ERROR_TITLE_PREFIX + document.title;
+    if (!document.title.startsWith(prefix) && !document.title.startsWith(ERROR_TITLE_PREFIX)) document.title = prefix + document.title;
     return () => {
       clearTimeout(timer);
       // Another summary still shown (a page may have two, e.g. a form's and a passkey button's) keeps "Error: ".
       if (document.querySelector(".error-summary")) return;
-      if (document.title.startsWith(ERROR_TITLE_PREFIX)) document.title = document.title.slice(ERROR_TITLE_PREFIX.length);
+      if (document.title.startsWith(prefix)) document.title = document.title.slice(prefix.length);
+      else if (document.title.startsWith(ERROR_TITLE_PREFIX)) document.title = document.title.slice(ERROR_TITLE_PREFIX.length);
     };
-  }, [key, form?.status]);
+  }, [key, form?.status, prefix]);
   if (items.length === 0) return null;
   return (
     <div ref={ref} id={id} className="error-summary" role="group" aria-labelledby={`${id}-title`} tabIndex={-1} autoFocus>
-      <h2 id={`${id}-title`}>{title}</h2>
+      <h2 id={`${id}-title`}>{title ?? t("forms.thereIsAProblem")}</h2>
       <ul id={errorSummaryMessagesId(id)}>
         {items.map((item, index) => (
           <li key={index}>{item.href ? <a href={item.href}>{item.message}</a> : item.message}</li>

@@ -4,17 +4,28 @@
 // wraps its `meta` in `withErrorTitle`. With JavaScript on, `ErrorSummary` keeps the title in step in the browser.
 import type { MetaFunction } from "@remix-run/node";
 import { ERROR_TITLE_PREFIX } from "~/components/forms";
+import { translator, type Messages, type Translator } from "~/i18n/format";
 
-type RootData = { formFailed?: boolean } | undefined;
+type RootData = { formFailed?: boolean; language?: { lang: string; messages: Messages } } | undefined;
+
+/** The root's translator for `meta` (which hooks cannot reach); English keys as themselves without it. */
+function titleTranslator(matches: { id: string; data?: unknown }[]): Translator {
+  const root = matches.find((match) => match.id === "root")?.data as RootData;
+  return translator(root?.language?.lang ?? "en", root?.language?.messages ?? {});
+}
+
+/** A title: a catalog key is read in the page's language; any other text (a page not yet translated) as written. */
+const titled = (t: Translator, title: string) => (/^[a-z][A-Za-z0-9]*(\.[A-Za-z0-9]+)+$/.test(title) ? t.t(title) : title);
 
 export function withErrorTitle(meta: MetaFunction): MetaFunction {
   return (args) => {
     const descriptors = meta(args) ?? [];
     const root = args.matches.find((match) => match.id === "root")?.data as RootData;
     if (!root?.formFailed) return descriptors;
+    const prefix = titleTranslator(args.matches).t("common.errorPrefix");
     // A page whose loader already titled it "Error: …" (an error it was sent back with) keeps one prefix.
     return descriptors.map((d) =>
-      "title" in d && typeof d.title === "string" && !d.title.startsWith(ERROR_TITLE_PREFIX) ? { title: ERROR_TITLE_PREFIX + d.title } : d,
+      "title" in d && typeof d.title === "string" && !d.title.startsWith(ERROR_TITLE_PREFIX) && !d.title.startsWith(prefix) ? { title: prefix + d.title } : d,
     );
   };
 }
@@ -25,7 +36,8 @@ export function withErrorTitle(meta: MetaFunction): MetaFunction {
  * the page's, cannot know of it).
  */
 export function pageTitle<Data = unknown>(title: string, loadedWithError?: (data: Data) => boolean): MetaFunction {
-  return withErrorTitle(({ data }) => [
-    { title: `${data !== undefined && loadedWithError?.(data as Data) ? ERROR_TITLE_PREFIX : ""}${title} · Latchkey` },
-  ]);
+  return withErrorTitle(({ data, matches }) => {
+    const t = titleTranslator(matches);
+    return [{ title: `${data !== undefined && loadedWithError?.(data as Data) ? t.t("common.errorPrefix") : ""}${titled(t, title)} · Latchkey` }];
+  });
 }

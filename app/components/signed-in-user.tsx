@@ -6,9 +6,11 @@ import { useEffect, useRef } from "react";
 import { authClient } from "~/client/auth-client";
 import { SubmitButton } from "~/components/forms";
 import type { Viewer } from "~/http/viewer.server";
+import { useT } from "~/i18n/react";
 
 export function SignedInUser({ viewer }: { viewer: Viewer | null }) {
   const session = authClient.useSession();
+  const { t, rich } = useT();
   useAnnounceLoaderChanges(viewer);
   // Until the client's first answer, the server's; after it, the live one.
   // An account without a name yet (made by a sign-in code) is shown by its address.
@@ -21,10 +23,10 @@ export function SignedInUser({ viewer }: { viewer: Viewer | null }) {
     return (
       <div className="header-account">
         <p className="signed-in-as">
-          Signed in as <Link to="/account">{name}</Link>
+          {rich("layout.signedInAs", { name }, { link: (chunks) => <Link key="account" to="/account"><bdi>{chunks}</bdi></Link> })}
         </p>
         <Form method="post" action="/impersonation/stop" reloadDocument>
-          <SubmitButton className="secondary small">Stop acting as {name}</SubmitButton>
+          <SubmitButton className="secondary small">{rich("layout.stopActingAs", { name }, { bdi: (chunks) => <bdi key="name">{chunks}</bdi> })}</SubmitButton>
         </Form>
       </div>
     );
@@ -33,11 +35,11 @@ export function SignedInUser({ viewer }: { viewer: Viewer | null }) {
   return (
     <div className="header-account">
       <p className="signed-in-as">
-        Signed in as <Link to="/account">{name}</Link>
+        {rich("layout.signedInAs", { name }, { link: (chunks) => <Link key="account" to="/account"><bdi>{chunks}</bdi></Link> })}
       </p>
       <Form method="post" action="/account?index">
         <SubmitButton name="intent" value="sign-out" className="secondary small">
-          Sign out
+          {t("layout.signOut")}
         </SubmitButton>
       </Form>
     </div>

@@ -4,11 +4,12 @@ import { data } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { StatusMessage } from "~/components/forms";
 import { pageTitle } from "~/components/page-title";
+import { useT } from "~/i18n/react";
 import { takeFlashContent } from "~/http/flash.server";
 import { requestContext } from "~/http/page.server";
 import { pageSession } from "~/http/page-session.server";
 
-export const meta = pageTitle("Sign-in for your apps");
+export const meta = pageTitle("home.title");
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const ctx = await requestContext(request, context, null);
@@ -19,9 +20,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export default function Home() {
   const { user, flash, flashLink } = useLoaderData<typeof loader>();
+  const { t, rich } = useT();
   return (
     <section className="hero">
-      <h1>Sign-in for your apps</h1>
+      <h1>{t("home.title")}</h1>
       {flash ? (
         <StatusMessage>
           {flash}
@@ -33,26 +35,23 @@ export default function Home() {
           ) : null}
         </StatusMessage>
       ) : null}
-      <p className="lead">
-        Latchkey keeps accounts for you: sign-up and sign-in with an email address and password, email verification,
-        password reset, and a place where people manage their profile and the devices they are signed in on.
-      </p>
+      <p className="lead">{t("home.lead")}</p>
       {user ? (
         <>
-          <p>Signed in as {user.name || user.email}.</p>
+          <p>{rich("home.signedInAs", { name: user.name || user.email }, { bdi: (chunks) => <bdi key="name">{chunks}</bdi> })}</p>
           <div className="actions">
             <Link to="/account" className="button-link primary">
-              Go to your account
+              {t("home.goToAccount")}
             </Link>
           </div>
         </>
       ) : (
         <div className="actions">
           <Link to="/sign-up" className="button-link primary">
-            Create an account
+            {t("home.createAccount")}
           </Link>
           <Link to="/sign-in" className="button-link secondary">
-            Sign in
+            {t("layout.signIn")}
           </Link>
         </div>
       )}

@@ -6,8 +6,8 @@ import { jsonText, unchanging } from "~/auth/core/json-text.server";
 function pair(name = "N") {
   const at = new Date("2026-11-25T10:00:00.123Z");
   return {
-    session: { id: "s1", token: "t1", userId: "u1", expiresAt: at, createdAt: at, updatedAt: at, ipAddress: null, userAgent: null, rememberMe: true, activeOrganizationId: null, impersonatedBy: null, verifiedAt: null },
-    user: { id: "u1", name, email: "u1@example.com", emailVerified: false, image: null, username: null, displayUsername: null, twoFactorEnabled: false, inboxProvenAt: null, role: "user", banned: false, banReason: null, banExpires: null, createdAt: at, updatedAt: at, credentialsVersion: 0 },
+    session: { id: "s1", token: "t1", userId: "u1", expiresAt: at, createdAt: at, updatedAt: at, ipAddress: null, userAgent: null, rememberMe: true, activeOrganizationId: null, activeTeamId: null, impersonatedBy: null, verifiedAt: null },
+    user: { id: "u1", name, email: "u1@example.com", emailVerified: false, image: null, username: null, displayUsername: null, twoFactorEnabled: false, inboxProvenAt: null, role: "user", banned: false, banReason: null, banExpires: null, createdAt: at, updatedAt: at, credentialsVersion: 0, locale: null },
   };
 }
 

@@ -23,9 +23,10 @@ function entry(token: string, userId: string, options: { sessionId?: string; org
       userAgent: null,
       rememberMe: true,
       activeOrganizationId: options.organizationId ?? null,
+      activeTeamId: null,
       impersonatedBy: null, verifiedAt: null,
     },
-    user: { id: userId, name: "N", email: `${userId}@example.com`, emailVerified: false, image: null, username: null, displayUsername: null, twoFactorEnabled: false, inboxProvenAt: null, role: "user", banned: false, banReason: null, banExpires: null, createdAt: now, updatedAt: now, credentialsVersion: 0 },
+    user: { id: userId, name: "N", email: `${userId}@example.com`, emailVerified: false, image: null, username: null, displayUsername: null, twoFactorEnabled: false, inboxProvenAt: null, role: "user", banned: false, banReason: null, banExpires: null, createdAt: now, updatedAt: now, credentialsVersion: 0, locale: null },
   };
 }
 

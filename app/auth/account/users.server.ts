@@ -12,16 +12,19 @@ export interface ProfileChanges {
   /** Username plugin: a new username (and optionally how it is displayed). */
   username?: string;
   displayUsername?: string;
+  /** A language on offer (checked by the schema), or null to go back to choosing per request. */
+  locale?: string | null;
   /** Present only to be refused: e-mail changes go through the verified change-email flow. */
   email?: unknown;
 }
 
 export async function updateUser(ctx: RequestContext, current: SessionWithUser, changes: ProfileChanges) {
   if (changes.email !== undefined) throw new AuthError("EMAIL_CAN_NOT_BE_UPDATED");
-  const data: { name?: string; image?: string | null; username?: string; displayUsername?: string } = {};
+  const data: { name?: string; image?: string | null; username?: string; displayUsername?: string; locale?: string | null } = {};
   if (changes.username !== undefined) Object.assign(data, parseUsername(changes.username, changes.displayUsername));
   if (changes.name !== undefined) data.name = changes.name.trim().slice(0, MAX_NAME_LENGTH);
   if (changes.image !== undefined) data.image = changes.image || null;
+  if (changes.locale !== undefined) data.locale = changes.locale;
   if (Object.keys(data).length === 0) throw new AuthError("NO_FIELDS_TO_UPDATE");
   let user;
   try {

@@ -17,6 +17,8 @@ export function publicUser(user: User) {
     banned: user.banned,
     banReason: user.banReason,
     banExpires: user.banExpires,
+    // Better Auth's userLocaleField (the i18n plugin): the account's language, null when unset (issue 44).
+    locale: user.locale ?? null,
     createdAt: user.createdAt,
     updatedAt: user.updatedAt,
   };
@@ -33,6 +35,8 @@ export function publicSession(session: Session) {
     ipAddress: session.ipAddress,
     userAgent: session.userAgent,
     activeOrganizationId: session.activeOrganizationId,
+    // Better Auth's teams field (issue 42): null when no team is active.
+    activeTeamId: session.activeTeamId ?? null,
     impersonatedBy: session.impersonatedBy,
   };
 }

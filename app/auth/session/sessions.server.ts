@@ -25,6 +25,7 @@ import { recordSecurityEvent } from "~/auth/security-events/record.server";
 import type { SignInMethod } from "~/auth/security-events/words";
 import { db, type Session, type User } from "~/db.server";
 import { env } from "~/env.server";
+import { languageOfAccount, languageWithoutAccount, setLanguageCookie } from "~/i18n/choose.server";
 
 export const COOKIE_NAMES = {
   sessionToken: cookieName("session_token"),
@@ -179,10 +180,26 @@ export async function startSession(
   });
   // An AUTH_ADMIN_EMAILS account becomes an admin at its first session once verified (ADR 049).
   if (standing) await promoteIfConfigured(standing);
+  if (!impersonation) user = await keepLanguage(ctx, user);
   const data = { session, user };
   writeSessionCookies(ctx, data);
   noteUser(ctx.note, user.id);
   return { ...data, newDevice };
+}
+
+/**
+ * Issue 44: an account without a language (made before there were any) gets the one it signs in with, and the
+ * picker's cookie follows the account's, so signing out later does not switch languages under the person.
+ */
+async function keepLanguage(ctx: RequestContext, user: User): Promise<User> {
+  let kept = user;
+  if (user.locale === null) {
+    const locale = languageWithoutAccount(ctx.request);
+    await db.user.updateMany({ where: { id: user.id, locale: null }, data: { locale } });
+    kept = { ...user, locale };
+  }
+  setLanguageCookie(ctx, languageOfAccount(kept));
+  return kept;
 }
 
 /** The session token from the signed cookie, or null when absent or tampered with. */

@@ -19,6 +19,7 @@ interface Row {
   s_userAgent: string | null;
   s_rememberMe: unknown;
   s_activeOrganizationId: string | null;
+  s_activeTeamId: string | null;
   s_impersonatedBy: string | null;
   s_verifiedAt: unknown;
   u_id: string;
@@ -37,6 +38,7 @@ interface Row {
   u_createdAt: unknown;
   u_updatedAt: unknown;
   u_credentialsVersion: unknown;
+  u_locale: unknown;
 }
 
 const toDate = (value: unknown) => (value instanceof Date ? value : new Date(value as string | number));
@@ -48,7 +50,7 @@ const USER_COLUMNS = Prisma.raw(
    u."image" AS "u_image", u."username" AS "u_username", u."displayUsername" AS "u_displayUsername",
    u."twoFactorEnabled" AS "u_twoFactorEnabled", u."inboxProvenAt" AS "u_inboxProvenAt",
    u."role" AS "u_role", u."banned" AS "u_banned", u."banReason" AS "u_banReason", u."banExpires" AS "u_banExpires", u."createdAt" AS "u_createdAt", u."updatedAt" AS "u_updatedAt",
-   u."credentialsVersion" AS "u_credentialsVersion"`,
+   u."credentialsVersion" AS "u_credentialsVersion", u."locale" AS "u_locale"`,
 );
 type UserRow = Pick<Row, Extract<keyof Row, `u_${string}`>>;
 
@@ -70,6 +72,7 @@ function userFromRow(row: UserRow): User {
     createdAt: toDate(row.u_createdAt),
     updatedAt: toDate(row.u_updatedAt),
     credentialsVersion: Number(row.u_credentialsVersion),
+    locale: (row.u_locale as string | null | undefined) ?? null,
   };
 }
 
@@ -78,6 +81,7 @@ export async function findSessionWithUser(token: string): Promise<{ session: Ses
     SELECT s."id" AS "s_id", s."userId" AS "s_userId", s."token" AS "s_token", s."expiresAt" AS "s_expiresAt",
            s."createdAt" AS "s_createdAt", s."updatedAt" AS "s_updatedAt", s."ipAddress" AS "s_ipAddress",
            s."userAgent" AS "s_userAgent", s."rememberMe" AS "s_rememberMe", s."activeOrganizationId" AS "s_activeOrganizationId",
+           s."activeTeamId" AS "s_activeTeamId",
            s."impersonatedBy" AS "s_impersonatedBy", s."verifiedAt" AS "s_verifiedAt",
            ${USER_COLUMNS}
     FROM "session" s JOIN "user" u ON u."id" = s."userId"
@@ -96,6 +100,7 @@ export async function findSessionWithUser(token: string): Promise<{ session: Ses
       userAgent: row.s_userAgent,
       rememberMe: toBoolean(row.s_rememberMe),
       activeOrganizationId: row.s_activeOrganizationId,
+      activeTeamId: row.s_activeTeamId,
       impersonatedBy: row.s_impersonatedBy,
       verifiedAt: row.s_verifiedAt === null ? null : toDate(row.s_verifiedAt),
     },
@@ -141,7 +146,7 @@ export async function insertSession(data: NewSession, tx: Transaction | Db = db)
   // Millisecond precision, as both databases keep it, so the object equals the row read back.
   const now = new Date(Date.now());
   const { createdAt = now, impersonatedBy = null, ...fields } = data;
-  const session: Session = { id: newId(), ...fields, createdAt, updatedAt: now, activeOrganizationId: null, impersonatedBy, verifiedAt: null };
+  const session: Session = { id: newId(), ...fields, createdAt, updatedAt: now, activeOrganizationId: null, activeTeamId: null, impersonatedBy, verifiedAt: null };
   await tx.$executeRaw`
     INSERT INTO "session" ("id", "userId", "token", "expiresAt", "createdAt", "updatedAt", "ipAddress", "userAgent", "rememberMe", "impersonatedBy")
     VALUES (${session.id}, ${session.userId}, ${session.token}, ${session.expiresAt}, ${createdAt}, ${now}, ${session.ipAddress}, ${session.userAgent}, ${session.rememberMe}, ${impersonatedBy})`;

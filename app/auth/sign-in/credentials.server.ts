@@ -26,6 +26,7 @@ import { noteWrongPassword } from "~/auth/proof-of-work/burst.server";
 import { requireProofUnderBurst } from "~/auth/proof-of-work/gate.server";
 import { parseUsername, usernameTaken } from "~/auth/username/username.server";
 import { db, isUniqueViolation, type User } from "~/db.server";
+import { languageWithoutAccount } from "~/i18n/choose.server";
 import { sendMail } from "~/email/mailer.server";
 import { emails } from "~/email/templates.server";
 
@@ -44,7 +45,12 @@ export interface SignUpInput {
   /** Username plugin: optional; stored lowercased, displayUsername keeps the typed form. */
   username?: string;
   displayUsername?: string;
+  /** The account's language (the API's `locale`); unset, the language this sign-up was made in (issue 44). */
+  locale?: string | null;
 }
+
+/** The language a new account keeps: the one asked for, else the request's (the picker, Accept-Language…). */
+export const signUpLanguage = (ctx: RequestContext, given?: string | null) => given ?? languageWithoutAccount(ctx.request);
 
 export async function signUpWithEmail(ctx: RequestContext, input: SignUpInput) {
   const email = normalizeEmail(input.email);
@@ -68,6 +74,7 @@ export async function signUpWithEmail(ctx: RequestContext, input: SignUpInput) {
         name,
         email,
         image: input.image || null,
+        locale: signUpLanguage(ctx, input.locale),
         emailVerified: input.emailProven === true,
         inboxProvenAt: input.emailProven === true ? new Date() : null,
         ...names,
@@ -141,6 +148,7 @@ async function answerForTakenAddress(
     createdAt: now,
     updatedAt: now,
     credentialsVersion: 0,
+    locale: signUpLanguage(ctx, input.locale),
   };
   bindVerificationToBrowser(ctx, lookalike.id);
   deviceIdOf(ctx); // the same cookies as a real sign-up's (which remembers this browser as the account's first device)

@@ -1,0 +1,101 @@
+// Messages, plurals, dates and lists in one language: the same code on the server and in the browser, so a page
+// hydrates to the words the server wrote. Each message is compiled once (intl-messageformat) and kept.
+import { IntlMessageFormat } from "intl-messageformat";
+import { directionOf, type Direction } from "~/i18n/languages";
+
+export type Messages = Readonly<Record<string, string>>;
+export type Value = string | number | boolean | Date | null | undefined;
+export type Values = Record<string, Value>;
+
+/** Compiled messages by language and text: bounded by the catalogs themselves (their messages never change). */
+const compiled = new Map<string, IntlMessageFormat>();
+
+export function compile(language: string, message: string): IntlMessageFormat {
+  const cacheKey = `${language}\u0000${message}`;
+  let format = compiled.get(cacheKey);
+  if (!format) {
+    // ignoreTag: "<" in a message is text unless rich text asks for tags (richMessage below).
+    format = new IntlMessageFormat(message, language, undefined, { ignoreTag: true });
+    compiled.set(cacheKey, format);
+  }
+  return format;
+}
+
+const richCompiled = new Map<string, IntlMessageFormat>();
+function compileRich(language: string, message: string): IntlMessageFormat {
+  const cacheKey = `${language}\u0000${message}`;
+  let format = richCompiled.get(cacheKey);
+  if (!format) {
+    format = new IntlMessageFormat(message, language);
+    richCompiled.set(cacheKey, format);
+  }
+  return format;
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export interface Translator {
+  lang: string;
+  dir: Direction;
+  /** The message for `key` with its values; a key the catalog lacks shows as itself (a unit test keeps none). */
+  t(key: string, values?: Values): string;
+  /** Rich text: `<link>…</link>` in the message calls `tags.link(chunks)`. */
+  rich<T>(key: string, values: Values, tags: Record<string, (chunks: (string | T)[]) => T>): (string | T)[];
+  /** "1 December 2026", in UTC. */
+  date(date: Date): string;
+  /** "1. Dezember 2026 um 23:21 UTC": a `<time>`'s title, and dates in mails. */
+  dateTime(date: Date): string;
+  /** "5 minutes ago", "yesterday" (Intl.RelativeTimeFormat), then the date. */
+  relative(then: Date, now?: Date): string;
+  /** "the password, 2 passkeys and the GitHub sign-in" (Intl.ListFormat). */
+  list(items: readonly string[], type?: "conjunction" | "disjunction"): string;
+  number(value: number): string;
+}
+
+const formatters = new Map<string, unknown>();
+function cached<T>(key: string, make: () => T): T {
+  let value = formatters.get(key) as T | undefined;
+  if (!value) {
+    value = make();
+    formatters.set(key, value);
+  }
+  return value;
+}
+
+export function translator(lang: string, messages: Messages): Translator {
+  const dateFormat = () => cached(`${lang}:date`, () => new Intl.DateTimeFormat(lang, { dateStyle: "long", timeZone: "UTC" }));
+  const dateTimeFormat = () =>
+    cached(`${lang}:dateTime`, () => new Intl.DateTimeFormat(lang, { dateStyle: "long", timeStyle: "short", timeZone: "UTC" }));
+  const relativeFormat = () => cached(`${lang}:relative`, () => new Intl.RelativeTimeFormat(lang, { numeric: "auto" }));
+  const self: Translator = {
+    lang,
+    dir: directionOf(lang),
+    t(key, values) {
+      const message = messages[key];
+      if (message === undefined) return key;
+      return String(compile(lang, message).format(values as Record<string, string | number>));
+    },
+    rich(key, values, tags) {
+      const message = messages[key];
+      if (message === undefined) return [key];
+      const result = compileRich(lang, message).format({ ...values, ...tags } as never);
+      return (Array.isArray(result) ? result : [result]) as never;
+    },
+    date: (date) => dateFormat().format(date),
+    dateTime: (date) => self.t("common.dateTimeUtc", { dateTime: dateTimeFormat().format(date) }),
+    relative(then, now = new Date()) {
+      const seconds = Math.max(0, Math.round((now.getTime() - then.getTime()) / 1000));
+      if (seconds < 45) return self.t("common.justNow");
+      if (seconds < 3600) return relativeFormat().format(-Math.max(1, Math.round(seconds / 60)), "minute");
+      if (seconds < 86_400) return relativeFormat().format(-Math.round(seconds / 3600), "hour");
+      if (seconds < 30 * 86_400) return relativeFormat().format(-Math.max(1, Math.floor(seconds / 86_400)), "day");
+      return self.t("common.onDate", { date: self.date(then) });
+    },
+    list: (items, type = "conjunction") => cached(`${lang}:list:${type}`, () => new Intl.ListFormat(lang, { type })).format(items),
+    number: (value) => cached(`${lang}:number`, () => new Intl.NumberFormat(lang)).format(value),
+  };
+  return self;
+}
+
+/** Whole days between two calendar dates in UTC (an expiry "tomorrow" is one). */
+export const daysBetween = (from: Date, to: Date) => Math.floor(to.getTime() / DAY_MS) - Math.floor(from.getTime() / DAY_MS);

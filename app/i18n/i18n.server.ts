@@ -1,0 +1,81 @@
+// Languages for a request, an account or a mail: the settings' catalogs (checked at start-up, catalogs.server.ts)
+// and the one rule (negotiate.ts) fed from the request. docs/decisions/072-languages.md.
+import type { AppLoadContext } from "@remix-run/node";
+import { requestCookies } from "~/auth/core/cookies.server";
+import { db } from "~/db.server";
+import { env } from "~/env.server";
+import { lookAtSession } from "~/http/page-session.server";
+import { translator, type Messages, type Translator } from "~/i18n/format";
+import { directionOf, nativeNameOf, type Direction } from "~/i18n/languages";
+import { LANGUAGE_COOKIE } from "~/i18n/choose.server";
+import { chooseLanguage } from "~/i18n/negotiate";
+
+export { isOffered, LANGUAGE_COOKIE, languageOfAccount, languageWithoutAccount, offeredLanguages, setLanguageCookie } from "~/i18n/choose.server";
+
+export function messagesOf(language: string): Messages {
+  return env.i18n.messages[language] ?? env.i18n.messages[env.i18n.defaultLanguage];
+}
+
+const translators = new Map<string, Translator>();
+export function translatorFor(language: string): Translator {
+  let found = translators.get(language);
+  if (!found) {
+    found = translator(language, messagesOf(language));
+    translators.set(language, found);
+  }
+  return found;
+}
+
+/** The account's own saved language while signed in; an admin acting as someone reads in the admin's. */
+async function savedLanguage(request: Request, loadContext: AppLoadContext | undefined): Promise<string | null> {
+  const current = await lookAtSession(request, loadContext).catch(() => null);
+  if (!current) return null;
+  const actingAdmin = current.session.impersonatedBy;
+  if (!actingAdmin) return current.user.locale ?? null;
+  const admin = await db.user.findUnique({ where: { id: actingAdmin }, select: { locale: true } });
+  return admin?.locale ?? null;
+}
+
+/** The request's language, by the one rule: saved, picker cookie, ui_locales, Accept-Language, default. */
+export async function languageOfRequest(
+  request: Request,
+  loadContext: AppLoadContext | undefined,
+  options: { uiLocales?: string | null; saved?: string | null } = {},
+): Promise<string> {
+  const saved = options.saved !== undefined ? options.saved : await savedLanguage(request, loadContext);
+  return chooseLanguage(
+    {
+      saved,
+      cookie: requestCookies(request)[LANGUAGE_COOKIE],
+      uiLocales: options.uiLocales,
+      acceptLanguage: request.headers.get("accept-language"),
+    },
+    env.i18n.languages,
+    env.i18n.defaultLanguage,
+  );
+}
+
+export interface PageLanguage {
+  lang: string;
+  dir: Direction;
+  /** The messages pages use (mail and API keys stay on the server). */
+  messages: Messages;
+  /** The picker's list: each language named in itself. */
+  offered: { tag: string; name: string; dir: Direction }[];
+}
+
+const pageMessages = new Map<string, Messages>();
+/** What the root loader hands the browser, so it hydrates to the server's words. */
+export function pageLanguage(language: string): PageLanguage {
+  let messages = pageMessages.get(language);
+  if (!messages) {
+    messages = Object.fromEntries(Object.entries(messagesOf(language)).filter(([key]) => !key.startsWith("mail.") && !key.startsWith("apiError.")));
+    pageMessages.set(language, messages);
+  }
+  return {
+    lang: language,
+    dir: directionOf(language),
+    messages,
+    offered: env.i18n.languages.map((tag) => ({ tag, name: nativeNameOf(tag), dir: directionOf(tag) })),
+  };
+}

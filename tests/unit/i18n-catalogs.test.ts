@@ -1,0 +1,75 @@
+// Issue 44: the shipped catalogs are complete, parse, keep English's placeholders and every plural category of
+// their language, are not left in English, and every key is used (and every key used exists). And the style sheet
+// holds no physical left/right, so right-to-left pages mirror.
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, test } from "vitest";
+import { IntlMessageFormat } from "intl-messageformat";
+import { messageProblem, SHIPPED_CATALOGS } from "~/i18n/catalogs.server";
+import { SHIPPED_LANGUAGES, SOURCE_LANGUAGE } from "~/i18n/languages";
+
+const english = SHIPPED_CATALOGS[SOURCE_LANGUAGE];
+const keys = Object.keys(english);
+/** Messages that read the same in English and another language: placeholders and UTC, or a word spelt alike. */
+const SAME_AS_ENGLISH: Record<string, string[]> = { "common.dateTimeUtc": ["de", "fr", "es", "he"], "common.errorPrefix": ["es"] };
+
+type Element = { type: number; value?: string; pluralType?: string; options?: Record<string, { value: Element[] }>; children?: Element[] };
+function plurals(elements: Element[], found: Element[] = []): Element[] {
+  for (const element of elements) {
+    if (element.type === 6) found.push(element);
+    for (const option of Object.values(element.options ?? {})) plurals(option.value, found);
+    if (element.children) plurals(element.children, found);
+  }
+  return found;
+}
+
+describe.each(SHIPPED_LANGUAGES)("the %s catalog", (language) => {
+  const catalog = SHIPPED_CATALOGS[language];
+  test("has every key of en.json and no other", () => {
+    expect(Object.keys(catalog).sort()).toEqual([...keys].sort());
+  });
+  test("parses, with English's placeholders of the same kinds", () => {
+    for (const key of keys) expect(messageProblem(language, catalog[key], english[key]), key).toBeNull();
+  });
+  test("covers every plural category of the language", () => {
+    const categories = new Intl.PluralRules(language).resolvedOptions().pluralCategories;
+    for (const key of keys) {
+      const ast = new IntlMessageFormat(catalog[key], language).getAst() as unknown as Element[];
+      for (const plural of plurals(ast)) {
+        if (plural.pluralType === "ordinal") continue;
+        for (const category of categories) expect(Object.keys(plural.options ?? {}), `${key}: ${category}`).toContain(category);
+      }
+    }
+  });
+  test.skipIf(language === SOURCE_LANGUAGE)("leaves nothing in English", () => {
+    const same = keys.filter((key) => catalog[key] === english[key] && !SAME_AS_ENGLISH[key]?.includes(language));
+    expect(same).toEqual([]);
+  });
+});
+
+function sourceFiles(directory: string): string[] {
+  return readdirSync(directory).flatMap((name) => {
+    const file = path.join(directory, name);
+    if (statSync(file).isDirectory()) return name === "generated" ? [] : sourceFiles(file);
+    return /\.(ts|tsx)$/.test(name) ? [file] : [];
+  });
+}
+const source = sourceFiles(path.resolve("app")).map((file) => readFileSync(file, "utf8")).join("\n");
+/** Keys made at run time from a prefix (failureOf's "errors.404.title"). */
+const DYNAMIC_PREFIXES = ["errors."];
+
+test("every key is used somewhere in app/", () => {
+  const unused = keys.filter((key) => !source.includes(`"${key}"`) && !DYNAMIC_PREFIXES.some((prefix) => key.startsWith(prefix)));
+  expect(unused).toEqual([]);
+});
+
+test("every key a page asks for exists", () => {
+  const asked = [...source.matchAll(/\b(?:t|rich|pageTitle)\(\s*"([a-z][A-Za-z0-9]*(?:\.[A-Za-z0-9]+)+)"/g)].map((match) => match[1]);
+  expect(asked.length).toBeGreaterThan(10);
+  expect(asked.filter((key) => !Object.hasOwn(english, key))).toEqual([]);
+});
+
+test("app/styles.css uses logical properties only: no physical left or right", () => {
+  const css = readFileSync(path.resolve("app/styles.css"), "utf8").replace(/\/\*[\s\S]*?\*\//g, "");
+  expect(css.match(/[^;{}]*\b(left|right)\b[^;{}]*/g) ?? []).toEqual([]);
+});
