@@ -12,6 +12,7 @@ import { withChangeAnnouncements } from "~/change-feed/prisma-hooks.server";
 import { postgresTransport, redisTransport, sqliteTransport, type SqliteConnection } from "~/change-feed/transports.server";
 import { postgresListener } from "~/postgres-listener.server";
 import { countingDatabaseFailures } from "~/observability/database-errors.server";
+import { cachePreparedStatements } from "~/sqlite-statements.server";
 
 export type { User, Session, Account, Verification, Organization, Member, Invitation, Passkey } from "~/generated/prisma-sqlite/client";
 export { Prisma } from "~/generated/prisma-sqlite/client";
@@ -66,8 +67,10 @@ function createClient(): Db {
     adapterName: factory.adapterName,
     connect: async () => {
       const opened = await factory.connect();
-      connection = (opened as unknown as { client?: SqliteConnection }).client ?? null;
+      const client = (opened as unknown as { client?: SqliteConnection }).client ?? null;
       beginImmediately(opened as unknown as { client?: { prepare(sql: string): unknown } });
+      // The change feed keeps its one statement itself, so it is handed the connection's own prepare.
+      if (client) connection = { prepare: cachePreparedStatements(client) as SqliteConnection["prepare"] };
       return countingDatabaseFailures(opened);
     },
     connectToShadowDb: () => factory.connectToShadowDb(),
