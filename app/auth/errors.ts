@@ -18,6 +18,7 @@ import { PASSWORD_POLICY_ERRORS } from "~/auth/password-policy/errors";
 import { STEP_UP_ERRORS } from "~/auth/step-up/errors";
 import { PROOF_OF_WORK_ERRORS } from "~/auth/proof-of-work/errors";
 import { SSO_ERRORS } from "~/auth/sso/errors";
+import { TEAM_ERRORS } from "~/auth/teams/errors";
 
 type Entry = readonly [status: number, message: string];
 
@@ -87,6 +88,7 @@ export const ERRORS = {
   ...STEP_UP_ERRORS,
   ...PROOF_OF_WORK_ERRORS,
   ...SSO_ERRORS,
+  ...TEAM_ERRORS,
 } as const satisfies Record<string, Entry>;
 
 export type ErrorName = keyof typeof ERRORS;
@@ -118,9 +120,11 @@ export class AuthError extends Error {
 
   constructor(
     name: ErrorName,
-    options: { message?: string; headers?: Record<string, string>; reason?: string; extra?: Record<string, unknown> } = {},
+    options: { message?: string; headers?: Record<string, string>; reason?: string; extra?: Record<string, unknown>; status?: number } = {},
   ) {
-    const [status, message] = ERRORS[name];
+    const [catalogueStatus, message] = ERRORS[name];
+    // A route whose Better Auth counterpart answers one code with another status (teams: a non-member is 400).
+    const status = options.status ?? catalogueStatus;
     // An AuthError is an answer (a 4xx with its catalogue entry), never logged, so it skips the stack trace:
     // capturing one was most of what a refused request (a 429 under a flood) cost.
     const stackTraceLimit = Error.stackTraceLimit;

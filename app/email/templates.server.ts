@@ -238,11 +238,11 @@ export const emails = withKinds({
    * The organization's and the inviter's names are written by users and mailed to any address: they stay out of
    * the subject, and the body quotes them as names (issue 24, item 9).
    */
-  invitation: (to: string, organizationName: string, inviter: string, role: string, url: string, lifetimeSeconds: number) =>
+  invitation: (to: string, organizationName: string, inviter: string, role: string, url: string, lifetimeSeconds: number, teamNames: string[] = []) =>
     actionMail({
       to,
       subject: "You are invited to join an organization",
-      intro: `${quotedName(inviter)} invited you to join the organization named ${quotedName(organizationName)} as ${role}. Open the invitation to accept or decline it; without an account you can create one from there.`,
+      intro: `${quotedName(inviter)} invited you to join the organization named ${quotedName(organizationName)} as ${role}${teamNames.length ? `, in the ${teamNames.length === 1 ? "team" : "teams"} ${teamNames.map(quotedName).join(", ")}` : ""}. Open the invitation to accept or decline it; without an account you can create one from there.`,
       action: "Open the invitation",
       url,
       lifetimeSeconds,

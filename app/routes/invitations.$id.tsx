@@ -164,7 +164,19 @@ export default function InvitationPage() {
       <ErrorSummary errors={[page.linkProblem ? `We could not verify your email address. ${page.linkProblem}` : null, last?.error]} />
       <p>
         {invitation.inviterName || invitation.inviterEmail} ({invitation.inviterEmail}) invited <strong>{invitation.email}</strong> to join{" "}
-        <strong>{invitation.organizationName}</strong> as <strong>{describeRole(invitation.role)}</strong>.
+        <strong>{invitation.organizationName}</strong> as <strong>{describeRole(invitation.role)}</strong>
+        {invitation.teamNames.length ? (
+          <>
+            , in the {invitation.teamNames.length === 1 ? "team" : "teams"}{" "}
+            {invitation.teamNames.map((name, i) => (
+              <span key={i}>
+                {i > 0 ? ", " : ""}
+                <strong>{name}</strong>
+              </span>
+            ))}
+          </>
+        ) : null}
+        .
       </p>
       <p className="muted">
         The invitation expires <time dateTime={new Date(invitation.expiresAt).toISOString()}>{page.expiresIn}</time>.

@@ -27,6 +27,7 @@ vi.mock("~/auth/session/cached-read.server", () => ({
         userAgent: null,
         rememberMe: true,
         activeOrganizationId: null,
+        activeTeamId: null,
       },
       user: { id: "u1", name: "Ada", email: "ada@example.com", emailVerified: true, image: null, username: null, displayUsername: null, twoFactorEnabled: false, inboxProvenAt: now, createdAt: now, updatedAt: now },
     };

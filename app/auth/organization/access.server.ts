@@ -68,13 +68,14 @@ export async function countOtherOwners(tx: Client, organizationId: string, excep
   return tx.member.count({ where: { organizationId, id: { not: exceptMemberId }, ...roleHolds(OWNER) } });
 }
 
-/** A member who leaves or is removed stops having it as their active organization. */
+/** A member who leaves or is removed stops having it as their active organization, and its team as their active team. */
 export async function unsetActiveOrganization(client: Client, userId: string, organizationId: string): Promise<void> {
-  await client.session.updateMany({ where: { userId, activeOrganizationId: organizationId }, data: { activeOrganizationId: null } });
+  await client.session.updateMany({ where: { userId, activeOrganizationId: organizationId }, data: { activeOrganizationId: null, activeTeamId: null } });
 }
 
-export async function setActiveOrganizationId(sessionId: string, organizationId: string | null): Promise<void> {
-  await db.session.updateMany({ where: { id: sessionId }, data: { activeOrganizationId: organizationId } });
+/** Sets the session's active organization; its active team goes with the switch unless one is given (ADR 068). */
+export async function setActiveOrganizationId(sessionId: string, organizationId: string | null, activeTeamId: string | null = null): Promise<void> {
+  await db.session.updateMany({ where: { id: sessionId }, data: { activeOrganizationId: organizationId, activeTeamId } });
 }
 
 interface MembershipStanding {

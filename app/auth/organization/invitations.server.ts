@@ -18,6 +18,7 @@ import { normalizeRole } from "~/auth/organization/members.server";
 import { pageArgs, type Page } from "~/auth/schemas";
 import { mayCancelInvitations, mayHandleRole, mayInvite } from "~/auth/organization/permissions";
 import { memberWithUser, publicInvitation } from "~/auth/organization/presenters.server";
+import { invitationTeamNames, invitationTeams, joinInvitationTeams } from "~/auth/teams/team-members.server";
 
 export const INVITATION_TOKEN_LENGTH = 43; // 62^43 ≈ 2^256
 interface InvitationTokenPayload {
@@ -76,6 +77,7 @@ export async function signUpFromInvitationLink(ctx: RequestContext, input: SignU
 
 /** A fresh link secret for the invitation (older ones stop working) and the e-mail that carries it. */
 async function mailInvitation(invitation: Invitation, inviter: User, organizationName: string): Promise<void> {
+  const teamNames = await invitationTeamNames(invitation);
   await revokeTokensWhere("invitation", "invitationId", invitation.id);
   const ttlSeconds = Math.max(1, Math.ceil((invitation.expiresAt.getTime() - Date.now()) / 1000));
   const token = await issueToken<InvitationTokenPayload>(
@@ -84,7 +86,7 @@ async function mailInvitation(invitation: Invitation, inviter: User, organizatio
     { ttlSeconds, length: INVITATION_TOKEN_LENGTH },
   );
   const lifetime = Math.round(env.AUTH_INVITATION_EXPIRES_IN / 1000);
-  await sendMail(emails.invitation(invitation.email, organizationName, inviter.name || inviter.email, invitation.role, invitationLink(invitation.id, token), lifetime));
+  await sendMail(emails.invitation(invitation.email, organizationName, inviter.name || inviter.email, invitation.role, invitationLink(invitation.id, token), lifetime, teamNames));
 }
 
 /**
@@ -92,7 +94,10 @@ async function mailInvitation(invitation: Invitation, inviter: User, organizatio
  * invitation is refused unless `resend`, which renews the expiry and the link secret and mails it again. The
  * organization's lock makes two invites of one address leave one pending invitation.
  */
-export async function inviteMember(current: SessionWithUser, input: { email: string; role: string | string[]; organizationId?: string; resend?: boolean }) {
+export async function inviteMember(
+  current: SessionWithUser,
+  input: { email: string; role: string | string[]; organizationId?: string; resend?: boolean; teamId?: string | string[] },
+) {
   const organizationId = targetOrganizationId(current, input.organizationId);
   const email = input.email.trim().toLowerCase();
   const role = normalizeRole(input.role);
@@ -103,11 +108,13 @@ export async function inviteMember(current: SessionWithUser, input: { email: str
     if (!mayHandleRole(actor.role, role)) throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_INVITE_A_USER_WITH_THIS_ROLE");
     if (await tx.member.count({ where: { organizationId, user: { email } } })) throw new AuthError("USER_IS_ALREADY_A_MEMBER_OF_THIS_ORGANIZATION");
     const organization = await tx.organization.findUniqueOrThrow({ where: { id: organizationId }, select: { name: true } });
+    // Its teams (issue 42): each this organization's, each with room (checked again on accepting).
+    const teamId = await invitationTeams(tx, organizationId, input.teamId);
     const expiresAt = new Date(Date.now() + env.AUTH_INVITATION_EXPIRES_IN);
     const pending = await tx.invitation.findFirst({ where: { organizationId, email, ...liveWhere() } });
     if (pending) {
       if (!input.resend) throw new AuthError("USER_IS_ALREADY_INVITED_TO_THIS_ORGANIZATION");
-      const renewed = await tx.invitation.update({ where: { id: pending.id }, data: { expiresAt } });
+      const renewed = await tx.invitation.update({ where: { id: pending.id }, data: { expiresAt, ...(input.teamId !== undefined ? { teamId } : {}) } });
       return { invitation: renewed, organizationName: organization.name };
     }
     if ((await tx.member.count({ where: { organizationId } })) >= env.AUTH_ORGANIZATION_MEMBERSHIP_LIMIT) {
@@ -116,7 +123,7 @@ export async function inviteMember(current: SessionWithUser, input: { email: str
     // Older, expired invitations of the address stop counting as pending.
     await tx.invitation.updateMany({ where: { organizationId, email, status: "pending" }, data: { status: "canceled" } });
     const created = await tx.invitation.create({
-      data: { id: newId(), organizationId, email, role, status: "pending", inviterId: current.user.id, expiresAt },
+      data: { id: newId(), organizationId, email, role, status: "pending", inviterId: current.user.id, expiresAt, teamId },
     });
     return { invitation: created, organizationName: organization.name };
   }, TX_OPTIONS);
@@ -195,21 +202,24 @@ export async function acceptInvitation(current: SessionWithUser, invitationId: s
         data: { organizationId: invitation.organizationId, userId: current.user.id, role: invitation.role },
         include: { user: { select: { id: true, name: true, email: true, image: true } } },
       });
-      return { invitation: publicInvitation({ ...invitation, status: "accepted" }), member: memberWithUser(member) };
+      // The teams it names (issue 42); exactly one becomes the session's active team, as Better Auth does.
+      const teams = await joinInvitationTeams(tx, invitation, current.user.id, ctx);
+      return { invitation: publicInvitation({ ...invitation, status: "accepted" }), member: memberWithUser(member), activeTeamId: teams.length === 1 ? teams[0]!.id : null };
     } catch (error) {
       if (isUniqueViolation(error)) throw new AuthError("USER_IS_ALREADY_A_MEMBER_OF_THIS_ORGANIZATION");
       throw error;
     }
   }, TX_OPTIONS);
+  const { activeTeamId, ...accepted } = result;
   await revokeTokensWhere("invitation", "invitationId", invitation.id);
   // The link's secret reached this inbox: the address is proven (no second e-mail round trip).
   const proof = bySecret && !current.user.emailVerified ? await proveInbox(ctx ?? null, current.user.id, invitation.email) : null;
   if (proof?.ended) {
     if (ctx) clearSessionCookies(ctx);
   } else {
-    await setActiveOrganizationId(current.session.id, invitation.organizationId);
+    await setActiveOrganizationId(current.session.id, invitation.organizationId, activeTeamId);
   }
-  return result;
+  return accepted;
 }
 
 export async function rejectInvitation(current: SessionWithUser, invitationId: string, token?: string) {
@@ -296,6 +306,8 @@ export async function describeInvitation(invitationId: string, token: string | n
       organizationSlug: invitation.organization.slug,
       inviterName: invitation.inviter.name,
       inviterEmail: invitation.inviter.email,
+      /** The teams it names (issue 42), as they are called now. */
+      teamNames: await invitationTeamNames(invitation),
     },
     linkSecretValid: state === "pending" && (await linkSecretMatches(invitation.id, token)),
   };

@@ -17,6 +17,7 @@ import {
 } from "~/auth/organization/access.server";
 import { isKnownRole, isOwner, mayChangeRoleOf, mayChangeRoles, mayRemoveMember, parseRoles, roleAllows } from "~/auth/organization/permissions";
 import { MEMBER_ORDER, memberWithUser } from "~/auth/organization/presenters.server";
+import { leaveTeamsOf } from "~/auth/teams/team-members.server";
 
 const WITH_USER = { user: { select: { id: true, name: true, email: true, image: true } } } as const;
 
@@ -106,6 +107,8 @@ async function removeUnderLock(tx: Transaction, target: Member) {
   }
   const { count } = await tx.member.deleteMany({ where: { id: target.id } });
   if (count === 0) throw new AuthError("MEMBER_NOT_FOUND");
+  // They leave its teams too (issue 42); their sessions lose the organization and its active team.
+  await leaveTeamsOf(tx, target.organizationId, target.userId);
   await unsetActiveOrganization(tx, target.userId, target.organizationId);
 }
 

@@ -8,6 +8,7 @@ import { lockUserForCreate, requireMember, setActiveOrganizationId, targetOrgani
 import { mayDeleteOrganization, mayUpdateOrganization } from "~/auth/organization/permissions";
 import { MEMBER_ORDER, memberWithUser, publicInvitation, publicMember, publicOrganization } from "~/auth/organization/presenters.server";
 import { DEFAULT_PAGE_SIZE, pageArgs, type Page } from "~/auth/schemas";
+import { clearActiveTeam, createDefaultTeam, teamsForFullOrganization } from "~/auth/teams/teams.server";
 
 const USER_FIELDS = { select: { id: true, name: true, email: true, image: true } } as const;
 
@@ -40,7 +41,9 @@ export async function createOrganization(userId: string, input: CreateInput) {
         },
       });
       const member = await tx.member.create({ data: { organizationId: organization.id, userId, role: env.AUTH_ORGANIZATION_CREATOR_ROLE } });
-      return { ...publicOrganization(organization), members: [publicMember(member)] };
+      // AUTH_TEAMS_DEFAULT_TEAM (issue 42): a team named after it, with the creator in it.
+      const defaultTeam = await createDefaultTeam(tx, organization, userId);
+      return { ...publicOrganization(organization), members: [publicMember(member)], defaultTeamId: defaultTeam?.id ?? null };
     }, TX_OPTIONS);
   } catch (error) {
     if (isUniqueViolation(error)) throw new AuthError("ORGANIZATION_ALREADY_EXISTS");
@@ -52,8 +55,9 @@ export async function createOrganization(userId: string, input: CreateInput) {
 export async function createForSession(current: SessionWithUser, input: CreateInput & { userId?: string; keepCurrentActiveOrganization?: boolean }) {
   // `userId` lets server-side code create on someone's behalf; from a browser it may only name the caller.
   if (input.userId !== undefined && input.userId !== current.user.id) throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_CREATE_A_NEW_ORGANIZATION");
-  const created = await createOrganization(current.user.id, input);
-  if (!input.keepCurrentActiveOrganization) await setActiveOrganizationId(current.session.id, created.id);
+  const { defaultTeamId, ...created } = await createOrganization(current.user.id, input);
+  // Its default team becomes the session's active team, as Better Auth does.
+  if (!input.keepCurrentActiveOrganization) await setActiveOrganizationId(current.session.id, created.id, defaultTeamId);
   return created;
 }
 
@@ -92,6 +96,9 @@ export async function deleteOrganization(current: SessionWithUser, organizationI
   const member = await requireMember(db, organizationId, current.user.id);
   if (!mayDeleteOrganization(member.role)) throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_ORGANIZATION");
   const invitations = await db.invitation.findMany({ where: { organizationId, status: "pending" }, select: { id: true } });
+  // Its teams go with it (ON DELETE CASCADE); sessions that had one of them active stop having it.
+  const teams = await db.team.findMany({ where: { organizationId }, select: { id: true } });
+  if (teams.length) await clearActiveTeam(db, { activeTeamId: { in: teams.map((t) => t.id) } });
   const deleted = await db.organization.deleteMany({ where: { id: organizationId } });
   if (deleted.count === 0) throw new AuthError("ORGANIZATION_NOT_FOUND");
   // Their links' secrets would expire anyway; they go now with the invitations they belonged to.
@@ -130,7 +137,7 @@ export async function getFullOrganization(
   const found = await organizationOfMember(current, by);
   if (!found) return null;
   const { organization } = found;
-  const [members, invitations] = await Promise.all([
+  const [members, invitations, teams] = await Promise.all([
     db.member.findMany({
       where: { organizationId: organization.id },
       include: { user: USER_FIELDS },
@@ -138,11 +145,14 @@ export async function getFullOrganization(
       take: by.membersLimit ?? env.AUTH_ORGANIZATION_MEMBERSHIP_LIMIT,
     }),
     db.invitation.findMany({ where: { organizationId: organization.id }, orderBy: { createdAt: "desc" }, take: DEFAULT_PAGE_SIZE }),
+    teamsForFullOrganization(organization.id),
   ]);
   return {
     ...publicOrganization(organization),
     members: members.map(memberWithUser),
     invitations: invitations.reverse().map(publicInvitation),
+    // With teams on, its first 100 teams (issue 42).
+    ...(teams ? { teams } : {}),
   };
 }
 
@@ -154,7 +164,8 @@ export async function setActiveOrganization(current: SessionWithUser, input: { o
   // Better Auth answers with the organization as get-full-organization gives it: its first page of members.
   const full = await getFullOrganization(current, { organizationId: input.organizationId, organizationSlug: input.organizationSlug });
   if (!full) throw new AuthError("ORGANIZATION_NOT_FOUND");
-  await setActiveOrganizationId(current.session.id, full.id);
+  // Switching organizations ends the active team; choosing the active one again keeps it.
+  await setActiveOrganizationId(current.session.id, full.id, full.id === current.session.activeOrganizationId ? (current.session.activeTeamId ?? null) : null);
   return full;
 }
 

@@ -1,5 +1,6 @@
 // The wire shapes of organizations, members and invitations (Better Auth's field names).
 import type { Invitation, Member, Organization, User } from "~/db.server";
+import { env } from "~/env.server";
 
 function parseMetadata(text: string | null): Record<string, string> | null {
   if (!text) return null;
@@ -34,6 +35,8 @@ export function publicInvitation(invitation: Invitation) {
     inviterId: invitation.inviterId,
     expiresAt: invitation.expiresAt,
     createdAt: invitation.createdAt,
+    // Better Auth's field with teams on: the teams it names, comma-separated, or null (issue 42).
+    ...(env.AUTH_TEAMS === "on" ? { teamId: invitation.teamId ?? null } : {}),
   };
 }
 

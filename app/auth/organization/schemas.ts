@@ -58,6 +58,8 @@ export const inviteMemberBody = z.object({
   role: roleField,
   organizationId: idField.optional(),
   resend: z.boolean().optional(),
+  /** Teams the invitee joins on accepting (issue 42): one id or several. */
+  teamId: z.union([idField, z.array(idField).min(1).max(100)]).optional(),
 });
 
 export const permissionsField = z.record(z.string().max(50), z.array(z.string().max(50)).max(20));

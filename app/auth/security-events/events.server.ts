@@ -2,7 +2,7 @@
 // for the owner's API and activity page; and their deletion by age (housekeeping).
 import { sign, unsign } from "~/auth/core/crypto.server";
 import { AuthError } from "~/auth/errors";
-import type { SecurityEventDetails } from "~/auth/security-events/types";
+import { ORGANIZATION_ACT_TYPES, type SecurityEventDetails } from "~/auth/security-events/types";
 import { db } from "~/db.server";
 import { env } from "~/env.server";
 
@@ -91,7 +91,7 @@ export async function listSecurityEvents(userId: string, options: { limit?: numb
 type StoredRow = Omit<SecurityEventView, "byAdministrator" | "details"> & { actorUserId: string | null; details: string };
 
 function ownersView(userId: string, row: StoredRow): SecurityEventView {
-  const byAdministrator = row.actorUserId !== null && row.actorUserId !== userId;
+  const byAdministrator = row.actorUserId !== null && row.actorUserId !== userId && !ORGANIZATION_ACT_TYPES.has(row.type);
   return {
     id: row.id,
     type: row.type,

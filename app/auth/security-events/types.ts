@@ -45,7 +45,20 @@ export const SECURITY_EVENT_TYPES = [
   "application_authorized",
   "application_revoked",
   "application_tokens_issued",
+  // Teams inside organizations (issue 42, ADR 068): {organizationId, organizationName, teamId, teamName}. The team's
+  // own changes are on the actor's account; being added or removed, on the affected person's, the actor recorded.
+  "team_created",
+  "team_updated",
+  "team_removed",
+  "team_member_added",
+  "team_member_removed",
 ] as const;
+
+/**
+ * Events another member of an organization may make on someone's account: their actor is a fellow member, not an
+ * administrator, so the activity page does not say "by an administrator" (ADR 068).
+ */
+export const ORGANIZATION_ACT_TYPES: ReadonlySet<string> = new Set(["team_member_added", "team_member_removed"]);
 
 export type SecurityEventType = (typeof SECURITY_EVENT_TYPES)[number];
 

@@ -92,6 +92,10 @@ function sensitiveActionWords(action: unknown): string {
 /** An application's name as the event stored it (names may change or the application be removed since). */
 const application = (details: SecurityEventDetails) => `“${text(details.application, "an application")}”`;
 
+/** A team and its organization as the event stored them (either may be renamed or gone since). */
+const team = (details: SecurityEventDetails) => `“${text(details.teamName, "a team")}”`;
+const organization = (details: SecurityEventDetails) => `“${text(details.organizationName, "an organization")}”`;
+
 /** One sentence for an event: "Signed in with a passkey", "Wrong password entered", "Passkey “Laptop” removed". */
 export function describeEvent(type: string, details: SecurityEventDetails, reader: EventReader = "owner"): string {
   const you = reader === "owner" ? "you" : "this account";
@@ -178,6 +182,16 @@ export function describeEvent(type: string, details: SecurityEventDetails, reade
         : `Access for ${application(details)} revoked`;
     case "application_tokens_issued":
       return `Signed in to ${application(details)} for the first time`;
+    case "team_created":
+      return `Team ${team(details)} created in ${organization(details)}`;
+    case "team_updated":
+      return `Team ${team(details)} renamed in ${organization(details)}`;
+    case "team_removed":
+      return `Team ${team(details)} deleted from ${organization(details)}`;
+    case "team_member_added":
+      return `Added to team ${team(details)} in ${organization(details)}${details.byOther === true ? " by another member" : ""}`;
+    case "team_member_removed":
+      return `Removed from team ${team(details)} in ${organization(details)}${details.byOther === true ? " by another member" : ""}`;
     default:
       return "Account changed";
   }

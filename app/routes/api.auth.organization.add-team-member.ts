@@ -1,0 +1,10 @@
+import { teamMemberBody } from "~/auth/teams/schemas";
+import { addTeamMember } from "~/auth/teams/team-members.server";
+import { requireSession } from "~/auth/session/sessions.server";
+import { endpoint } from "~/http/endpoint.server";
+
+export const { loader, action } = endpoint({
+  method: "POST",
+  body: teamMemberBody,
+  handler: async ({ body, ctx }) => addTeamMember(await requireSession(ctx), body, ctx),
+});
