@@ -1,0 +1,112 @@
+// Issue 44: pages in the reader's language. Without JavaScript the picker works (same page after, a year-long
+// HttpOnly cookie, never another site), <html lang dir> follows the language, the saved language beats the
+// browser's header; with JavaScript the page hydrates to the same words; axe in de and ar; no sideways scroll at
+// 320 px in de, ar and he.
+import type { Page } from "@playwright/test";
+import { expect, expectNoAxeViolations, signIn, test } from "./fixtures";
+
+async function pickLanguage(page: Page, name: string) {
+  await page.getByLabel(/^(Language|Sprache|Langue|Idioma|اللغة|שפה)$/).selectOption({ label: name });
+  await page.getByTestId("language-picker").getByRole("button").click();
+}
+
+async function expectNoSidewaysScroll(page: Page, label: string) {
+  await page.setViewportSize({ width: 320, height: 640 });
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  expect(overflow, `no sideways scrolling at 320px (${label})`).toBeLessThanOrEqual(0);
+}
+
+test.describe("without JavaScript", () => {
+  test.use({ javaScriptEnabled: false, locale: "de-AT" });
+
+  test("the browser's language, then the picker: same page, lasting, right to left", async ({ page, context, consoleErrors }) => {
+    await page.goto("/?from=picker");
+    await expect(page.locator("html")).toHaveAttribute("lang", "de");
+    await expect(page.locator("html")).toHaveAttribute("dir", "ltr");
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Anmeldung für Ihre Apps");
+    await expect(page).toHaveTitle("Anmeldung für Ihre Apps · Latchkey");
+    await expect(page.getByRole("option", { name: "العربية" })).toHaveAttribute("lang", "ar");
+    await expectNoAxeViolations(page, "de");
+    await expectNoSidewaysScroll(page, "de");
+
+    await pickLanguage(page, "العربية");
+    await expect(page).toHaveURL(/\/\?from=picker$/);
+    await expect(page.locator("html")).toHaveAttribute("lang", "ar");
+    await expect(page.locator("html")).toHaveAttribute("dir", "rtl");
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("تسجيل الدخول لتطبيقاتك");
+    await expectNoAxeViolations(page, "ar");
+    await expectNoSidewaysScroll(page, "ar");
+    const cookie = (await context.cookies()).find((c) => c.name === "latchkey.language");
+    expect(cookie?.value).toBe("ar");
+    expect(cookie?.httpOnly).toBe(true);
+    expect(cookie?.sameSite).toBe("Lax");
+    expect(cookie!.expires * 1000 - Date.now()).toBeGreaterThan(364 * 24 * 3600 * 1000);
+
+    // Lasting: another page, the error page too, in Arabic.
+    await page.goto("/no-such-page");
+    await expect(page.locator("html")).toHaveAttribute("dir", "rtl");
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("الصفحة غير موجودة");
+    await expect(page).toHaveTitle("خطأ: الصفحة غير موجودة · Latchkey");
+    await expect(page.getByTestId("language-picker")).toBeVisible();
+
+    await pickLanguage(page, "עברית");
+    await expect(page).toHaveURL(/\/no-such-page$/);
+    // The 404s asked for on purpose are not the page's errors.
+    consoleErrors.splice(0, consoleErrors.length, ...consoleErrors.filter((line) => !line.startsWith("404 for GET")));
+    await expect(page.locator("html")).toHaveAttribute("lang", "he");
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("הדף לא נמצא");
+    await expectNoSidewaysScroll(page, "he");
+    await page.goto("/");
+    await expectNoSidewaysScroll(page, "he home");
+  });
+
+  test("the picker sends people back to this site only, and needs the form's origin", async ({ request, baseURL }) => {
+    for (const target of ["https://evil.example/", "//evil.example/x", "/\\evil.example", "javascript:alert(1)"]) {
+      const answer = await request.post("/language", { form: { lang: "fr", redirectTo: target }, headers: { Origin: baseURL! }, maxRedirects: 0 });
+      expect(answer.status(), target).toBe(302);
+      expect(answer.headers().location, target).toBe("/");
+    }
+    const kept = await request.post("/language", { form: { lang: "fr", redirectTo: "/sign-in?redirectTo=%2Faccount" }, headers: { Origin: baseURL! }, maxRedirects: 0 });
+    expect(kept.headers().location).toBe("/sign-in?redirectTo=%2Faccount");
+    const forged = await request.post("/language", { form: { lang: "fr", redirectTo: "/" }, headers: { Origin: "https://evil.example" }, maxRedirects: 0 });
+    expect(forged.status()).toBe(403);
+    expect(forged.headers()["set-cookie"] ?? "").not.toContain("latchkey.language");
+  });
+
+  test("signed in, the saved language beats the browser's header, and the picker saves it", async ({ page, user, openContext }) => {
+    await signIn(page, user); // saved "en" at sign-up (its request asked for no language)
+    await expect(page.locator("html")).toHaveAttribute("lang", "en");
+    await pickLanguage(page, "עברית");
+    await expect(page.locator("html")).toHaveAttribute("lang", "he");
+    await expect(page.locator("html")).toHaveAttribute("dir", "rtl");
+
+    // Another browser asking for German (this file's de-AT): once signed in, the account's Hebrew wins.
+    const elsewhere = await openContext();
+    await elsewhere.page.goto("/");
+    await expect(elsewhere.page.locator("html")).toHaveAttribute("lang", "de");
+    await signIn(elsewhere.page, user);
+    await expect(elsewhere.page.locator("html")).toHaveAttribute("lang", "he");
+    // Signing in set the picker's cookie to the account's language: signed out, the page stays Hebrew.
+    const cookie = (await elsewhere.context.cookies()).find((c) => c.name === "latchkey.language");
+    expect(cookie?.value).toBe("he");
+  });
+});
+
+test.describe("with JavaScript", () => {
+  test.use({ javaScriptEnabled: true, locale: "ar" });
+
+  test("the page hydrates to the server's words and keeps the language moving between pages", async ({ page, consoleErrors }) => {
+    await page.goto("/");
+    await expect(page.locator("html")).toHaveAttribute("dir", "rtl");
+    await page.waitForFunction(() => {
+      const form = document.querySelector("footer form");
+      return form !== null && Object.keys(form).some((key) => key.startsWith("__reactProps"));
+    });
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("تسجيل الدخول لتطبيقاتك");
+    expect(consoleErrors, "no hydration mismatch").toEqual([]);
+    await page.locator(".hero").getByRole("link", { name: "تسجيل الدخول" }).click();
+    await expect(page).toHaveURL(/\/sign-in$/);
+    await expect(page.locator("html")).toHaveAttribute("lang", "ar");
+    await expect(page.getByTestId("language-picker").getByRole("button")).toHaveText("تغيير اللغة");
+  });
+});
