@@ -142,7 +142,8 @@ test("while acting as someone: Stop in the header, refused forms held back, the 
   ] as const) {
     const response = await post();
     expect(response.status()).toBe(status);
-    const html = (await response.text()).replaceAll("<!-- -->", "");
+    // Names are isolated in <bdi> (issue 44): the words read across it.
+    const html = (await response.text()).replaceAll("<!-- -->", "").replace(/<\/?bdi>/g, "");
     expect(html, String(status)).toContain(`You are acting as ${member.name}`);
     expect(html, String(status)).toContain(`Stop acting as ${member.name}`);
   }
