@@ -109,6 +109,23 @@ export function guessCountingSuite(kind: DatabaseKind) {
       expect((await domain.db.rateLimit.findUnique({ where: { key: taken[0].key } }))?.count).toBe(1);
     });
 
+    it("a mail quota, once spent, is refused from memory until its window ends, with no write to the store", async () => {
+      const { takeFromQuota } = await import("~/auth/rate-limit/limits.server");
+      const k = key();
+      const rule = { windowSeconds: 3600, max: 1 };
+      expect((await takeFromQuota(k, rule)).allowed).toBe(true);
+      const written = await domain.db.rateLimit.findUnique({ where: { key: k } });
+      const refused = await takeFromQuota(k, rule);
+      expect(refused.allowed).toBe(false);
+      expect(refused.retryAfterSeconds).toBeGreaterThan(3500);
+      expect(await domain.db.rateLimit.findUnique({ where: { key: k } })).toEqual(written);
+      // A larger quota counts in the store until it is refused there.
+      const wide = key();
+      for (let i = 0; i < 2; i++) expect((await takeFromQuota(wide, { windowSeconds: 3600, max: 2 })).allowed).toBe(true);
+      expect((await takeFromQuota(wide, { windowSeconds: 3600, max: 2 })).allowed).toBe(false);
+      expect((await domain.db.rateLimit.findUnique({ where: { key: wide } }))?.count).toBe(3);
+    });
+
     it("stores no address in clear", async () => {
       await budget.takeAccountGuess({ email: "someone-private@example.com" });
       const keys = (await domain.db.rateLimit.findMany()).map((row) => row.key);

@@ -177,9 +177,15 @@ function expandIpv6(address: string): string[] | null {
  * refused bucket stays refused until then: a flood is answered here without asking the shared store again.
  */
 const refusedUntil = new Map<string, number>();
+/**
+ * Quotas (takeFromQuota) this process has seen spent, until their window ends, for the same reason: a repeated
+ * mail — the new-device notice of a client that keeps no cookies, signing in again and again — is then refused
+ * without a write to the shared store (issue 39: the quiet sign-in's cost).
+ */
+const spentQuotaUntil = new Map<string, number>();
 setInterval(() => {
   const now = Date.now();
-  for (const [key, until] of refusedUntil) if (until <= now) refusedUntil.delete(key);
+  for (const memory of [refusedUntil, spentQuotaUntil]) for (const [key, until] of memory) if (until <= now) memory.delete(key);
 }, 60_000).unref();
 
 const bucketKey = (clientIp: string, path: string) => `${clientBucket(clientIp)}|${ALIASES[path] ?? path}`;
@@ -223,7 +229,16 @@ export async function enforceRateLimit(clientIp: string, path: string): Promise<
  * taken once per e-mail sent, and a restart must not hand out a new hour's worth.
  */
 export async function takeFromQuota(key: string, rule: RateRule): Promise<Verdict> {
-  return sharedStore(key, rule);
+  const until = spentQuotaUntil.get(key);
+  if (until !== undefined) {
+    const now = Date.now();
+    if (until > now) return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((until - now) / 1000)), resetAt: until };
+    spentQuotaUntil.delete(key);
+  }
+  const verdict = await sharedStore(key, rule);
+  // Refused, or a quota of one just taken: spent until its window ends, as a refused bucket is.
+  if ((!verdict.allowed || rule.max === 1) && spentQuotaUntil.size < REFUSED_KEYS_LIMIT) spentQuotaUntil.set(key, verdict.resetAt);
+  return verdict;
 }
 
 /** Rows whose window ended long ago (called by housekeeping). */
