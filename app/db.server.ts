@@ -14,7 +14,7 @@ import { postgresListener } from "~/postgres-listener.server";
 import { countingDatabaseFailures } from "~/observability/database-errors.server";
 import { cachePreparedStatements } from "~/sqlite-statements.server";
 
-export type { User, Session, Account, Verification, Organization, Member, Invitation, Passkey, Team, TeamMember } from "~/generated/prisma-sqlite/client";
+export type { User, Session, Account, Verification, Organization, Member, Invitation, Passkey, Team, TeamMember, OrganizationRole } from "~/generated/prisma-sqlite/client";
 export { Prisma } from "~/generated/prisma-sqlite/client";
 export { afterCommit } from "~/change-feed/prisma-hooks.server";
 

@@ -7,5 +7,5 @@ import { endpoint } from "~/http/endpoint.server";
 export const { loader, action } = endpoint({
   method: "POST",
   body: z.object({ memberId: idField, role: roleField, organizationId: idField.optional() }),
-  handler: async ({ body, ctx }) => updateMemberRole(await requireSession(ctx), body),
+  handler: async ({ body, ctx }) => updateMemberRole(await requireSession(ctx), body, ctx),
 });

@@ -457,7 +457,7 @@ describe("invitations", () => {
     expect(byMember.body.code).toBe("YOU_ARE_NOT_ALLOWED_TO_INVITE_USERS_TO_THIS_ORGANIZATION");
     const adminInvitesOwner = await t.admin.client.post(`${ORG}/invite-member`, { email: address, role: "owner", organizationId: t.org.id });
     expect(adminInvitesOwner.status).toBe(403);
-    expect(adminInvitesOwner.body).toEqual({ code: "YOU_ARE_NOT_ALLOWED_TO_INVITE_A_USER_WITH_THIS_ROLE", message: "You are not allowed to invite a user with this role" });
+    expect(adminInvitesOwner.body).toEqual({ code: "YOU_ARE_NOT_ALLOWED_TO_INVITE_USER_WITH_THIS_ROLE", message: "You are not allowed to invite a user with this role" });
     const byOutsider = await t.outsider.client.post(`${ORG}/invite-member`, { email: address, role: "member", organizationId: t.org.id });
     expect(byOutsider.body.code).toBe("USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION");
     expect((await t.owner.client.post(`${ORG}/invite-member`, { email: address, role: "boss", organizationId: t.org.id })).body.code).toBe("ROLE_NOT_FOUND");

@@ -23,7 +23,31 @@ export const ORGANIZATION_ERRORS = {
   EMAIL_VERIFICATION_REQUIRED_BEFORE_ACCEPTING_OR_REJECTING_INVITATION: [403, "Email verification required before accepting or rejecting invitation"],
   YOU_ARE_NOT_ALLOWED_TO_CANCEL_THIS_INVITATION: [403, "You are not allowed to cancel this invitation"],
   INVITER_IS_NO_LONGER_A_MEMBER_OF_THE_ORGANIZATION: [400, "Inviter is no longer a member of the organization"],
-  YOU_ARE_NOT_ALLOWED_TO_INVITE_A_USER_WITH_THIS_ROLE: [403, "You are not allowed to invite a user with this role"],
+  // Better Auth's code, which is not its message upper-cased (ORGANIZATION_CODES_NOT_FROM_MESSAGES).
+  YOU_ARE_NOT_ALLOWED_TO_INVITE_USER_WITH_THIS_ROLE: [403, "You are not allowed to invite a user with this role"],
   ORGANIZATION_MEMBERSHIP_LIMIT_REACHED: [403, "Organization membership limit reached"],
   YOU_ARE_THE_ONLY_OWNER_OF_AN_ORGANIZATION_WITH_OTHER_MEMBERS: [400, "You are the only owner of an organization with other members"],
+  // An organization's own roles (issue 42, ADR 069), as Better Auth's dynamic access control words them.
+  YOU_ARE_NOT_A_MEMBER_OF_THIS_ORGANIZATION: [403, "You are not a member of this organization"],
+  YOU_MUST_BE_IN_AN_ORGANIZATION_TO_CREATE_A_ROLE: [400, "You must be in an organization to create a role"],
+  YOU_ARE_NOT_ALLOWED_TO_CREATE_A_ROLE: [403, "You are not allowed to create a role"],
+  YOU_ARE_NOT_ALLOWED_TO_UPDATE_A_ROLE: [403, "You are not allowed to update a role"],
+  YOU_ARE_NOT_ALLOWED_TO_DELETE_A_ROLE: [403, "You are not allowed to delete a role"],
+  YOU_ARE_NOT_ALLOWED_TO_READ_A_ROLE: [403, "You are not allowed to read a role"],
+  YOU_ARE_NOT_ALLOWED_TO_LIST_A_ROLE: [403, "You are not allowed to list a role"],
+  TOO_MANY_ROLES: [400, "This organization has too many roles"],
+  INVALID_RESOURCE: [400, "The provided permission includes an invalid resource"],
+  ROLE_NAME_IS_ALREADY_TAKEN: [400, "That role name is already taken"],
+  CANNOT_DELETE_A_PRE_DEFINED_ROLE: [400, "Cannot delete a pre-defined role"],
+  ROLE_IS_ASSIGNED_TO_MEMBERS: [400, "Cannot delete a role that is assigned to members. Please reassign the members to a different role first"],
 } as const;
+
+/** Better Auth's codes whose message says something else (kept so its client matches). */
+export const ORGANIZATION_CODES_NOT_FROM_MESSAGES = [
+  "YOU_ARE_NOT_ALLOWED_TO_INVITE_USER_WITH_THIS_ROLE",
+  "TOO_MANY_ROLES",
+  "INVALID_RESOURCE",
+  "ROLE_NAME_IS_ALREADY_TAKEN",
+  "CANNOT_DELETE_A_PRE_DEFINED_ROLE",
+  "ROLE_IS_ASSIGNED_TO_MEMBERS",
+] as const;

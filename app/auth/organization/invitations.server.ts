@@ -14,9 +14,9 @@ import { sendMail } from "~/email/mailer.server";
 import { emails } from "~/email/templates.server";
 import { env } from "~/env.server";
 import { findMember, lockOrganization, requireMember, setActiveOrganizationId, targetOrganizationId, TX_OPTIONS } from "~/auth/organization/access.server";
-import { normalizeRole } from "~/auth/organization/members.server";
+import { customRolesAmong, mergeCustom, roleToGive } from "~/auth/organization/custom-roles.server";
 import { pageArgs, type Page } from "~/auth/schemas";
-import { mayCancelInvitations, mayHandleRole, mayInvite } from "~/auth/organization/permissions";
+import { mayCancelInvitations, mayHandleRole, mayInvite, parseRoles } from "~/auth/organization/permissions";
 import { memberWithUser, publicInvitation } from "~/auth/organization/presenters.server";
 import { invitationTeamNames, invitationTeams, joinInvitationTeams } from "~/auth/teams/team-members.server";
 
@@ -100,12 +100,16 @@ export async function inviteMember(
 ) {
   const organizationId = targetOrganizationId(current, input.organizationId);
   const email = input.email.trim().toLowerCase();
-  const role = normalizeRole(input.role);
+  // The shape is checked before the lock; which names exist, under it (rule 8).
+  if (parseRoles(input.role).length === 0) throw new AuthError("ROLE_NOT_FOUND");
   const { invitation, organizationName } = await db.$transaction(async (tx) => {
     await lockOrganization(tx, organizationId);
     const actor = await requireMember(tx, organizationId, current.user.id);
-    if (!mayInvite(actor.role)) throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_INVITE_USERS_TO_THIS_ORGANIZATION");
-    if (!mayHandleRole(actor.role, role)) throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_INVITE_A_USER_WITH_THIS_ROLE");
+    const actorRoles = await customRolesAmong(tx, organizationId, actor.role);
+    if (!mayInvite(actor.role, actorRoles)) throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_INVITE_USERS_TO_THIS_ORGANIZATION");
+    // Built-in or this organization's own (read under the lock), and only one the inviter holds all of (rule 3).
+    const { role, custom } = await roleToGive(tx, organizationId, input.role);
+    if (!mayHandleRole(actor.role, role, mergeCustom(actorRoles, custom))) throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_INVITE_USER_WITH_THIS_ROLE");
     if (await tx.member.count({ where: { organizationId, user: { email } } })) throw new AuthError("USER_IS_ALREADY_A_MEMBER_OF_THIS_ORGANIZATION");
     const organization = await tx.organization.findUniqueOrThrow({ where: { id: organizationId }, select: { name: true } });
     // Its teams (issue 42): each this organization's, each with room (checked again on accepting).
@@ -238,7 +242,7 @@ export async function cancelInvitation(current: SessionWithUser, invitationId: s
   const invitation = await db.invitation.findUnique({ where: { id: invitationId } });
   if (!invitation) throw new AuthError("INVITATION_NOT_FOUND");
   const actor = await requireMember(db, invitation.organizationId, current.user.id);
-  if (!mayCancelInvitations(actor.role)) throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_CANCEL_THIS_INVITATION");
+  if (!mayCancelInvitations(actor.role, await customRolesAmong(db, invitation.organizationId, actor.role))) throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_CANCEL_THIS_INVITATION");
   const canceled = await db.invitation.update({ where: { id: invitation.id }, data: { status: "canceled" } });
   await revokeTokensWhere("invitation", "invitationId", invitation.id);
   return publicInvitation(canceled);

@@ -15,18 +15,14 @@ import {
   TX_OPTIONS,
   unsetActiveOrganization,
 } from "~/auth/organization/access.server";
-import { isKnownRole, isOwner, mayChangeRoleOf, mayChangeRoles, mayRemoveMember, parseRoles, roleAllows } from "~/auth/organization/permissions";
+import { isOwner, mayChangeRoleOf, mayChangeRoles, mayRemoveMember, parseRoles, roleAllows } from "~/auth/organization/permissions";
+import { customRolesAmong, roleToGive } from "~/auth/organization/custom-roles.server";
+import type { RequestContext } from "~/auth/request-context.server";
+import { recordSecurityEvent } from "~/auth/security-events/record.server";
 import { MEMBER_ORDER, memberWithUser } from "~/auth/organization/presenters.server";
 import { leaveTeamsOf } from "~/auth/teams/team-members.server";
 
 const WITH_USER = { user: { select: { id: true, name: true, email: true, image: true } } } as const;
-
-/** "admin" / ["admin", "member"] → "admin,member"; an unknown role name is refused (ROLE_NOT_FOUND). */
-export function normalizeRole(role: string | readonly string[]): string {
-  const roles = parseRoles(role);
-  if (roles.length === 0 || !roles.every(isKnownRole)) throw new AuthError("ROLE_NOT_FOUND");
-  return roles.join(",");
-}
 
 export async function getActiveMember(current: SessionWithUser) {
   const organizationId = current.session.activeOrganizationId;
@@ -134,31 +130,52 @@ export async function removeMember(current: SessionWithUser, input: { memberIdOr
       include: WITH_USER,
     });
     if (!target) throw new AuthError("MEMBER_NOT_FOUND");
-    if (!mayRemoveMember(actor, target)) throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_MEMBER");
+    // Rule 3: another member is removed only by one holding every permission of their roles.
+    if (!mayRemoveMember(actor, target, await customRolesAmong(tx, organizationId, actor.role, target.role))) throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_MEMBER");
     await removeUnderLock(tx, target);
     return { member: memberWithUser(target) };
   }, TX_OPTIONS);
 }
 
 /**
- * Changes a member's role. Needs `member: update`; only an owner may make someone an owner or change an owner's
- * role; the last owner cannot be demoted. Two owners demoting each other at once: the lock makes them take
- * turns, and the second finds it is no longer an owner.
+ * Changes a member's role, to built-in roles or the organization's own. Needs `member: update` and every
+ * permission of the member's current roles and of the new ones (rule 3: an admin makes no owner, a "recruiter"
+ * with `member: update` neither makes nor demotes an admin); the last owner cannot be changed to anything else
+ * (rule 4). Two owners demoting each other at once: the lock makes them take turns, and the second finds it is
+ * no longer an owner. The change is recorded on the member's account, the actor with it.
  */
-export async function updateMemberRole(current: SessionWithUser, input: { memberId: string; role: string | string[]; organizationId?: string }) {
-  const role = normalizeRole(input.role);
+export async function updateMemberRole(
+  current: SessionWithUser,
+  input: { memberId: string; role: string | string[]; organizationId?: string },
+  ctx?: RequestContext | null,
+) {
+  if (parseRoles(input.role).length === 0) throw new AuthError("ROLE_NOT_FOUND");
   const organizationId = targetOrganizationId(current, input.organizationId);
   return db.$transaction(async (tx) => {
     await lockOrganization(tx, organizationId);
     const actor = await requireMember(tx, organizationId, current.user.id);
-    if (!mayChangeRoles(actor.role)) throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_MEMBER");
+    if (!mayChangeRoles(actor.role, await customRolesAmong(tx, organizationId, actor.role))) throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_MEMBER");
     const target = await tx.member.findFirst({ where: { id: input.memberId, organizationId } });
     if (!target) throw new AuthError("MEMBER_NOT_FOUND");
-    if (!mayChangeRoleOf(actor.role, target.role, role)) throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_MEMBER");
+    // Read under the lock: a role deleted a moment ago is not given (rule 8).
+    const { role } = await roleToGive(tx, organizationId, input.role);
+    const custom = await customRolesAmong(tx, organizationId, actor.role, target.role, role);
+    if (!mayChangeRoleOf(actor.role, target.role, role, custom)) throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_MEMBER");
     if (isOwner(target.role) && !isOwner(role) && (await countOtherOwners(tx, organizationId, target.id)) === 0) {
       throw new AuthError("YOU_CANNOT_LEAVE_THE_ORGANIZATION_WITHOUT_AN_OWNER");
     }
     const updated = await tx.member.update({ where: { id: target.id }, data: { role }, include: WITH_USER });
+    if (target.role !== role) {
+      const organization = await tx.organization.findUniqueOrThrow({ where: { id: organizationId }, select: { name: true } });
+      await recordSecurityEvent(tx, {
+        userId: target.userId,
+        type: "organization_member_role_changed",
+        // Another member's browser and address are not written on this person's account.
+        ctx: target.userId === current.user.id ? ctx : null,
+        actorUserId: current.user.id,
+        details: { organizationId, organizationName: organization.name, from: target.role, to: role, byOther: target.userId !== current.user.id },
+      });
+    }
     return memberWithUser(updated);
   }, TX_OPTIONS);
 }
@@ -166,6 +183,6 @@ export async function updateMemberRole(current: SessionWithUser, input: { member
 export async function hasPermission(current: SessionWithUser, input: { permissions: Record<string, string[]>; organizationId?: string }) {
   const organizationId = targetOrganizationId(current, input.organizationId);
   const member = await requireMember(db, organizationId, current.user.id);
-  return { error: null, success: roleAllows(member.role, input.permissions) };
+  return { error: null, success: roleAllows(member.role, input.permissions, await customRolesAmong(db, organizationId, member.role)) };
 }
 

@@ -6,6 +6,7 @@ import { env } from "~/env.server";
 import { revokeTokensWhere } from "~/auth/verification.server";
 import { lockUserForCreate, requireMember, setActiveOrganizationId, targetOrganizationId, TX_OPTIONS } from "~/auth/organization/access.server";
 import { mayDeleteOrganization, mayUpdateOrganization } from "~/auth/organization/permissions";
+import { customRolesAmong } from "~/auth/organization/custom-roles.server";
 import { MEMBER_ORDER, memberWithUser, publicInvitation, publicMember, publicOrganization } from "~/auth/organization/presenters.server";
 import { DEFAULT_PAGE_SIZE, pageArgs, type Page } from "~/auth/schemas";
 import { clearActiveTeam, createDefaultTeam, teamsForFullOrganization } from "~/auth/teams/teams.server";
@@ -72,7 +73,7 @@ export async function updateOrganization(
 ) {
   const organizationId = targetOrganizationId(current, input.organizationId);
   const member = await requireMember(db, organizationId, current.user.id);
-  if (!mayUpdateOrganization(member.role)) throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_ORGANIZATION");
+  if (!mayUpdateOrganization(member.role, await customRolesAmong(db, member.organizationId, member.role))) throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_ORGANIZATION");
   const { name, slug, logo, metadata } = input.data;
   try {
     const organization = await db.organization.update({
@@ -94,7 +95,7 @@ export async function updateOrganization(
 /** Deletes the organization with its members and invitations; sessions that had it active lose it (FK). */
 export async function deleteOrganization(current: SessionWithUser, organizationId: string) {
   const member = await requireMember(db, organizationId, current.user.id);
-  if (!mayDeleteOrganization(member.role)) throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_ORGANIZATION");
+  if (!mayDeleteOrganization(member.role, await customRolesAmong(db, organizationId, member.role))) throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_ORGANIZATION");
   const invitations = await db.invitation.findMany({ where: { organizationId, status: "pending" }, select: { id: true } });
   // Its teams go with it (ON DELETE CASCADE); sessions that had one of them active stop having it.
   const teams = await db.team.findMany({ where: { organizationId }, select: { id: true } });

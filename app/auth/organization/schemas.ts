@@ -1,6 +1,7 @@
 // The organization capability's field rules, shared by the JSON routes and the page forms.
 import { z } from "zod";
-import { emailField, isCleanName, MAX_NAME_LENGTH, NAME_CHARACTERS_WORDS } from "~/auth/schemas";
+import { emailField, isCleanName, MAX_NAME_LENGTH, NAME_CHARACTERS_WORDS, pageQuery } from "~/auth/schemas";
+import { normalizeRoleName, ROLE_NAME_PATTERN, ROLE_NAME_WORDS } from "~/auth/organization/permissions";
 
 export const MAX_SLUG_LENGTH = 64;
 const ID_MAX = 128;
@@ -69,3 +70,24 @@ export const createOrganizationForm = z.object({ name: orgNameField, slug: slugF
 export const organizationSettingsForm = z.object({ name: orgNameField, slug: slugField, logo: logoField.optional() });
 export const inviteForm = z.object({ email: emailField, role: z.enum(["member", "admin", "owner"]) });
 export const memberRoleForm = z.object({ memberId: idField, role: z.enum(["member", "admin", "owner"]) });
+
+// An organization's own roles (issue 42, ADR 069). A new name is lower-cased, then must match rule 6; a name that
+// only looks a role up is any short string (an unknown one is ROLE_NOT_FOUND).
+export const newRoleNameField = z
+  .string({ error: "Role name is required" })
+  .max(200)
+  .transform(normalizeRoleName)
+  .pipe(z.string().regex(ROLE_NAME_PATTERN, ROLE_NAME_WORDS));
+const roleLookup = { roleName: z.string().min(1).max(200).optional(), roleId: idField.optional() };
+/** Resource → actions, bounded: the statement has five resources of at most four actions. */
+export const rolePermissionField = z.record(z.string().max(50), z.array(z.string().max(50)).max(20)).refine((p) => Object.keys(p).length <= 20, "Too many resources");
+
+export const createRoleBody = z.object({ role: newRoleNameField, permission: rolePermissionField, organizationId: idField.optional() });
+export const listRolesQuery = pageQuery.extend({ organizationId: idField.optional() });
+export const getRoleQuery = z.object({ ...roleLookup, organizationId: idField.optional() });
+export const updateRoleBody = z.object({
+  ...roleLookup,
+  organizationId: idField.optional(),
+  data: z.object({ permission: rolePermissionField.optional(), roleName: newRoleNameField.optional() }),
+});
+export const deleteRoleBody = z.object({ ...roleLookup, organizationId: idField.optional() });

@@ -52,13 +52,20 @@ export const SECURITY_EVENT_TYPES = [
   "team_removed",
   "team_member_added",
   "team_member_removed",
+  // An organization's own roles (issue 42, ADR 069): on the actor's account, {organizationId, organizationName, role,
+  // permissions: "team:create,team:update"} (an update adds `from` when it renamed the role).
+  "organization_role_created",
+  "organization_role_updated",
+  "organization_role_deleted",
+  // On the affected person's account, the actor recorded: {organizationId, organizationName, from, to, byOther}.
+  "organization_member_role_changed",
 ] as const;
 
 /**
  * Events another member of an organization may make on someone's account: their actor is a fellow member, not an
  * administrator, so the activity page does not say "by an administrator" (ADR 068).
  */
-export const ORGANIZATION_ACT_TYPES: ReadonlySet<string> = new Set(["team_member_added", "team_member_removed"]);
+export const ORGANIZATION_ACT_TYPES: ReadonlySet<string> = new Set(["team_member_added", "team_member_removed", "organization_member_role_changed"]);
 
 export type SecurityEventType = (typeof SECURITY_EVENT_TYPES)[number];
 

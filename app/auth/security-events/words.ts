@@ -96,6 +96,13 @@ const application = (details: SecurityEventDetails) => `“${text(details.applic
 const team = (details: SecurityEventDetails) => `“${text(details.teamName, "a team")}”`;
 const organization = (details: SecurityEventDetails) => `“${text(details.organizationName, "an organization")}”`;
 
+/** A role's name as the event stored it, and a member's roles ("admin,billing" → "admin, billing"). */
+const role = (value: unknown) => `“${text(value, "a role")}”`;
+const roleList = (value: unknown) => `“${text(value, "no role").split(",").join(", ")}”`;
+/** What a role permits, from its stored "team:create,team:update". */
+const permissionsWords = (value: unknown) =>
+  typeof value !== "string" ? "" : value === "" ? " (no permissions)" : ` (permissions: ${value.split(",").join(", ")})`;
+
 /** One sentence for an event: "Signed in with a passkey", "Wrong password entered", "Passkey “Laptop” removed". */
 export function describeEvent(type: string, details: SecurityEventDetails, reader: EventReader = "owner"): string {
   const you = reader === "owner" ? "you" : "this account";
@@ -192,6 +199,14 @@ export function describeEvent(type: string, details: SecurityEventDetails, reade
       return `Added to team ${team(details)} in ${organization(details)}${details.byOther === true ? " by another member" : ""}`;
     case "team_member_removed":
       return `Removed from team ${team(details)} in ${organization(details)}${details.byOther === true ? " by another member" : ""}`;
+    case "organization_role_created":
+      return `Role ${role(details.role)} created in ${organization(details)}${permissionsWords(details.permissions)}`;
+    case "organization_role_updated":
+      return `Role ${typeof details.from === "string" && details.from !== details.role ? `${role(details.from)} renamed to ${role(details.role)} and` : role(details.role)} changed in ${organization(details)}${permissionsWords(details.permissions)}`;
+    case "organization_role_deleted":
+      return `Role ${role(details.role)} deleted from ${organization(details)}`;
+    case "organization_member_role_changed":
+      return `Your role in ${organization(details)} changed from ${roleList(details.from)} to ${roleList(details.to)}${details.byOther === true ? " by another member" : ""}`;
     default:
       return "Account changed";
   }

@@ -1,0 +1,11 @@
+import { updateRoleBody } from "~/auth/organization/schemas";
+import { assertCustomRolesOn, updateRole } from "~/auth/organization/roles.server";
+import { requireSession } from "~/auth/session/sessions.server";
+import { endpoint } from "~/http/endpoint.server";
+
+export const { loader, action } = endpoint({
+  method: "POST",
+  body: updateRoleBody,
+  // AUTH_CUSTOM_ROLES=off: 404 before anything else is asked.
+  handler: async ({ body, ctx }) => (assertCustomRolesOn(), updateRole(await requireSession(ctx), body, ctx)),
+});

@@ -1,0 +1,495 @@
+// An organization's own roles (issue 42, ADR 069) on both databases: create/list/get/update/delete-role as Better
+// Auth's dynamic access control answers them, with its official client driving the main calls; rules 2–8 (no
+// escalation by definition or by assignment, an owner kept, roles in use, names, limits and pages, races), the
+// custom roles counting at once in has-permission and every route, and the events, none holding a secret.
+import { createAuthClient } from "better-auth/client";
+import { organizationClient } from "better-auth/client/plugins";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ApiClient, signUp, uniqueEmail } from "../support/client";
+import { browserFetch } from "../support/better-auth";
+import { type Mailbox } from "../support/mailbox";
+import { sharedMailbox, sharedServer, type TestServer } from "../support/server";
+import { count, query } from "../support/sql";
+
+const ORG = "/api/auth/organization";
+
+let server: TestServer;
+let limited: TestServer; // AUTH_ORGANIZATION_ROLE_LIMIT=2
+let off: TestServer; // AUTH_CUSTOM_ROLES=off
+let mailbox: Mailbox;
+
+beforeAll(async () => {
+  mailbox = await sharedMailbox();
+  const base = { AUTH_EMAIL_VERIFICATION: "off", SMTP_URL: mailbox.url, AUTH_INVITATION_REQUIRE_VERIFIED_EMAIL: "off" };
+  [server, limited, off] = await Promise.all([
+    sharedServer({ env: base }),
+    sharedServer({ env: { ...base, AUTH_ORGANIZATION_ROLE_LIMIT: "2" } }),
+    sharedServer({ env: { ...base, AUTH_CUSTOM_ROLES: "off" } }),
+  ]);
+});
+afterAll(async () => {
+  await Promise.all([server, limited, off].map((s) => s?.stop()));
+  await mailbox?.stop();
+});
+
+interface Person {
+  client: ApiClient;
+  id: string;
+  email: string;
+}
+
+async function person(target: TestServer = server): Promise<Person> {
+  const client = new ApiClient(target.baseUrl);
+  const created = await signUp(client, { email: uniqueEmail("roles") });
+  return { client, id: created.user.id, email: created.email };
+}
+
+let slugCounter = 0;
+const uniqueSlug = () => `roles-${Date.now().toString(36)}-${++slugCounter}`;
+
+async function addMember(target: TestServer, organizationId: string, who: Person, role: string): Promise<string> {
+  const id = `m-${Math.random().toString(36).slice(2)}`;
+  await query(target.database, `INSERT INTO "member" ("id", "organizationId", "userId", "role", "createdAt") VALUES (?, ?, ?, ?, ?)`, [
+    id,
+    organizationId,
+    who.id,
+    role,
+    target.database.kind === "sqlite" ? Date.now() : new Date(),
+  ]);
+  return id;
+}
+
+/** An organization with an owner, an admin, a plain member and someone outside it. */
+async function organization(target: TestServer = server) {
+  const [owner, admin, member, outsider] = await Promise.all([person(target), person(target), person(target), person(target)]);
+  const slug = uniqueSlug();
+  const created = await owner.client.post(`${ORG}/create`, { name: `Org ${slug}`, slug });
+  expect(created.status, created.text).toBe(200);
+  const org = created.body as { id: string; name: string; members: Array<{ id: string }> };
+  const adminId = await addMember(target, org.id, admin, "admin");
+  const memberId = await addMember(target, org.id, member, "member");
+  return { owner, admin, member, outsider, org, ownerMemberId: org.members[0].id, adminId, memberId };
+}
+
+const createRole = (p: Person, organizationId: string, role: string, permission: Record<string, string[]>) =>
+  p.client.post(`${ORG}/create-role`, { role, permission, organizationId });
+
+const roleOf = async (target: TestServer, memberId: string) =>
+  (await query<{ role: string }>(target.database, `SELECT "role" FROM "member" WHERE "id" = ?`, [memberId]))[0]?.role;
+
+describe("Better Auth's organizationClient({ dynamicAccessControl }) against this server", () => {
+  it("creates, lists, reads, updates and deletes a role", async () => {
+    const { customFetchImpl } = browserFetch(server);
+    const client = createAuthClient({
+      baseURL: server.baseUrl,
+      fetchOptions: { customFetchImpl },
+      plugins: [organizationClient({ dynamicAccessControl: { enabled: true } })],
+    });
+    const signedUp = await client.signUp.email({ name: "Role Owner", email: uniqueEmail("ba-roles"), password: "correct horse battery staple" });
+    expect(signedUp.error).toBeNull();
+    const org = await client.organization.create({ name: "Roles Co", slug: uniqueSlug() });
+    expect(org.error).toBeNull();
+    const organizationId = org.data!.id;
+
+    const created = await client.organization.createRole({ role: "Billing", permission: { invitation: ["create"], team: ["create", "update"] } });
+    expect(created.error).toBeNull();
+    expect(created.data).toMatchObject({
+      success: true,
+      roleData: { organizationId, role: "billing", permission: { invitation: ["create"], team: ["create", "update"] } },
+      statements: { invitation: ["create"], team: ["create", "update"] },
+    });
+    expect(typeof created.data!.roleData.id).toBe("string");
+
+    const listed = await client.organization.listRoles();
+    expect(listed.data?.map((r: { role: string; permission: unknown }) => [r.role, r.permission])).toEqual([["billing", { invitation: ["create"], team: ["create", "update"] }]]);
+    const byName = await client.organization.getRole({ query: { roleName: "billing" } });
+    expect(byName.data).toMatchObject({ id: created.data!.roleData.id, role: "billing" });
+    const byId = await client.organization.getRole({ query: { roleId: created.data!.roleData.id } });
+    expect(byId.data).toMatchObject({ role: "billing" });
+
+    const updated = await client.organization.updateRole({ roleName: "billing", data: { permission: { team: ["delete"] }, roleName: "accounts" } });
+    expect(updated.error).toBeNull();
+    expect(updated.data).toMatchObject({ success: true, roleData: { role: "accounts", permission: { team: ["delete"] } } });
+
+    const missing = await client.organization.getRole({ query: { roleName: "billing" } });
+    expect(missing.error).toMatchObject({ status: 400, code: "ROLE_NOT_FOUND", message: "Role not found" });
+    const deleted = await client.organization.deleteRole({ roleName: "accounts" });
+    expect(deleted.data).toEqual({ success: true });
+    expect((await client.organization.listRoles()).data).toEqual([]);
+    const asked = await client.organization.hasPermission({ permissions: { ac: ["create", "read", "update", "delete"] } });
+    expect(asked.data).toMatchObject({ success: true });
+  });
+});
+
+describe("create-role: rules 2 and 6", () => {
+  it("refuses whoever may not create roles, and non-members, with Better Auth's codes", async () => {
+    const t = await organization();
+    const byMember = await createRole(t.member, t.org.id, "viewer", { ac: ["read"] });
+    expect(byMember.status).toBe(403);
+    expect(byMember.body).toEqual({ code: "YOU_ARE_NOT_ALLOWED_TO_CREATE_A_ROLE", message: "You are not allowed to create a role" });
+    const byOutsider = await createRole(t.outsider, t.org.id, "viewer", { ac: ["read"] });
+    expect(byOutsider.status).toBe(403);
+    expect(byOutsider.body).toEqual({ code: "YOU_ARE_NOT_A_MEMBER_OF_THIS_ORGANIZATION", message: "You are not a member of this organization" });
+    const nowhere = await createRole(t.owner, "no-such-organization", "viewer", { ac: ["read"] });
+    expect(nowhere.status).toBe(403);
+    expect(nowhere.body.code).toBe("YOU_ARE_NOT_A_MEMBER_OF_THIS_ORGANIZATION");
+    const noActive = await t.outsider.client.post(`${ORG}/create-role`, { role: "viewer", permission: { ac: ["read"] } });
+    expect(noActive.status).toBe(400);
+    expect(noActive.body).toEqual({ code: "YOU_MUST_BE_IN_AN_ORGANIZATION_TO_CREATE_A_ROLE", message: "You must be in an organization to create a role" });
+    expect(await count(server.database, "organizationRole", `"organizationId" = ?`, [t.org.id])).toBe(0);
+  });
+
+  it("gives only permissions the caller holds (an admin cannot define organization:delete)", async () => {
+    const t = await organization();
+    const escalation = await createRole(t.admin, t.org.id, "deputy", { member: ["update"], organization: ["update", "delete"] });
+    expect(escalation.status).toBe(403);
+    expect(escalation.body).toEqual({
+      code: "YOU_ARE_NOT_ALLOWED_TO_CREATE_A_ROLE",
+      message: "You are not allowed to create a role",
+      missingPermissions: ["organization:delete"],
+    });
+    const unknownAction = await createRole(t.owner, t.org.id, "launcher", { team: ["create", "launch"] });
+    expect(unknownAction.status).toBe(403);
+    expect(unknownAction.body.missingPermissions).toEqual(["team:launch"]);
+    const unknownResource = await createRole(t.owner, t.org.id, "launcher", { rocket: ["launch"] });
+    expect(unknownResource.status).toBe(400);
+    expect(unknownResource.body).toEqual({ code: "INVALID_RESOURCE", message: "The provided permission includes an invalid resource" });
+    const prototypeKey = await createRole(t.owner, t.org.id, "launcher", { toString: ["call"] });
+    expect(prototypeKey.body.code).toBe("INVALID_RESOURCE");
+    const allowed = await createRole(t.admin, t.org.id, "deputy", { member: ["update"], organization: ["update"] });
+    expect(allowed.status, allowed.text).toBe(200);
+  });
+
+  it("lower-cases names, keeps them unique, never a built-in name, and refuses what a role column cannot hold", async () => {
+    const t = await organization();
+    expect((await createRole(t.owner, t.org.id, "Support_Team-2", {})).body.roleData.role).toBe("support_team-2");
+    const again = await createRole(t.owner, t.org.id, "SUPPORT_TEAM-2", {});
+    expect(again.status).toBe(400);
+    expect(again.body).toEqual({ code: "ROLE_NAME_IS_ALREADY_TAKEN", message: "That role name is already taken" });
+    for (const builtIn of ["owner", "Admin", "MEMBER"]) {
+      const taken = await createRole(t.owner, t.org.id, builtIn, {});
+      expect(taken.status).toBe(400);
+      expect(taken.body.code).toBe("ROLE_NAME_IS_ALREADY_TAKEN");
+    }
+    for (const bad of ["a,b", "", "-lead", "with space", "x".repeat(51), "ünïcode"]) {
+      const refused = await createRole(t.owner, t.org.id, bad, {});
+      expect(refused.status, bad).toBe(400);
+      expect(refused.body.code).toBe("VALIDATION_ERROR");
+      expect(refused.body.message).toContain("[body.role]");
+    }
+    expect((await createRole(t.owner, t.org.id, "x".repeat(50), {})).status).toBe(200);
+    // Another organization may use the same name.
+    const other = await organization();
+    expect((await createRole(other.owner, other.org.id, "support_team-2", {})).status).toBe(200);
+  });
+
+  it("stops at AUTH_ORGANIZATION_ROLE_LIMIT (TOO_MANY_ROLES)", async () => {
+    const t = await organization(limited);
+    expect((await createRole(t.owner, t.org.id, "one", {})).status).toBe(200);
+    expect((await createRole(t.owner, t.org.id, "two", {})).status).toBe(200);
+    const third = await createRole(t.owner, t.org.id, "three", {});
+    expect(third.status).toBe(400);
+    expect(third.body).toEqual({ code: "TOO_MANY_ROLES", message: "This organization has too many roles" });
+  });
+
+  it("answers 404 on every role route with AUTH_CUSTOM_ROLES=off, and custom names cannot be given", async () => {
+    const t = await organization(off);
+    const paths: Array<[string, string, unknown?]> = [
+      ["POST", "create-role", { role: "viewer", permission: {}, organizationId: t.org.id }],
+      ["GET", `list-roles?organizationId=${t.org.id}`],
+      ["GET", `get-role?roleName=viewer&organizationId=${t.org.id}`],
+      ["POST", "update-role", { roleName: "viewer", data: {}, organizationId: t.org.id }],
+      ["POST", "delete-role", { roleName: "viewer", organizationId: t.org.id }],
+    ];
+    for (const [method, path, body] of paths) {
+      const answer = method === "GET" ? await t.owner.client.get(`${ORG}/${path}`) : await t.owner.client.post(`${ORG}/${path}`, body);
+      expect(answer.status, path).toBe(404);
+    }
+    await query(off.database, `INSERT INTO "organizationRole" ("id", "organizationId", "role", "permission", "createdAt", "updatedAt") VALUES (?, ?, ?, ?, ?, ?)`, [
+      `r-${Date.now()}`,
+      t.org.id,
+      "viewer",
+      "{}",
+      off.database.kind === "sqlite" ? Date.now() : new Date(),
+      off.database.kind === "sqlite" ? Date.now() : new Date(),
+    ]);
+    const given = await t.owner.client.post(`${ORG}/update-member-role`, { memberId: t.memberId, role: "viewer", organizationId: t.org.id });
+    expect(given.status).toBe(400);
+    expect(given.body.code).toBe("ROLE_NOT_FOUND");
+  });
+});
+
+describe("list-roles and get-role", () => {
+  it("are for members with ac:read, a page at a time in creation order, each parameter bounded", async () => {
+    const t = await organization();
+    for (const name of ["r1", "r2", "r3"]) expect((await createRole(t.owner, t.org.id, name, { ac: ["read"] })).status).toBe(200);
+    const all = await t.member.client.get(`${ORG}/list-roles?organizationId=${t.org.id}`);
+    expect(all.status).toBe(200);
+    expect(all.body.map((r: { role: string }) => r.role)).toEqual(["r1", "r2", "r3"]);
+    expect(all.body[0]).toMatchObject({ organizationId: t.org.id, permission: { ac: ["read"] } });
+    const page = await t.member.client.get(`${ORG}/list-roles?organizationId=${t.org.id}&limit=1&offset=1`);
+    expect(page.body.map((r: { role: string }) => r.role)).toEqual(["r2"]);
+    const badLimit = await t.member.client.get(`${ORG}/list-roles?organizationId=${t.org.id}&limit=1001`);
+    expect(badLimit.status).toBe(400);
+    expect(badLimit.body.message).toContain("[query.limit]");
+    const badOffset = await t.member.client.get(`${ORG}/list-roles?organizationId=${t.org.id}&offset=1000001`);
+    expect(badOffset.status).toBe(400);
+    expect(badOffset.body.message).toContain("[query.offset]");
+    const outsider = await t.outsider.client.get(`${ORG}/list-roles?organizationId=${t.org.id}`);
+    expect(outsider.status).toBe(403);
+    expect(outsider.body.code).toBe("YOU_ARE_NOT_A_MEMBER_OF_THIS_ORGANIZATION");
+
+    // A member whose only role is custom and lacks ac:read may neither list nor read roles.
+    await createRole(t.owner, t.org.id, "blind", { team: ["create"] });
+    await query(server.database, `UPDATE "member" SET "role" = 'blind' WHERE "id" = ?`, [t.memberId]);
+    const list = await t.member.client.get(`${ORG}/list-roles?organizationId=${t.org.id}`);
+    expect(list.status).toBe(403);
+    expect(list.body).toEqual({ code: "YOU_ARE_NOT_ALLOWED_TO_LIST_A_ROLE", message: "You are not allowed to list a role" });
+    const read = await t.member.client.get(`${ORG}/get-role?organizationId=${t.org.id}&roleName=r1`);
+    expect(read.status).toBe(403);
+    expect(read.body).toEqual({ code: "YOU_ARE_NOT_ALLOWED_TO_READ_A_ROLE", message: "You are not allowed to read a role" });
+  });
+
+  it("finds nothing of another organization's, by name or by id", async () => {
+    const [a, b] = await Promise.all([organization(), organization()]);
+    const theirs = await createRole(b.owner, b.org.id, "secret-role", {});
+    for (const q of [`roleName=secret-role`, `roleId=${theirs.body.roleData.id}`, ""]) {
+      const answer = await a.owner.client.get(`${ORG}/get-role?organizationId=${a.org.id}&${q}`);
+      expect(answer.status, q).toBe(400);
+      expect(answer.body).toEqual({ code: "ROLE_NOT_FOUND", message: "Role not found" });
+    }
+    const given = await a.owner.client.post(`${ORG}/update-member-role`, { memberId: a.memberId, role: "secret-role", organizationId: a.org.id });
+    expect(given.body.code).toBe("ROLE_NOT_FOUND");
+    const invited = await a.owner.client.post(`${ORG}/invite-member`, { email: uniqueEmail("x"), role: "secret-role", organizationId: a.org.id });
+    expect(invited.body.code).toBe("ROLE_NOT_FOUND");
+    const updated = await a.owner.client.post(`${ORG}/update-role`, { roleId: theirs.body.roleData.id, organizationId: a.org.id, data: { roleName: "mine" } });
+    expect(updated.body.code).toBe("ROLE_NOT_FOUND");
+    const deleted = await a.owner.client.post(`${ORG}/delete-role`, { roleId: theirs.body.roleData.id, organizationId: a.org.id });
+    expect(deleted.body.code).toBe("ROLE_NOT_FOUND");
+    expect(await count(server.database, "organizationRole", `"id" = ? AND "role" = 'secret-role'`, [theirs.body.roleData.id])).toBe(1);
+  });
+});
+
+describe("update-role and delete-role: rules 2 and 5", () => {
+  it("refuses members without ac:update / ac:delete and an admin adding organization:delete", async () => {
+    const t = await organization();
+    await createRole(t.owner, t.org.id, "helper", { team: ["create"] });
+    const byMember = await t.member.client.post(`${ORG}/update-role`, { roleName: "helper", organizationId: t.org.id, data: { permission: {} } });
+    expect(byMember.status).toBe(403);
+    expect(byMember.body).toEqual({ code: "YOU_ARE_NOT_ALLOWED_TO_UPDATE_A_ROLE", message: "You are not allowed to update a role" });
+    const escalation = await t.admin.client.post(`${ORG}/update-role`, {
+      roleName: "helper",
+      organizationId: t.org.id,
+      data: { permission: { organization: ["delete"], team: ["create"] } },
+    });
+    expect(escalation.status).toBe(403);
+    expect(escalation.body).toEqual({ code: "YOU_ARE_NOT_ALLOWED_TO_UPDATE_A_ROLE", message: "You are not allowed to update a role", missingPermissions: ["organization:delete"] });
+    const badResource = await t.owner.client.post(`${ORG}/update-role`, { roleName: "helper", organizationId: t.org.id, data: { permission: { rocket: ["go"] } } });
+    expect(badResource.body.code).toBe("INVALID_RESOURCE");
+    const toBuiltIn = await t.owner.client.post(`${ORG}/update-role`, { roleName: "helper", organizationId: t.org.id, data: { roleName: "admin" } });
+    expect(toBuiltIn.body.code).toBe("ROLE_NAME_IS_ALREADY_TAKEN");
+    await createRole(t.owner, t.org.id, "other", {});
+    const toTaken = await t.owner.client.post(`${ORG}/update-role`, { roleName: "helper", organizationId: t.org.id, data: { roleName: "Other" } });
+    expect(toTaken.body.code).toBe("ROLE_NAME_IS_ALREADY_TAKEN");
+    const builtIn = await t.owner.client.post(`${ORG}/update-role`, { roleName: "admin", organizationId: t.org.id, data: { permission: {} } });
+    expect(builtIn.body.code).toBe("ROLE_NOT_FOUND");
+
+    const deleteByMember = await t.member.client.post(`${ORG}/delete-role`, { roleName: "helper", organizationId: t.org.id });
+    expect(deleteByMember.status).toBe(403);
+    expect(deleteByMember.body).toEqual({ code: "YOU_ARE_NOT_ALLOWED_TO_DELETE_A_ROLE", message: "You are not allowed to delete a role" });
+    for (const name of ["owner", "admin", "member"]) {
+      const predefined = await t.owner.client.post(`${ORG}/delete-role`, { roleName: name, organizationId: t.org.id });
+      expect(predefined.status).toBe(400);
+      expect(predefined.body).toEqual({ code: "CANNOT_DELETE_A_PRE_DEFINED_ROLE", message: "Cannot delete a pre-defined role" });
+    }
+    const unknown = await t.owner.client.post(`${ORG}/delete-role`, { roleName: "nobody", organizationId: t.org.id });
+    expect(unknown.body.code).toBe("ROLE_NOT_FOUND");
+  });
+
+  it("refuses deleting a role a member holds or a pending invitation gives; renaming renames both", async () => {
+    const t = await organization();
+    await createRole(t.owner, t.org.id, "billing", { invitation: ["create"] });
+    expect((await t.owner.client.post(`${ORG}/update-member-role`, { memberId: t.memberId, role: ["member", "billing"], organizationId: t.org.id })).status).toBe(200);
+    const held = await t.owner.client.post(`${ORG}/delete-role`, { roleName: "billing", organizationId: t.org.id });
+    expect(held.status).toBe(400);
+    expect(held.body).toEqual({
+      code: "ROLE_IS_ASSIGNED_TO_MEMBERS",
+      message: "Cannot delete a role that is assigned to members. Please reassign the members to a different role first",
+    });
+    const invitee = uniqueEmail("billing");
+    const invited = await t.owner.client.post(`${ORG}/invite-member`, { email: invitee, role: "billing", organizationId: t.org.id });
+    expect(invited.status, invited.text).toBe(200);
+
+    const renamed = await t.owner.client.post(`${ORG}/update-role`, { roleName: "billing", organizationId: t.org.id, data: { roleName: "finance" } });
+    expect(renamed.status, renamed.text).toBe(200);
+    expect(await roleOf(server, t.memberId)).toBe("member,finance");
+    const invitation = await query<{ role: string }>(server.database, `SELECT "role" FROM "invitation" WHERE "id" = ?`, [invited.body.id]);
+    expect(invitation[0].role).toBe("finance");
+    // A later role named as the old one gives nobody anything by accident.
+    await createRole(t.owner, t.org.id, "billing", { team: ["delete"] });
+    expect((await t.member.client.post(`${ORG}/has-permission`, { permissions: { team: ["delete"] }, organizationId: t.org.id })).body.success).toBe(false);
+
+    expect((await t.owner.client.post(`${ORG}/update-member-role`, { memberId: t.memberId, role: "member", organizationId: t.org.id })).status).toBe(200);
+    const stillInvited = await t.owner.client.post(`${ORG}/delete-role`, { roleName: "finance", organizationId: t.org.id });
+    expect(stillInvited.body.code).toBe("ROLE_IS_ASSIGNED_TO_MEMBERS");
+    expect((await t.owner.client.post(`${ORG}/cancel-invitation`, { invitationId: invited.body.id })).status).toBe(200);
+    const gone = await t.owner.client.post(`${ORG}/delete-role`, { roleName: "finance", organizationId: t.org.id });
+    expect(gone.body).toEqual({ success: true });
+    expect(await count(server.database, "organizationRole", `"organizationId" = ? AND "role" = 'finance'`, [t.org.id])).toBe(0);
+  });
+});
+
+describe("custom roles count at once, in has-permission and every route", () => {
+  it("a member holds the union of their roles; a change to the role counts on the next request", async () => {
+    const t = await organization();
+    await createRole(t.owner, t.org.id, "inviter", { invitation: ["create"] });
+    await t.owner.client.post(`${ORG}/update-member-role`, { memberId: t.memberId, role: "member,inviter", organizationId: t.org.id });
+    const ask = (permissions: Record<string, string[]>) => t.member.client.post(`${ORG}/has-permission`, { permissions, organizationId: t.org.id });
+    expect((await ask({ invitation: ["create"], ac: ["read"] })).body.success).toBe(true);
+    expect((await ask({ invitation: ["cancel"] })).body.success).toBe(false);
+    const invited = await t.member.client.post(`${ORG}/invite-member`, { email: uniqueEmail("by-inviter"), role: "member", organizationId: t.org.id });
+    expect(invited.status, invited.text).toBe(200);
+
+    await t.owner.client.post(`${ORG}/update-role`, { roleName: "inviter", organizationId: t.org.id, data: { permission: { organization: ["update"] } } });
+    expect((await ask({ invitation: ["create"] })).body.success).toBe(false);
+    const refused = await t.member.client.post(`${ORG}/invite-member`, { email: uniqueEmail("by-inviter"), role: "member", organizationId: t.org.id });
+    expect(refused.body.code).toBe("YOU_ARE_NOT_ALLOWED_TO_INVITE_USERS_TO_THIS_ORGANIZATION");
+    const renamedOrg = await t.member.client.post(`${ORG}/update`, { data: { name: "Renamed by a custom role" }, organizationId: t.org.id });
+    expect(renamedOrg.status, renamedOrg.text).toBe(200);
+  });
+});
+
+describe("rule 3: no escalation by assignment", () => {
+  it("an admin can neither give organization:delete (owner or custom) nor take it for themselves", async () => {
+    const t = await organization();
+    await createRole(t.owner, t.org.id, "co-owner", { organization: ["update", "delete"], member: ["update"] });
+    for (const role of ["owner", "co-owner", ["admin", "co-owner"]]) {
+      const invite = await t.admin.client.post(`${ORG}/invite-member`, { email: uniqueEmail("esc"), role, organizationId: t.org.id });
+      expect(invite.status, JSON.stringify(role)).toBe(403);
+      expect(invite.body).toEqual({ code: "YOU_ARE_NOT_ALLOWED_TO_INVITE_USER_WITH_THIS_ROLE", message: "You are not allowed to invite a user with this role" });
+      const update = await t.admin.client.post(`${ORG}/update-member-role`, { memberId: t.memberId, role, organizationId: t.org.id });
+      expect(update.status).toBe(403);
+      expect(update.body).toEqual({ code: "YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_MEMBER", message: "You are not allowed to update this member" });
+    }
+    const self = await t.admin.client.post(`${ORG}/update-member-role`, { memberId: t.adminId, role: "co-owner", organizationId: t.org.id });
+    expect(self.status).toBe(403);
+    expect(await roleOf(server, t.adminId)).toBe("admin");
+    expect((await t.owner.client.post(`${ORG}/update-member-role`, { memberId: t.memberId, role: "co-owner", organizationId: t.org.id })).status).toBe(200);
+    // Nor may the admin change or remove the one who holds it.
+    const demote = await t.admin.client.post(`${ORG}/update-member-role`, { memberId: t.memberId, role: "member", organizationId: t.org.id });
+    expect(demote.body.code).toBe("YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_MEMBER");
+    const remove = await t.admin.client.post(`${ORG}/remove-member`, { memberIdOrEmail: t.memberId, organizationId: t.org.id });
+    expect(remove.status).toBe(403);
+    expect(remove.body).toEqual({ code: "YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_MEMBER", message: "You are not allowed to delete this member" });
+  });
+
+  it("a recruiter with member:update neither makes nor demotes an admin, but handles plain members", async () => {
+    const t = await organization();
+    await createRole(t.owner, t.org.id, "recruiter", { member: ["update", "delete"], invitation: ["create"] });
+    const recruiter = await person();
+    const recruiterId = await addMember(server, t.org.id, recruiter, "recruiter");
+    const makeAdmin = await recruiter.client.post(`${ORG}/update-member-role`, { memberId: t.memberId, role: "admin", organizationId: t.org.id });
+    expect(makeAdmin.status).toBe(403);
+    expect(makeAdmin.body.code).toBe("YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_MEMBER");
+    const demoteAdmin = await recruiter.client.post(`${ORG}/update-member-role`, { memberId: t.adminId, role: "member", organizationId: t.org.id });
+    expect(demoteAdmin.body.code).toBe("YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_MEMBER");
+    const selfAdmin = await recruiter.client.post(`${ORG}/update-member-role`, { memberId: recruiterId, role: "admin", organizationId: t.org.id });
+    expect(selfAdmin.body.code).toBe("YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_MEMBER");
+    const inviteAdmin = await recruiter.client.post(`${ORG}/invite-member`, { email: uniqueEmail("rec"), role: "admin", organizationId: t.org.id });
+    expect(inviteAdmin.body.code).toBe("YOU_ARE_NOT_ALLOWED_TO_INVITE_USER_WITH_THIS_ROLE");
+    const removeAdmin = await recruiter.client.post(`${ORG}/remove-member`, { memberIdOrEmail: t.adminId, organizationId: t.org.id });
+    expect(removeAdmin.body.code).toBe("YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_MEMBER");
+    // A plain member (whose ac:read the recruiter need not hold) may be made a recruiter, and removed.
+    expect((await recruiter.client.post(`${ORG}/invite-member`, { email: uniqueEmail("rec"), role: "member", organizationId: t.org.id })).status).toBe(200);
+    expect((await recruiter.client.post(`${ORG}/update-member-role`, { memberId: t.memberId, role: "recruiter", organizationId: t.org.id })).status).toBe(200);
+    expect((await recruiter.client.post(`${ORG}/remove-member`, { memberIdOrEmail: t.memberId, organizationId: t.org.id })).status).toBe(200);
+    expect(await roleOf(server, t.adminId)).toBe("admin");
+  });
+
+  it("rule 4: the last owner cannot be changed to a custom role", async () => {
+    const t = await organization();
+    await createRole(t.owner, t.org.id, "everything", {
+      organization: ["update", "delete"],
+      member: ["create", "update", "delete"],
+      invitation: ["create", "cancel"],
+      team: ["create", "update", "delete"],
+      ac: ["create", "read", "update", "delete"],
+    });
+    const change = await t.owner.client.post(`${ORG}/update-member-role`, { memberId: t.ownerMemberId, role: "everything", organizationId: t.org.id });
+    expect(change.status).toBe(400);
+    expect(change.body).toEqual({ code: "YOU_CANNOT_LEAVE_THE_ORGANIZATION_WITHOUT_AN_OWNER", message: "You cannot leave the organization without an owner" });
+    expect(await roleOf(server, t.ownerMemberId)).toBe("owner");
+  });
+});
+
+describe("security events", () => {
+  const eventsOf = (userId: string, type: string) =>
+    query<{ type: string; details: string; actorUserId: string | null }>(server.database, `SELECT "type", "details", "actorUserId" FROM "securityEvent" WHERE "userId" = ? AND "type" = ?`, [userId, type]);
+
+  it("records each role change on the actor's account and a role given on the member's, none holding a secret", async () => {
+    const t = await organization();
+    await createRole(t.owner, t.org.id, "planner", { team: ["create", "update"] });
+    await t.owner.client.post(`${ORG}/update-role`, { roleName: "planner", organizationId: t.org.id, data: { roleName: "scheduler", permission: { team: ["create"] } } });
+    await t.owner.client.post(`${ORG}/update-member-role`, { memberId: t.memberId, role: "scheduler", organizationId: t.org.id });
+    await t.owner.client.post(`${ORG}/update-member-role`, { memberId: t.memberId, role: "member", organizationId: t.org.id });
+    await t.owner.client.post(`${ORG}/delete-role`, { roleName: "scheduler", organizationId: t.org.id });
+
+    const details = async (type: string, userId = t.owner.id) => (await eventsOf(userId, type)).map((e) => JSON.parse(e.details));
+    const base = { organizationId: t.org.id, organizationName: t.org.name };
+    expect(await details("organization_role_created")).toEqual([{ ...base, role: "planner", permissions: "team:create,team:update" }]);
+    expect(await details("organization_role_updated")).toEqual([{ ...base, role: "scheduler", from: "planner", permissions: "team:create" }]);
+    expect(await details("organization_role_deleted")).toEqual([{ ...base, role: "scheduler", permissions: "team:create" }]);
+    const changed = await eventsOf(t.member.id, "organization_member_role_changed");
+    expect(changed.map((e) => JSON.parse(e.details))).toEqual([
+      { ...base, from: "member", to: "scheduler", byOther: true },
+      { ...base, from: "scheduler", to: "member", byOther: true },
+    ]);
+    expect(changed.every((e) => e.actorUserId === t.owner.id)).toBe(true);
+    // The member reads it in words, not as the work of an administrator.
+    const page = await t.member.client.get("/account/activity");
+    expect(page.text).toContain(`Your role in “${t.org.name}” changed from “member” to “scheduler” by another member`);
+    expect(page.text).not.toMatch(/by an administrator/);
+    const all = await query<{ details: string }>(server.database, `SELECT "details" FROM "securityEvent" WHERE "type" LIKE 'organization_%' AND "userId" IN (?, ?)`, [t.owner.id, t.member.id]);
+    for (const row of all) expect(row.details).not.toMatch(/token|secret|password|cookie/i);
+  });
+
+  it("deleting the organization deletes its roles", async () => {
+    const t = await organization();
+    await createRole(t.owner, t.org.id, "temporary", {});
+    expect((await t.owner.client.post(`${ORG}/delete`, { organizationId: t.org.id })).status).toBe(200);
+    expect(await count(server.database, "organizationRole", `"organizationId" = ?`, [t.org.id])).toBe(0);
+  });
+});
+
+describe("rule 8: races have one winner", () => {
+  it("two creates of one name make one role", async () => {
+    for (let round = 0; round < 3; round++) {
+      const t = await organization();
+      const answers = await Promise.all([t.owner, t.admin].map((p) => createRole(p, t.org.id, "racer", { team: ["create"] })));
+      expect(answers.map((a) => a.status).sort()).toEqual([200, 400]);
+      expect(answers.find((a) => a.status === 400)!.body.code).toBe("ROLE_NAME_IS_ALREADY_TAKEN");
+      expect(await count(server.database, "organizationRole", `"organizationId" = ?`, [t.org.id])).toBe(1);
+    }
+  });
+
+  it("a role deleted while being given is either given (and the delete refused) or gone (and the giving refused)", async () => {
+    for (let round = 0; round < 4; round++) {
+      const t = await organization();
+      await createRole(t.owner, t.org.id, "fleeting", { team: ["create"] });
+      const [give, remove] = await Promise.all([
+        t.admin.client.post(`${ORG}/update-member-role`, { memberId: t.memberId, role: "fleeting", organizationId: t.org.id }),
+        t.owner.client.post(`${ORG}/delete-role`, { roleName: "fleeting", organizationId: t.org.id }),
+      ]);
+      const roles = await count(server.database, "organizationRole", `"organizationId" = ? AND "role" = 'fleeting'`, [t.org.id]);
+      const role = await roleOf(server, t.memberId);
+      if (give.status === 200) {
+        expect(remove.body.code).toBe("ROLE_IS_ASSIGNED_TO_MEMBERS");
+        expect([roles, role]).toEqual([1, "fleeting"]);
+      } else {
+        expect(give.body.code).toBe("ROLE_NOT_FOUND");
+        expect(remove.body).toEqual({ success: true });
+        expect([roles, role]).toEqual([0, "member"]);
+      }
+    }
+  });
+});
