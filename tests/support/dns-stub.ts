@@ -61,7 +61,8 @@ function answer(query: Buffer, records: Map<string, string[]>, asked: string[]):
   return Buffer.concat([header, question, ...answers]);
 }
 
-export async function startDnsStub(): Promise<DnsStub> {
+/** On a free port, or on `port` (the browser suite fixes its ports before the app server starts). */
+export async function startDnsStub(port = 0): Promise<DnsStub> {
   const socket = dgram.createSocket("udp4");
   const records = new Map<string, string[]>();
   const asked: string[] = [];
@@ -72,7 +73,7 @@ export async function startDnsStub(): Promise<DnsStub> {
       // a malformed question gets no answer
     }
   });
-  await new Promise<void>((resolve) => socket.bind(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => socket.bind(port, "127.0.0.1", resolve));
   return {
     address: `127.0.0.1:${socket.address().port}`,
     records,

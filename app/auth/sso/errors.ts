@@ -19,6 +19,8 @@ export const SSO_ERRORS = {
   DOMAIN_VERIFIED: [409, "Domain has already been verified"],
   NO_PENDING_VERIFICATION: [404, "No pending domain verification exists"],
   DOMAIN_VERIFICATION_FAILED: [502, "Unable to verify domain ownership. Try again later"],
+  /** Ours: the connection page's answer when the record is not there yet (the page itself worked: not a 502). */
+  DOMAIN_NOT_VERIFIED_YET: [400, "Domain not verified yet"],
   // Discovery and every other fetch from an IdP: always 400 here (Better Auth answers a timeout with 502).
   issuer_mismatch: [400, "OIDC issuer mismatch"],
   discovery_incomplete: [400, "OIDC discovery document is missing required fields"],

@@ -109,3 +109,12 @@ export const signInBody = z.object({
   requestSignUp: z.boolean().optional(),
 });
 export type SignInInput = z.infer<typeof signInBody>;
+
+/** The connection page's "Add an OIDC connection" form. */
+export const addOidcForm = z.object({
+  providerId: providerIdField,
+  domain: domainField,
+  issuer: z.string({ error: "Enter the issuer URL." }).pipe(issuerField),
+  clientId: z.string({ error: "Enter the client ID." }).trim().min(1, "Enter the client ID.").max(500, "Use at most 500 characters."),
+  clientSecret: z.string({ error: "Enter the client secret." }).min(1, "Enter the client secret.").max(2000, "Use at most 2000 characters."),
+});

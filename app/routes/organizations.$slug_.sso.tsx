@@ -1,0 +1,235 @@
+// /organizations/{slug}/sso: an organization's enterprise sign-in, for its owners and admins (everyone else gets a
+// 404, as for hidden pages). Each connection with its protocol, domain and whether the domain is proven; until it
+// is, the TXT record to create and "Verify domain"; what the IdP's admin needs; adding an OIDC connection; removing
+// one after a question. Works without JavaScript; every answer comes back to this page with its message focused.
+import { getFormProps } from "@conform-to/react";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useLocation, useSearchParams } from "@remix-run/react";
+import { z } from "zod";
+import { AuthError } from "~/auth/errors";
+import { registerConnection, deleteConnection } from "~/auth/sso/connections.server";
+import { requestDomainVerification, verifyDomain } from "~/auth/sso/domains.server";
+import { assertConnectionOf, connectionsPage, managedOrganization } from "~/auth/sso/page.server";
+import { addOidcForm, providerIdField } from "~/auth/sso/schemas";
+import type { SessionWithUser } from "~/auth/session/sessions.server";
+import { FlashMessage, Section } from "~/components/account-sections";
+import { ConfirmQuestion } from "~/components/confirm-question";
+import { ErrorSummary, Field, SubmitButton, useZodForm } from "~/components/forms";
+import { withErrorTitle } from "~/components/page-title";
+import { takeFlashNotice } from "~/http/flash.server";
+import { goTo, intent, organizationAction, pageThatPosted, type IntentResult } from "~/http/organization-actions.server";
+import { requirePageSession } from "~/http/page-session.server";
+
+export const meta: MetaFunction<typeof loader> = withErrorTitle(({ data }) => [
+  { title: `Single sign-on · ${(data as { organization?: { name: string } } | undefined)?.organization?.name ?? "Organization"} · Latchkey` },
+]);
+
+const notFound = () => new Response("Not found", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  const [current, ctx] = await requirePageSession(request, context);
+  const page = await connectionsPage(current, params.slug ?? "");
+  if (!page) throw notFound();
+  return data({ ...page, flash: takeFlashNotice(request, ctx.responseHeaders) }, { headers: ctx.responseHeaders });
+}
+
+const VERIFY_FAILED_WORDS =
+  "We could not find the TXT record on every domain yet. Check its name and value; DNS changes can take a while to show, so try again later.";
+
+export async function action({ request, context, params }: ActionFunctionArgs) {
+  const organizationOf = async (current: SessionWithUser) => {
+    const found = await managedOrganization(current, params.slug ?? "");
+    if (!found) throw notFound();
+    return found;
+  };
+  const ours = async (current: SessionWithUser, providerId: string) => assertConnectionOf((await organizationOf(current)).id, providerId);
+  const back = (ctx: { request: Request }, message: string) => goTo(pageThatPosted(ctx.request).replace(/\?.*$/, ""), message);
+  return organizationAction({ request, context }, {
+    "add-oidc": intent({
+      schema: addOidcForm,
+      rateLimitAs: "/sso/register",
+      session: "required",
+      hideFields: ["clientSecret"],
+      run: async (value, current, ctx) => {
+        const organization = await organizationOf(current);
+        const { clientId, clientSecret, ...rest } = value;
+        await registerConnection(current, { ...rest, organizationId: organization.id, oidcConfig: { clientId, clientSecret } });
+        return back(ctx, `Added ${value.providerId}. Next, prove the domain with the TXT record below.`);
+      },
+    }),
+    verify: intent({
+      schema: z.object({ providerId: providerIdField }),
+      rateLimitAs: "/sso/verify-domain",
+      session: "required",
+      refusalShown: "page",
+      run: async (value, current, ctx) => {
+        await ours(current, value.providerId);
+        try {
+          await verifyDomain(current, value.providerId);
+        } catch (error) {
+          if (error instanceof AuthError && error.code === "DOMAIN_VERIFICATION_FAILED") throw new AuthError("DOMAIN_NOT_VERIFIED_YET", { message: VERIFY_FAILED_WORDS });
+          throw error;
+        }
+        return back(ctx, `The domain of ${value.providerId} is verified: its people can now sign in with SSO.`);
+      },
+    }),
+    "new-token": intent({
+      schema: z.object({ providerId: providerIdField }),
+      rateLimitAs: "/sso/request-domain-verification",
+      session: "required",
+      refusalShown: "page",
+      run: async (value, current, ctx) => {
+        await ours(current, value.providerId);
+        await requestDomainVerification(current, value.providerId);
+        return back(ctx, `A new TXT record value for ${value.providerId} is below. It works for 7 days.`);
+      },
+    }),
+    remove: intent({
+      schema: z.object({ providerId: providerIdField }),
+      rateLimitAs: "/sso/delete-provider",
+      session: "required",
+      refusalShown: "page",
+      run: async (value, current, ctx) => {
+        await ours(current, value.providerId);
+        await deleteConnection(current, value.providerId);
+        return back(ctx, `Removed ${value.providerId}. Its people can no longer sign in with it.`);
+      },
+    }),
+  });
+}
+
+type PageData = ReturnType<typeof useLoaderData<typeof loader>>;
+type Connection = PageData["connections"][number];
+
+function Refusal({ last, intent: name }: { last?: IntentResult; intent: string }) {
+  return last?.intent === name && last.error ? <ErrorSummary id={`${name}-refusal`} errors={[last.error]} /> : null;
+}
+
+function Copyable({ label, value }: { label: string; value: string }) {
+  return (
+    <div className="field">
+      <label>
+        {label}
+        <input type="text" readOnly value={value} className="copyable" />
+      </label>
+    </div>
+  );
+}
+
+function ConnectionCard({ connection, confirming }: { connection: Connection; confirming: boolean }) {
+  const { pathname } = useLocation();
+  const id = connection.providerId;
+  return (
+    <article className="card" aria-labelledby={`connection-${id}`}>
+      <h3 id={`connection-${id}`}>{id}</h3>
+      <p>
+        {connection.type === "saml" ? "SAML 2.0" : "OpenID Connect"} · {connection.domain.split(",").join(", ")} ·{" "}
+        <strong>{connection.domainVerified ? "Verified" : "Not verified"}</strong>
+      </p>
+      <h4>What your identity provider's admin needs</h4>
+      <Copyable label="Redirect URI" value={connection.redirectURI} />
+      <p className="muted">Issuer: {connection.issuer}{connection.oidcConfig ? ` · client ID ${connection.oidcConfig.clientIdLastFour}` : ""}</p>
+      {connection.domainVerified ? null : (
+        <>
+          <h4>Prove the domain</h4>
+          {connection.records.length ? (
+            <>
+              <p>Create this TXT record in DNS for each domain, then verify:</p>
+              {connection.records.map((record) => (
+                <div key={record.name}>
+                  <Copyable label="Name" value={record.name} />
+                  <Copyable label="Value" value={record.value} />
+                </div>
+              ))}
+              <Form method="post">
+                <input type="hidden" name="intent" value="verify" />
+                <input type="hidden" name="providerId" value={id} />
+                <SubmitButton>Verify domain</SubmitButton>
+              </Form>
+            </>
+          ) : (
+            <Form method="post">
+              <p>The record's value has expired.</p>
+              <input type="hidden" name="intent" value="new-token" />
+              <input type="hidden" name="providerId" value={id} />
+              <SubmitButton>Get a new value</SubmitButton>
+            </Form>
+          )}
+        </>
+      )}
+      {confirming ? (
+        <ConfirmQuestion className="confirm banner" labelledBy="confirm-question">
+          <p id="confirm-question">
+            <strong>Remove {id}? Its people can no longer sign in with it.</strong>
+          </p>
+          <Form method="post" action={pathname} className="row-actions">
+            <input type="hidden" name="intent" value="remove" />
+            <input type="hidden" name="providerId" value={id} />
+            <SubmitButton className="danger">Remove</SubmitButton>
+            <Link to={pathname} className="button-link secondary">
+              Cancel
+            </Link>
+          </Form>
+        </ConfirmQuestion>
+      ) : (
+        <p>
+          <Link to={`?${new URLSearchParams({ confirm: "remove", provider: id })}`} className="button-link secondary">
+            Remove
+          </Link>
+        </p>
+      )}
+    </article>
+  );
+}
+
+function AddOidcForm({ last }: { last?: IntentResult }) {
+  const [form, fields] = useZodForm("add-oidc", addOidcForm, last?.intent === "add-oidc" ? last.result : undefined);
+  return (
+    <Form method="post" {...getFormProps(form)}>
+      <h3>Add an OpenID Connect connection</h3>
+      <ErrorSummary form={form} />
+      <input type="hidden" name="intent" value="add-oidc" />
+      <Field label="Provider ID" meta={fields.providerId} type="text" autoComplete="off" />
+      <Field label="Email domain" meta={fields.domain} type="text" autoComplete="off" />
+      <Field label="Issuer URL" meta={fields.issuer} type="url" autoComplete="off" />
+      <Field label="Client ID" meta={fields.clientId} type="text" autoComplete="off" />
+      <Field label="Client secret" meta={fields.clientSecret} type="password" autoComplete="off" />
+      <SubmitButton>Add connection</SubmitButton>
+    </Form>
+  );
+}
+
+export default function OrganizationSsoPage() {
+  const page = useLoaderData<typeof loader>();
+  const last = useActionData<typeof action>() as IntentResult | undefined;
+  const [params] = useSearchParams();
+  const removing = params.get("confirm") === "remove" ? params.get("provider") : null;
+  return (
+    <>
+      <section>
+        <h1>Single sign-on</h1>
+        <FlashMessage flash={page.flash} />
+        <p className="muted">
+          <Link to={`/organizations/${encodeURIComponent(page.organization.slug)}`}>{page.organization.name}</Link>
+        </p>
+        <p>
+          People whose email address is at a proven domain sign in with your identity provider and join {page.organization.name} by themselves. Your
+          identity provider decides who gets in: someone removed here comes back at their next sign-in unless the provider stops them.
+        </p>
+      </section>
+      <Section id="connections" title="Connections">
+        <Refusal last={last} intent="verify" />
+        <Refusal last={last} intent="new-token" />
+        <Refusal last={last} intent="remove" />
+        {page.connections.length === 0 ? <p>No connections yet.</p> : null}
+        {page.connections.map((connection) => (
+          <ConnectionCard key={connection.providerId} connection={connection} confirming={removing === connection.providerId} />
+        ))}
+      </Section>
+      <Section id="add" title="Add a connection">
+        <AddOidcForm last={last} />
+      </Section>
+    </>
+  );
+}
