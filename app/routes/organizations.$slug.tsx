@@ -19,6 +19,10 @@ import { idField, inviteForm, memberRoleForm, organizationSettingsForm } from "~
 import { ConfirmQuestion } from "~/components/confirm-question";
 import { CheckboxField, ErrorList, ErrorSummary, Field, SubmitButton, useZodForm } from "~/components/forms";
 import { OrganizationSwitcher } from "~/components/organization-switcher";
+import { OrganizationTabs } from "~/components/organization-tabs";
+import { inviteTeamsField } from "~/auth/teams/schemas";
+import { teamsForInviteForm } from "~/auth/teams/team-view.server";
+import { teamsOn } from "~/auth/teams/teams.server";
 import { FlashMessage, Section } from "~/components/account-sections";
 import { withErrorTitle } from "~/components/page-title";
 import { expiryWords } from "~/components/time";
@@ -45,10 +49,16 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
       invitations: view.invitations.map((i) => ({ ...i, expiresIn: expiryWords(new Date(i.expiresAt), now) })),
       flash: takeFlashNotice(request, ctx.responseHeaders),
       switcher: await switcherData(current),
+      // The invite form's optional team checkboxes (issue 42); null when teams are off.
+      inviteTeams: view.can.invite ? await teamsForInviteForm(view.organization.id) : null,
+      teamsOn: teamsOn(),
     },
     { headers: ctx.responseHeaders },
   );
 }
+
+/** The invite form with its optional teams (issue 42): ticked boxes named `teamId`. */
+const inviteWithTeamsForm = inviteForm.extend({ teamId: inviteTeamsField });
 
 const confirmField = z.boolean({ error: "Tick the box to confirm" }).refine((ticked) => ticked, "Tick the box to confirm");
 
@@ -94,11 +104,11 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
       },
     }),
     invite: intent({
-      schema: inviteForm,
+      schema: inviteWithTeamsForm,
       rateLimitAs: "/organization/invite-member",
       session: "required",
       run: async (value, current, ctx) => {
-        const invitation = await inviteMember(current, { email: value.email, role: value.role, organizationId: await orgId(current) });
+        const invitation = await inviteMember(current, { email: value.email, role: value.role, organizationId: await orgId(current), teamId: value.teamId });
         return here(ctx, `Invitation sent to ${invitation.email}.`);
       },
     }),
@@ -186,8 +196,8 @@ function MembersPager({ slug, at }: { slug: string; at: PageData["membersPage"] 
 }
 
 /** The invite form; keyed by the page's confirmation, so a sent invitation leaves it empty for the next one. */
-function InviteForm({ roles, last }: { roles: PageData["grantableRoles"]; last?: IntentResult }) {
-  const [invite, inviteFields] = useZodForm("invite", inviteForm, last?.intent === "invite" ? last.result : undefined, { role: "member" });
+function InviteForm({ roles, teams, last }: { roles: PageData["grantableRoles"]; teams: PageData["inviteTeams"]; last?: IntentResult }) {
+  const [invite, inviteFields] = useZodForm("invite", inviteWithTeamsForm, last?.intent === "invite" ? last.result : undefined, { role: "member" });
   return (
     <Form method="post" {...getFormProps(invite)}>
       <h3>Invite someone</h3>
@@ -205,6 +215,17 @@ function InviteForm({ roles, last }: { roles: PageData["grantableRoles"]; last?:
         </select>
         <ErrorList id={inviteFields.role.errorId} errors={inviteFields.role.errors} />
       </div>
+      {teams?.length ? (
+        <fieldset className="field">
+          <legend>Teams (optional)</legend>
+          {teams.map((t) => (
+            <div className="field checkbox" key={t.id}>
+              <input type="checkbox" id={`invite-team-${t.id}`} name="teamId" value={t.id} />
+              <label htmlFor={`invite-team-${t.id}`}>{t.name}</label>
+            </div>
+          ))}
+        </fieldset>
+      ) : null}
       <SubmitButton>Send invitation</SubmitButton>
     </Form>
   );
@@ -238,6 +259,7 @@ export default function OrganizationPage() {
           ) : null}
         </p>
         <OrganizationSwitcher data={page.switcher} />
+        <OrganizationTabs slug={organization.slug} current="members" teams={page.teamsOn} />
       </section>
 
       <Section id="members" title="Members">
@@ -324,7 +346,7 @@ export default function OrganizationPage() {
               </li>
             ))}
           </ul>
-          {can.invite ? <InviteForm key={page.flash?.id} roles={page.grantableRoles} last={last} /> : null}
+          {can.invite ? <InviteForm key={page.flash?.id} roles={page.grantableRoles} teams={page.inviteTeams} last={last} /> : null}
         </Section>
       ) : null}
 

@@ -35,3 +35,8 @@ export const inviteTeamIdField = z.union([idField, z.array(idField).min(1).max(1
 // Page forms.
 export const createTeamForm = z.object({ name: teamNameField });
 export const renameTeamForm = z.object({ name: teamNameField });
+/** The invite form's ticked team boxes (`name="teamId"`): none, one (a string) or several; always a list after. */
+export const inviteTeamsField = z.preprocess(
+  (value) => (value === undefined || value === "" ? undefined : Array.isArray(value) ? value : [value]),
+  z.array(idField).max(100).optional(),
+);

@@ -206,4 +206,21 @@ export async function invitationTeamNames(invitation: { organizationId: string; 
   return teams.map((t) => t.name);
 }
 
-export { clearActiveTeam };
+
+
+/**
+ * The teams page's "Make active": the organization becomes the session's active one with this team, which must be
+ * one of its teams that the caller is in (as set-active-team, from a page about an organization that may not be
+ * active yet).
+ */
+export async function makeTeamActive(current: SessionWithUser, organizationId: string, teamId: string) {
+  assertTeamsOn();
+  return db.$transaction(async (tx) => {
+    await lockOrganization(tx, organizationId);
+    await requireMember(tx, organizationId, current.user.id);
+    const team = await teamOf(tx, organizationId, teamId);
+    if (!(await tx.teamMember.count({ where: { teamId, userId: current.user.id } }))) throw new AuthError("USER_IS_NOT_A_MEMBER_OF_THE_TEAM");
+    await tx.session.updateMany({ where: { id: current.session.id }, data: { activeOrganizationId: organizationId, activeTeamId: team.id } });
+    return publicTeam(team);
+  }, TX_OPTIONS);
+}
