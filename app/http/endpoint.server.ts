@@ -19,6 +19,7 @@ import { wantsPage } from "~/http/accept.server";
 import { readCappedText } from "~/http/body.server";
 import { knownError } from "~/http/known-error.server";
 import { TextResponse } from "~/http/text-response.server";
+import { inRequestLanguage } from "~/i18n/api-errors.server";
 
 export const API_BASE_PATH = "/api/auth";
 
@@ -268,7 +269,7 @@ export function endpoint<Body extends z.ZodType = z.ZodUnknown, Query extends z.
         return landing;
       }
       await holdRefusal(error);
-      return errorResponse(error, ctx?.responseHeaders, context);
+      return errorResponse(await inRequestLanguage(error, request, context), ctx?.responseHeaders, context);
     }
   }
   if (!answerFromMemory && !definition.landingPage) return { loader: handle, action: handle };

@@ -5,6 +5,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, test } from "vitest";
 import { IntlMessageFormat } from "intl-messageformat";
+import { ERRORS } from "~/auth/errors";
 import { messageProblem, SHIPPED_CATALOGS } from "~/i18n/catalogs.server";
 import { SHIPPED_LANGUAGES, SOURCE_LANGUAGE } from "~/i18n/languages";
 
@@ -55,8 +56,18 @@ function sourceFiles(directory: string): string[] {
   });
 }
 const source = sourceFiles(path.resolve("app")).map((file) => readFileSync(file, "utf8")).join("\n");
-/** Keys made at run time from a prefix (failureOf's "errors.404.title"). */
-const DYNAMIC_PREFIXES = ["errors."];
+/** Keys made at run time from a prefix (failureOf's "errors.404.title"; "apiError." + a catalogue code, below). */
+const DYNAMIC_PREFIXES = ["errors.", "apiError."];
+
+test("every catalogue code has its API message in every language, English's being the catalogue's own", () => {
+  const codes = Object.keys(ERRORS);
+  for (const language of SHIPPED_LANGUAGES) {
+    expect(codes.filter((code) => !Object.hasOwn(SHIPPED_CATALOGS[language], `apiError.${code}`)), language).toEqual([]);
+  }
+  for (const code of codes) expect(english[`apiError.${code}`], code).toBe((ERRORS as Record<string, readonly [number, string]>)[code][1]);
+  const stale = keys.filter((key) => key.startsWith("apiError.") && !Object.hasOwn(ERRORS, key.slice("apiError.".length)));
+  expect(stale, "API messages for codes the catalogue no longer has").toEqual([]);
+});
 
 test("every key is used somewhere in app/", () => {
   const unused = keys.filter((key) => !source.includes(`"${key}"`) && !DYNAMIC_PREFIXES.some((prefix) => key.startsWith(prefix)));
