@@ -6,7 +6,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDomain, type DomainHandle } from "../support/domain";
 
-const LARGE = new Set(["user", "session", "account", "member", "invitation", "organization"]);
+const LARGE = new Set(["user", "session", "account", "member", "invitation", "organization", "team", "teamMember"]);
 
 let domain: DomainHandle;
 let sql: pg.Client;
@@ -39,6 +39,18 @@ beforeAll(async () => {
     INSERT INTO "invitation" ("id", "organizationId", "email", "role", "status", "inviterId", "expiresAt", "createdAt")
       SELECT 'i' || g, 'o' || (g % 1001), 'u' || g || '@example.com', 'member', 'pending', 'u1', now() + interval '1 day', now()
       FROM generate_series(1, 5000) g;
+    -- Teams (issue 42): 4 000 in the big organization and 46 000 in the small ones (fewer, and fetching a page's
+    -- teams by id reads the whole table as cheaply as the index); 26 000 memberships.
+    INSERT INTO "team" ("id", "name", "normalizedName", "organizationId", "createdAt", "updatedAt")
+      SELECT 'tm' || g, 'Team ' || g, 'team ' || g, CASE WHEN g <= 4000 THEN 'o0' ELSE 'o' || (1 + g % 1000) END,
+             now() + g * interval '1 second', now() FROM generate_series(1, 50000) g;
+    INSERT INTO "teamMember" ("id", "teamId", "userId", "createdAt")
+      SELECT 'tmm' || g, 'tm' || (2 + g % 49999), 'u' || (2 + (g * 7) % 49999), now() + g * interval '1 second' FROM generate_series(1, 20000) g;
+    -- A big team (tm1: 3 000 members) and a user in many teams (u1: 3 000), so their pages are index ranges.
+    INSERT INTO "teamMember" ("id", "teamId", "userId", "createdAt")
+      SELECT 'tmb' || g, 'tm1', 'u' || (1 + g), now() + g * interval '1 second' FROM generate_series(1, 3000) g;
+    INSERT INTO "teamMember" ("id", "teamId", "userId", "createdAt")
+      SELECT 'tmu' || g, 'tm' || g, 'u1', now() + g * interval '1 second' FROM generate_series(1, 3000) g;
   `);
   await sql.query("VACUUM ANALYZE");
   // Every statement any pg client sends from here on (Prisma's adapter included), with its parameters.
@@ -120,6 +132,22 @@ describe("query plans on PostgreSQL with thousands of rows", () => {
     expect(await expectNoSequentialScans(() => invitations.listInvitations(current("u1"), "o0"))).toBeGreaterThan(0);
     expect(await expectNoSequentialScans(() => invitations.listUserInvitations(current("u7")))).toBeGreaterThan(0);
     expect(await expectNoSequentialScans(() => organizations.listOrganizations("u1"))).toBeGreaterThan(0);
+  });
+
+  it("list-teams, list-team-members, list-user-teams, get-full-organization's teams, a team's removal (issue 42)", async () => {
+    const teams = await import("~/auth/teams/teams.server");
+    const teamMembers = await import("~/auth/teams/team-members.server");
+    const owner = current("u1");
+    expect(await expectNoSequentialScans(() => teams.listTeams(owner, {}), { inIndexOrder: "team" })).toBeGreaterThan(0);
+    expect(await expectNoSequentialScans(() => teams.listTeams(owner, { limit: 100, offset: 1000 }), { inIndexOrder: "team" })).toBeGreaterThan(0);
+    expect(await expectNoSequentialScans(() => teamMembers.listTeamMembers(owner, { teamId: "tm1" }), { inIndexOrder: "teamMember" })).toBeGreaterThan(0);
+    // Across organizations: the user's memberships through the (userId, …) index, those of organizations they left
+    // filtered out, then ordered (a sort of one person's teams, never of the table).
+    expect(await expectNoSequentialScans(() => teamMembers.listUserTeams(owner, {}))).toBeGreaterThan(0);
+    expect(await expectNoSequentialScans(() => teamMembers.listUserTeams(owner, { organizationId: "o0", userId: "u7" }))).toBeGreaterThan(0);
+    expect(await expectNoSequentialScans(() => teams.teamsForFullOrganization("o0"), { inIndexOrder: "team" })).toBeGreaterThan(0);
+    // Removing a team finds the sessions that had it active through the activeTeamId index.
+    expect(await expectNoSequentialScans(() => teams.clearActiveTeam(domain.db, { activeTeamId: "tm5" }))).toBeGreaterThan(0);
   });
 
   it("the owner counts and the delete-user check", async () => {
