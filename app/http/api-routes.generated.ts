@@ -112,6 +112,7 @@ export const apiRouteTable: ApiRouteTable = {
     "/api/auth/sso/providers": "routes/api.auth.sso.providers",
     "/api/auth/sso/register": "routes/api.auth.sso.register",
     "/api/auth/sso/request-domain-verification": "routes/api.auth.sso.request-domain-verification",
+    "/api/auth/sso/update-provider": "routes/api.auth.sso.update-provider",
     "/api/auth/sso/verify-domain": "routes/api.auth.sso.verify-domain",
     "/api/auth/token": "routes/api.auth.token",
     "/api/auth/two-factor/disable": "routes/api.auth.two-factor.disable",

@@ -259,3 +259,49 @@ describe("proving the domain by DNS TXT", () => {
     await proveDomain(world, owner, { ...provider, domainVerificationToken: fresh.body.domainVerificationToken });
   });
 });
+
+describe("POST /sso/update-provider", () => {
+  it("changes a connection partly: a new domain is unproven again with a new token; a new secret is sealed", async () => {
+    const provider = await registerOidc(world, owner, organizationId);
+    await proveDomain(world, owner, provider);
+    const domain = uniqueDomain("moved");
+    const updated = await owner.client.post("/api/auth/sso/update-provider", { providerId: provider.providerId, domain, oidcConfig: { clientSecret: "rotated-secret" } });
+    expect(updated.status, updated.text).toBe(200);
+    expect(updated.body).toMatchObject({ providerId: provider.providerId, domain, domainVerified: false });
+    expect(updated.text).not.toContain("rotated-secret");
+    const [row] = await query<{ oidcConfig: string }>(world.server.database, `SELECT "oidcConfig" FROM "ssoProvider" WHERE "providerId" = ?`, [provider.providerId]);
+    expect(row.oidcConfig).not.toContain("rotated-secret");
+    const token = await owner.client.post("/api/auth/sso/request-domain-verification", { providerId: provider.providerId });
+    expect(token.status).toBe(201);
+    expect(token.body.domainVerificationToken).not.toBe(provider.domainVerificationToken);
+
+    const member = await person(world.server);
+    await addMember(world.server, organizationId, member, "member");
+    expect((await member.client.post("/api/auth/sso/update-provider", { providerId: provider.providerId, domain })).status).toBe(403);
+  });
+
+  it("refuses to change what identifies the IdP once someone is linked through it (409), but lets the secret rotate", async () => {
+    const provider = await registerOidc(world, owner, organizationId);
+    const linked = await person(world.server);
+    await query(world.server.database, `INSERT INTO "account" ("id", "userId", "providerId", "accountId", "createdAt", "updatedAt") VALUES (?, ?, ?, ?, ?, ?)`, [
+      `a-${provider.providerId}`,
+      linked.id,
+      provider.providerId,
+      "sub-linked",
+      world.server.database.kind === "sqlite" ? Date.now() : new Date(),
+      world.server.database.kind === "sqlite" ? Date.now() : new Date(),
+    ]);
+    for (const change of [{ oidcConfig: { clientId: "another-client" } }, { oidcConfig: { tokenEndpoint: `${world.issuer}/token2` } }]) {
+      const refused = await owner.client.post("/api/auth/sso/update-provider", { providerId: provider.providerId, ...change });
+      expect(refused.status, JSON.stringify(change)).toBe(409);
+      expect(refused.body.message).toBe("Cannot change SSO provider identity fields while linked accounts exist");
+    }
+    const rotated = await owner.client.post("/api/auth/sso/update-provider", { providerId: provider.providerId, oidcConfig: { clientSecret: "next-secret" } });
+    expect(rotated.status).toBe(200);
+    // Before anyone is linked, the client id may change.
+    const fresh = await registerOidc(world, owner, organizationId);
+    const changed = await owner.client.post("/api/auth/sso/update-provider", { providerId: fresh.providerId, oidcConfig: { clientId: "another-client-id" } });
+    expect(changed.status, changed.text).toBe(200);
+    expect(changed.body.oidcConfig.clientIdLastFour).toBe("****t-id");
+  });
+});

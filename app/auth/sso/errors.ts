@@ -15,6 +15,7 @@ export const SSO_ERRORS = {
   NO_PROVIDER_FOUND_FOR_THE_ISSUER: [404, "No provider found for the issuer"],
   PROVIDER_DOMAIN_HAS_NOT_BEEN_VERIFIED: [401, "Provider domain has not been verified"],
   EMAIL_DOMAIN_ORGANIZATIONSLUG_OR_PROVIDERID_IS_REQUIRED: [400, "email, domain, organizationSlug or providerId is required"],
+  CANNOT_CHANGE_SSO_PROVIDER_IDENTITY_FIELDS_WHILE_LINKED_ACCOUNTS_EXIST: [409, "Cannot change SSO provider identity fields while linked accounts exist"],
   INVALID_SSO_CONFIGURATION: [400, "Invalid SSO configuration"],
   DOMAIN_VERIFIED: [409, "Domain has already been verified"],
   NO_PENDING_VERIFICATION: [404, "No pending domain verification exists"],

@@ -118,3 +118,13 @@ export const addOidcForm = z.object({
   clientId: z.string({ error: "Enter the client ID." }).trim().min(1, "Enter the client ID.").max(500, "Use at most 500 characters."),
   clientSecret: z.string({ error: "Enter the client secret." }).min(1, "Enter the client secret.").max(2000, "Use at most 2000 characters."),
 });
+
+/** POST /sso/update-provider: any of the registration's fields; `oidcConfig` partly (a new secret alone, say). */
+export const updateBody = z.object({
+  providerId: providerIdField,
+  issuer: issuerField.optional(),
+  domain: domainField.optional(),
+  oidcConfig: oidcConfigSchema.partial().optional(),
+  samlConfig: z.record(z.string(), z.unknown()).optional(),
+});
+export type UpdateInput = z.infer<typeof updateBody>;
