@@ -99,6 +99,22 @@ describe("confirming it's you", () => {
     expect(await eventuallyCount(user.id, "reverify_failed", 1)).toEqual([{ method: "password" }]);
   });
 
+  it("a confirmation outlives a password change that signs out the other devices (the replacement keeps it)", async () => {
+    const { client, user, email } = await person();
+    await staleSessions(user.id);
+    expect((await client.post("/api/auth/reverify/password", { password: PASSWORD })).status).toBe(200);
+    const changed = await client.post("/api/auth/change-password", { currentPassword: PASSWORD, newPassword: "a brand new passphrase 42", revokeOtherSessions: true });
+    expect(changed.status, changed.text).toBe(200);
+    expect((await client.post("/api/auth/change-email", { newEmail: `b-${email}` })).status).toBe(200);
+    // Without that confirmation the replacement is as stale as the session it replaced.
+    await staleSessions(user.id);
+    const again = await client.post("/api/auth/change-password", { currentPassword: "a brand new passphrase 42", newPassword: "yet another passphrase 43", revokeOtherSessions: true });
+    expect(again.status, again.text).toBe(200);
+    const refused = await client.post("/api/auth/change-email", { newEmail: `c-${email}` });
+    expect(refused.status).toBe(403);
+    expect(refused.body).toMatchObject(NOT_FRESH);
+  });
+
   it("with a code by e-mail, sent to the verified address; wrong codes are 400 INVALID_OTP", async () => {
     const { client, user, email } = await person({ verified: true });
     await staleSessions(user.id);

@@ -114,6 +114,8 @@ export async function startSession(
   options: {
     rememberMe?: boolean;
     signedInAt?: Date;
+    /** The replaced session's last confirmation (ADR 059), kept with its sign-in time. */
+    verifiedAt?: Date | null;
     signIn?: SignInRecord;
     /** An admin's session as this user (ADR 049): it lasts `lifetimeSeconds`, and the admin's own session is kept. */
     impersonation?: { adminId: string; lifetimeSeconds: number };
@@ -154,6 +156,7 @@ export async function startSession(
         userAgent: ctx.userAgent,
         impersonatedBy: impersonation?.adminId ?? null,
         ...(options.signedInAt ? { createdAt: options.signedInAt } : {}),
+        ...(options.verifiedAt ? { verifiedAt: options.verifiedAt } : {}),
       },
       tx,
     );

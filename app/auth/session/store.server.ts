@@ -139,16 +139,18 @@ export interface NewSession {
   createdAt?: Date;
   /** The admin acting as the user (an impersonation session, ADR 049). */
   impersonatedBy?: string | null;
+  /** The replaced session's last confirmation (ADR 059), when this one replaces it without a new sign-in. */
+  verifiedAt?: Date | null;
 }
 
 /** Inserts a session row and returns it as Prisma's `session.create` would (a new session is in no cache). */
 export async function insertSession(data: NewSession, tx: Transaction | Db = db): Promise<Session> {
   // Millisecond precision, as both databases keep it, so the object equals the row read back.
   const now = new Date(Date.now());
-  const { createdAt = now, impersonatedBy = null, ...fields } = data;
-  const session: Session = { id: newId(), ...fields, createdAt, updatedAt: now, activeOrganizationId: null, activeTeamId: null, impersonatedBy, verifiedAt: null };
+  const { createdAt = now, impersonatedBy = null, verifiedAt = null, ...fields } = data;
+  const session: Session = { id: newId(), ...fields, createdAt, updatedAt: now, activeOrganizationId: null, activeTeamId: null, impersonatedBy, verifiedAt };
   await tx.$executeRaw`
-    INSERT INTO "session" ("id", "userId", "token", "expiresAt", "createdAt", "updatedAt", "ipAddress", "userAgent", "rememberMe", "impersonatedBy")
-    VALUES (${session.id}, ${session.userId}, ${session.token}, ${session.expiresAt}, ${createdAt}, ${now}, ${session.ipAddress}, ${session.userAgent}, ${session.rememberMe}, ${impersonatedBy})`;
+    INSERT INTO "session" ("id", "userId", "token", "expiresAt", "createdAt", "updatedAt", "ipAddress", "userAgent", "rememberMe", "impersonatedBy", "verifiedAt")
+    VALUES (${session.id}, ${session.userId}, ${session.token}, ${session.expiresAt}, ${createdAt}, ${now}, ${session.ipAddress}, ${session.userAgent}, ${session.rememberMe}, ${impersonatedBy}, ${verifiedAt})`;
   return session;
 }

@@ -235,9 +235,10 @@ export async function startSessionForNewAccount(ctx: RequestContext, user: User,
 /**
  * "Change password and sign out other devices": the signed-in person proved the current password inside a
  * session that already went through the door, and this session replaces the ones just ended. It is no new
- * sign-in, so it keeps the replaced session's sign-in time (ADR 030: it must not reset the recent-sign-in clock).
+ * sign-in, so it keeps the replaced session's sign-in time (ADR 030: it must not reset the recent-sign-in clock)
+ * and its last confirmation (ADR 059: a step-up just given is not asked for again).
  */
 export function replaceSessionAfterPasswordChange(ctx: RequestContext, current: SessionWithUser, credentialsVersion: number) {
   // `credentialsVersion`: the change's own (it revoked the old password); a revocation after it refuses this too.
-  return startSession(ctx, current.user, { signedInAt: current.session.createdAt, credentialsVersion });
+  return startSession(ctx, current.user, { signedInAt: current.session.createdAt, verifiedAt: current.session.verifiedAt, credentialsVersion });
 }
