@@ -65,6 +65,14 @@ if (!existsSync(path.join(passkeyCompat, "node_modules"))) {
   if (install.status !== 0 && onCi) process.exit(1);
 }
 
+// The official SSO client likewise (tests/compat/better-auth-sso/package.json).
+const ssoCompat = "tests/compat/better-auth-sso";
+if (!existsSync(path.join(ssoCompat, "node_modules"))) {
+  console.log(`[test] installing ${ssoCompat} (npm ci)…`);
+  const install = spawnSync("npm", ["ci", "--no-audit", "--no-fund", "--prefix", ssoCompat], { stdio: "inherit" });
+  if (install.status !== 0 && onCi) process.exit(1);
+}
+
 if (!existsSync("app/generated/prisma-sqlite")) execFileSync(process.execPath, ["scripts/generate-prisma.mjs"], { stdio: "inherit" });
 console.log("[test] building…");
 writeApiRoutes();
