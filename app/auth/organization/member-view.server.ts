@@ -4,6 +4,7 @@
 // reads MEMBERS_PER_PAGE of them, not all.
 import { isAuthError } from "~/auth/errors";
 import { countOtherOwners } from "~/auth/organization/access.server";
+import { allCustomRoles } from "~/auth/organization/custom-roles.server";
 import { liveInvitationsOf } from "~/auth/organization/invitations.server";
 import { pageOfMembers } from "~/auth/organization/members.server";
 import { organizationOfMember } from "~/auth/organization/organizations.server";
@@ -38,9 +39,11 @@ export async function memberView(current: SessionWithUser, slug: string, members
   }
   if (!found) return null;
   const { organization, member: me } = found;
-  const [{ members, total }, invitations] = await Promise.all([
+  const [{ members, total }, invitations, custom] = await Promise.all([
     pageOfMembers(organization.id, { limit: MEMBERS_PER_PAGE, offset: (membersPage - 1) * MEMBERS_PER_PAGE }),
     liveInvitationsOf(organization.id),
+    // The organization's own roles (issue 42): what they permit counts in every "may" below.
+    allCustomRoles(db, organization.id),
   ]);
   // The only owner can neither leave nor give up the role (the domain refuses both under the lock): the page
   // offers neither, and says why. One count, not the members loaded.
@@ -49,22 +52,22 @@ export async function memberView(current: SessionWithUser, slug: string, members
     organization: { id: organization.id, name: organization.name, slug: organization.slug, logo: organization.logo },
     me: { memberId: me.id, role: me.role, onlyOwner },
     can: {
-      update: mayUpdateOrganization(me.role),
-      delete: mayDeleteOrganization(me.role),
-      invite: mayInvite(me.role),
-      cancel: mayCancelInvitations(me.role),
+      update: mayUpdateOrganization(me.role, custom),
+      delete: mayDeleteOrganization(me.role, custom),
+      invite: mayInvite(me.role, custom),
+      cancel: mayCancelInvitations(me.role, custom),
     },
-    /** The roles this member may give, inviting or changing someone's role. */
-    grantableRoles: grantableRoles(me.role),
+    /** The roles this member may give, inviting or changing someone's role: built-in and custom ones they hold all of (rule 3). */
+    grantableRoles: grantableRoles(me.role, custom),
     members: members.map((m) => ({
       id: m.id,
       role: m.role,
       name: m.user.name,
       email: m.user.email,
-      mayChangeRole: mayChangeRoleOf(me.role, m.role) && !(m.id === me.id && onlyOwner),
+      mayChangeRole: mayChangeRoleOf(me.role, m.role, undefined, custom) && !(m.id === me.id && onlyOwner),
       isMe: m.id === me.id,
       // Oneself leaves from the "Leave" section instead.
-      mayRemove: m.id !== me.id && mayRemoveMember(me, m),
+      mayRemove: m.id !== me.id && mayRemoveMember(me, m, custom),
     })),
     membersPage: pageAt(membersPage, MEMBERS_PER_PAGE, members.length, total),
     invitations: invitations.map((i) => ({ id: i.id, email: i.email, role: i.role, expiresAt: i.expiresAt.toISOString() })),

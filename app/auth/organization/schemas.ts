@@ -68,8 +68,10 @@ export const permissionsField = z.record(z.string().max(50), z.array(z.string().
 // Page forms (flat fields only).
 export const createOrganizationForm = z.object({ name: orgNameField, slug: slugField });
 export const organizationSettingsForm = z.object({ name: orgNameField, slug: slugField, logo: logoField.optional() });
-export const inviteForm = z.object({ email: emailField, role: z.enum(["member", "admin", "owner"]) });
-export const memberRoleForm = z.object({ memberId: idField, role: z.enum(["member", "admin", "owner"]) });
+/** A role chosen on a page: built-in or the organization's own (the domain checks which exist and may be given). */
+const roleChoice = z.string({ error: "Choose a role" }).regex(ROLE_NAME_PATTERN, "Choose a role");
+export const inviteForm = z.object({ email: emailField, role: roleChoice });
+export const memberRoleForm = z.object({ memberId: idField, role: roleChoice });
 
 // An organization's own roles (issue 42, ADR 069). A new name is lower-cased, then must match rule 6; a name that
 // only looks a role up is any short string (an unknown one is ROLE_NOT_FOUND).
@@ -91,3 +93,6 @@ export const updateRoleBody = z.object({
   data: z.object({ permission: rolePermissionField.optional(), roleName: newRoleNameField.optional() }),
 });
 export const deleteRoleBody = z.object({ ...roleLookup, organizationId: idField.optional() });
+
+/** The Roles pages' form: a name and one checkbox per permission, named `permission` with values like "team:create". */
+export const roleForm = z.object({ name: newRoleNameField, permission: z.array(z.string().max(100)).max(50).optional() });

@@ -1,0 +1,137 @@
+// /organizations/{slug}/roles/{role} (issue 42, ADR 069): one of the organization's own roles, for members who may see
+// roles (everyone else gets a 404): its permissions as the same checkboxes, checked; rename and "Save" for those with
+// `ac: update` who hold all of it; "Delete role" for `ac: delete` — or, while it is in use, what to do first.
+// Works without JavaScript.
+import { getFormProps } from "@conform-to/react";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { z } from "zod";
+import { permissionFromForm, rolesOrganizationId, roleView } from "~/auth/organization/role-view.server";
+import { deleteRole, updateRole } from "~/auth/organization/roles.server";
+import { roleForm } from "~/auth/organization/schemas";
+import { FlashMessage, Section } from "~/components/account-sections";
+import { ErrorSummary, Field, SubmitButton, useZodForm } from "~/components/forms";
+import { OrganizationTabs } from "~/components/organization-tabs";
+import { withErrorTitle } from "~/components/page-title";
+import { PermissionCheckboxes } from "~/components/role-permissions";
+import { takeFlashNotice } from "~/http/flash.server";
+import { goTo, intent, organizationAction, type IntentResult } from "~/http/organization-actions.server";
+import { requirePageSession } from "~/http/page-session.server";
+
+export const meta: MetaFunction<typeof loader> = withErrorTitle(({ data }) => [
+  { title: `Role ${(data as { role?: { name: string } } | undefined)?.role?.name ?? ""} · Latchkey` },
+]);
+
+const notFound = () => new Response("Not found", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  const [current, ctx] = await requirePageSession(request, context);
+  const view = await roleView(current, params.slug ?? "", params.role ?? "");
+  if (!view) throw notFound();
+  return data({ ...view, flash: takeFlashNotice(request, ctx.responseHeaders) }, { headers: ctx.responseHeaders });
+}
+
+const rolesPage = (slug: string) => `/organizations/${encodeURIComponent(slug)}/roles`;
+
+export async function action({ request, context, params }: ActionFunctionArgs) {
+  const slug = params.slug ?? "";
+  const organizationIdOr404 = async (current: Parameters<typeof rolesOrganizationId>[0]) => {
+    const id = await rolesOrganizationId(current, slug);
+    if (!id) throw notFound();
+    return id;
+  };
+  return organizationAction({ request, context }, {
+    "update-role": intent({
+      schema: roleForm,
+      rateLimitAs: "/organization/update-role",
+      session: "required",
+      run: async (value, current, ctx) => {
+        const organizationId = await organizationIdOr404(current);
+        const { roleData } = await updateRole(
+          current,
+          { roleName: params.role ?? "", organizationId, data: { roleName: value.name, permission: permissionFromForm(value.permission) } },
+          ctx,
+        );
+        return goTo(`${rolesPage(slug)}/${encodeURIComponent(roleData.role)}`, `Role ${roleData.role} saved.`);
+      },
+    }),
+    "delete-role": intent({
+      schema: z.object({}),
+      rateLimitAs: "/organization/delete-role",
+      session: "required",
+      refusalShown: "page",
+      run: async (_value, current, ctx) => {
+        const organizationId = await organizationIdOr404(current);
+        await deleteRole(current, { roleName: params.role ?? "", organizationId }, ctx);
+        return goTo(rolesPage(slug), `Role ${params.role ?? ""} deleted.`);
+      },
+    }),
+  });
+}
+
+export default function RolePage() {
+  const page = useLoaderData<typeof loader>();
+  const last = useActionData<typeof action>() as IntentResult | undefined;
+  const { organization, role } = page;
+  const [update, updateFields] = useZodForm("update-role", roleForm, last?.intent === "update-role" ? last.result : undefined, { name: role.name });
+  const held = page.inUse.members;
+  return (
+    <>
+      <section>
+        <h1>
+          {organization.name}: role {role.name}
+        </h1>
+        <FlashMessage flash={page.flash} />
+        <OrganizationTabs slug={organization.slug} current="roles" />
+        <p>
+          <Link to={rolesPage(organization.slug)}>All roles</Link>
+        </p>
+      </section>
+
+      <Section id="role" title={page.can.update ? "Change role" : "Permissions"}>
+        {page.can.update ? (
+          <Form method="post" {...getFormProps(update)} key={page.flash?.id}>
+            <ErrorSummary form={update} />
+            <input type="hidden" name="intent" value="update-role" />
+            <Field label="Role name" meta={updateFields.name} type="text" autoComplete="off" hint="Renaming it renames it for everyone who holds it." />
+            <PermissionCheckboxes groups={page.groups} idPrefix="role" />
+            <SubmitButton>Save</SubmitButton>
+          </Form>
+        ) : (
+          <>
+            <p className="muted">
+              {role.permissions.length ? "" : "No permissions. "}
+              You cannot change this role: that needs the permission to change roles and every permission it gives.
+            </p>
+            <PermissionCheckboxes groups={page.groups} idPrefix="role" locked />
+          </>
+        )}
+      </Section>
+
+      {page.can.delete ? (
+        <Section id="delete-role" title="Delete role">
+          {last?.intent === "delete-role" && last.error ? <ErrorSummary errors={[last.error]} /> : null}
+          {held > 0 ? (
+            <p data-testid="role-in-use">
+              Held by {held === 1 ? "1 member" : `${held} members`}: change their role first.
+            </p>
+          ) : page.inUse.invitations > 0 ? (
+            <p data-testid="role-in-use">
+              Given by {page.inUse.invitations === 1 ? "1 pending invitation" : `${page.inUse.invitations} pending invitations`}: cancel{" "}
+              {page.inUse.invitations === 1 ? "it" : "them"} first.
+            </p>
+          ) : (
+            <Form method="post">
+              <input type="hidden" name="intent" value="delete-role" />
+              <p>Nobody holds this role. Deleting it cannot be undone.</p>
+              <button type="submit" className="danger">
+                Delete role
+              </button>
+            </Form>
+          )}
+        </Section>
+      ) : null}
+    </>
+  );
+}
