@@ -180,6 +180,17 @@ describe("rule 1: who may do what with teams", () => {
     expect((await t.admin.client.get(`${ORG}/list-user-teams?userId=${t.member.id}&organizationId=${t.org.id}`)).body.map((x: { id: string }) => x.id)).toEqual([team.id]);
   });
 
+  it("counts an organization's own roles: a custom role with team: create makes teams", async () => {
+    const t = await setting();
+    const role = await t.owner.client.post(`${ORG}/create-role`, { role: "team-lead", permission: { team: ["create"] }, organizationId: t.org.id });
+    expect(role.status, role.text).toBe(200);
+    await query(server.database, `UPDATE "member" SET "role" = 'member,team-lead' WHERE "userId" = ? AND "organizationId" = ?`, [t.member.id, t.org.id]);
+    expect((await t.member.client.post(`${ORG}/create-team`, { name: "Led", organizationId: t.org.id })).status).toBe(200);
+    // …and nothing more: renaming needs team: update.
+    const led = (await t.member.client.get(`${ORG}/list-teams?organizationId=${t.org.id}`)).body[0];
+    expect((await t.member.client.post(`${ORG}/update-team`, { teamId: led.id, data: { name: "Mine", organizationId: t.org.id } })).status).toBe(403);
+  });
+
   it("finds no team of another organization, whatever organizationId says", async () => {
     const a = await setting();
     const b = await setting();
@@ -343,6 +354,19 @@ describe("the session's activeTeamId", () => {
     await sessionShows(second, (s) => s?.session?.activeTeamId === team.id);
     await t.owner.client.post(`${ORG}/remove-team-member`, { teamId: team.id, userId: t.member.id, organizationId: t.org.id });
     expect((await second.get("/api/auth/get-session")).body.session.activeTeamId).toBeNull();
+  });
+});
+
+describe("an account's deletion", () => {
+  it("takes its team memberships with it", async () => {
+    const t = await setting();
+    const team = await createTeam(t.owner, t.org.id, "Leavers");
+    await t.owner.client.post(`${ORG}/add-team-member`, { teamId: team.id, userId: t.member.id, organizationId: t.org.id });
+    expect(await count(server.database, "teamMember", `"userId" = ?`, [t.member.id])).toBe(1);
+    const deleted = await t.member.client.post("/api/auth/delete-user", { password: PASSWORD });
+    expect(deleted.status, deleted.text).toBe(200);
+    expect(await count(server.database, "teamMember", `"userId" = ?`, [t.member.id])).toBe(0);
+    expect((await t.owner.client.get(`${ORG}/list-team-members?teamId=${team.id}`)).body).toEqual([]);
   });
 });
 

@@ -124,6 +124,20 @@ describe.skipIf(!onPostgres).each([
     expect(await holdsWithin(onB, (body) => body?.user.name === "Renamed On A")).toBe(true);
   });
 
+  it("a team removed through A stops being B's active team within 100 ms (issue 42)", async () => {
+    const { onA, aOnB } = await userOnBoth();
+    const ORG = "/api/auth/organization";
+    const org = await onA.post(`${ORG}/create`, { name: "Two Teams", slug: `two-${Date.now().toString(36)}` }, fromNewAddress());
+    expect(org.status, org.text).toBe(200);
+    const team = await onA.post(`${ORG}/create-team`, { name: "Gone soon" }, fromNewAddress());
+    await onA.post(`${ORG}/create-team`, { name: "Stays" }, fromNewAddress());
+    await onA.post(`${ORG}/add-team-member`, { teamId: team.body.id, userId: org.body.members[0].userId }, fromNewAddress());
+    expect((await onA.post(`${ORG}/set-active-team`, { teamId: team.body.id }, fromNewAddress())).status).toBe(200);
+    expect(await holdsWithin(aOnB, (body) => body?.session.activeTeamId === team.body.id, 5_000)).toBe(true);
+    expect((await onA.post(`${ORG}/remove-team`, { teamId: team.body.id }, fromNewAddress())).status).toBe(200);
+    expect(await holdsWithin(aOnB, (body) => body?.session.activeTeamId === null)).toBe(true);
+  });
+
   it("shares the rate limit between A and B", async () => {
     const ip = { "x-forwarded-for": uniqueIp() };
     usedIps.push(ip["x-forwarded-for"]);

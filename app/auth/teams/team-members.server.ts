@@ -7,6 +7,7 @@ import type { SessionWithUser } from "~/auth/session/sessions.server";
 import { recordSecurityEvent } from "~/auth/security-events/record.server";
 import { pageArgs, type Page } from "~/auth/schemas";
 import { findMember, lockOrganization, requireMember, targetOrganizationId, TX_OPTIONS } from "~/auth/organization/access.server";
+import { customRolesAmong } from "~/auth/organization/custom-roles.server";
 import { db, isUniqueViolation, type Team, type Transaction } from "~/db.server";
 import { env } from "~/env.server";
 import { mayAddTeamMembers, mayListTeamMembers, mayListTeamsOf, mayRemoveTeamMembers } from "~/auth/teams/permissions";
@@ -51,7 +52,7 @@ export async function addTeamMember(current: SessionWithUser, input: { teamId: s
       await lockOrganization(tx, organizationId);
       const actor = await findMember(tx, organizationId, current.user.id);
       if (!actor) throw notAMember();
-      if (!mayAddTeamMembers(actor.role)) throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_CREATE_A_NEW_TEAM_MEMBER");
+      if (!mayAddTeamMembers(actor.role, await customRolesAmong(tx, organizationId, actor.role))) throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_CREATE_A_NEW_TEAM_MEMBER");
       // Only members of the organization join its teams.
       if (!(await findMember(tx, organizationId, input.userId))) throw notAMember();
       const team = await teamOf(tx, organizationId, input.teamId);
@@ -72,7 +73,7 @@ export async function removeTeamMember(current: SessionWithUser, input: { teamId
     await lockOrganization(tx, organizationId);
     const actor = await findMember(tx, organizationId, current.user.id);
     if (!actor) throw notAMember();
-    if (!mayRemoveTeamMembers(actor.role)) throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_REMOVE_A_TEAM_MEMBER");
+    if (!mayRemoveTeamMembers(actor.role, await customRolesAmong(tx, organizationId, actor.role))) throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_REMOVE_A_TEAM_MEMBER");
     if (!(await findMember(tx, organizationId, input.userId))) throw notAMember();
     const team = await teamOf(tx, organizationId, input.teamId);
     const { count } = await tx.teamMember.deleteMany({ where: { teamId: team.id, userId: input.userId } });
@@ -101,7 +102,7 @@ export async function listTeamMembers(current: SessionWithUser, query: Page & { 
   const actor = team ? await findMember(db, team.organizationId, current.user.id) : null;
   if (!team || !actor) throw new AuthError("TEAM_NOT_FOUND");
   const inTeam = (await db.teamMember.count({ where: { teamId, userId: current.user.id } })) > 0;
-  if (!mayListTeamMembers(actor.role, inTeam)) throw new AuthError("USER_IS_NOT_A_MEMBER_OF_THE_TEAM", { status: 400 });
+  if (!mayListTeamMembers(actor.role, inTeam, await customRolesAmong(db, team.organizationId, actor.role))) throw new AuthError("USER_IS_NOT_A_MEMBER_OF_THE_TEAM", { status: 400 });
   const members = await db.teamMember.findMany({ where: { teamId }, orderBy: [...TEAM_ORDER], ...pageArgs(query) });
   return members.map(publicTeamMember);
 }
@@ -135,7 +136,7 @@ export async function listUserTeams(current: SessionWithUser, query: Page & { us
   }
   const organizationId = targetOrganizationId(current, query.organizationId);
   const actor = await requireMember(db, organizationId, current.user.id);
-  if (!mayListTeamsOf({ userId: current.user.id, role: actor.role }, userId)) throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_MEMBER");
+  if (!mayListTeamsOf({ userId: current.user.id, role: actor.role }, userId, await customRolesAmong(db, organizationId, actor.role))) throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_MEMBER");
   if (userId !== current.user.id && !(await findMember(db, organizationId, userId))) throw notAMember();
   const rows = await db.teamMember.findMany({
     where: { userId, team: { organizationId } },

@@ -6,6 +6,7 @@ import { organizationOfMember } from "~/auth/organization/organizations.server";
 import type { SessionWithUser } from "~/auth/session/sessions.server";
 import { pageAt } from "~/auth/schemas";
 import { db } from "~/db.server";
+import { customRolesAmong } from "~/auth/organization/custom-roles.server";
 import { mayAddTeamMembers, mayCreateTeams, mayDeleteTeams, mayListTeamMembers, mayRemoveTeamMembers, mayUpdateTeams } from "~/auth/teams/permissions";
 import { TEAM_ORDER, teamsOn } from "~/auth/teams/teams.server";
 
@@ -44,9 +45,10 @@ export async function teamsView(current: SessionWithUser, slug: string, page = 1
     (await db.teamMember.findMany({ where: { userId: current.user.id, teamId: { in: teams.map((t) => t.id) } }, select: { teamId: true } })).map((m) => m.teamId),
   );
   const activeTeamId = current.session.activeOrganizationId === organization.id ? current.session.activeTeamId : null;
+  const custom = await customRolesAmong(db, organization.id, me.role);
   return {
     organization: { id: organization.id, name: organization.name, slug: organization.slug },
-    can: { create: mayCreateTeams(me.role) },
+    can: { create: mayCreateTeams(me.role, custom) },
     teams: teams.map((t) => ({ id: t.id, name: t.name, members: t._count.members, mine: mine.has(t.id), active: t.id === activeTeamId })),
     teamsPage: pageAt(page, TEAMS_PER_PAGE, teams.length, total),
   };
@@ -59,7 +61,8 @@ export async function teamView(current: SessionWithUser, slug: string, teamId: s
   const team = await db.team.findFirst({ where: { id: teamId, organizationId: organization.id } });
   if (!team) return null;
   const inTeam = (await db.teamMember.count({ where: { teamId, userId: current.user.id } })) > 0;
-  const seesMembers = mayListTeamMembers(me.role, inTeam);
+  const custom = await customRolesAmong(db, organization.id, me.role);
+  const seesMembers = mayListTeamMembers(me.role, inTeam, custom);
   const [members, total, teamCount] = await Promise.all([
     seesMembers
       ? db.teamMember.findMany({
@@ -73,7 +76,7 @@ export async function teamView(current: SessionWithUser, slug: string, teamId: s
     db.teamMember.count({ where: { teamId } }),
     db.team.count({ where: { organizationId: organization.id } }),
   ]);
-  const mayAdd = mayAddTeamMembers(me.role);
+  const mayAdd = mayAddTeamMembers(me.role, custom);
   // The organization's members not in the team, for "Add to team" (bounded: the first CANDIDATES_SHOWN).
   const candidates = mayAdd
     ? await db.member.findMany({
@@ -87,7 +90,7 @@ export async function teamView(current: SessionWithUser, slug: string, teamId: s
     organization: { id: organization.id, name: organization.name, slug: organization.slug },
     team: { id: team.id, name: team.name },
     seesMembers,
-    can: { add: mayAdd, remove: mayRemoveTeamMembers(me.role), rename: mayUpdateTeams(me.role), delete: mayDeleteTeams(me.role) },
+    can: { add: mayAdd, remove: mayRemoveTeamMembers(me.role, custom), rename: mayUpdateTeams(me.role, custom), delete: mayDeleteTeams(me.role, custom) },
     isLastTeam: teamCount <= 1,
     members: members.map((m) => ({ userId: m.userId, name: m.user.name, email: m.user.email, isMe: m.userId === current.user.id })),
     membersPage: pageAt(page, TEAMS_PER_PAGE, members.length, total),

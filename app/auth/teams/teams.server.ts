@@ -8,6 +8,7 @@ import type { SessionWithUser } from "~/auth/session/sessions.server";
 import { recordSecurityEvent } from "~/auth/security-events/record.server";
 import { pageArgs, type Page } from "~/auth/schemas";
 import { lockOrganization, requireMember, targetOrganizationId, TX_OPTIONS } from "~/auth/organization/access.server";
+import { customRolesAmong } from "~/auth/organization/custom-roles.server";
 import { db, isUniqueViolation, type Team, type TeamMember, type Transaction } from "~/db.server";
 import { env } from "~/env.server";
 import { mayCreateTeams, mayDeleteTeams, mayUpdateTeams } from "~/auth/teams/permissions";
@@ -85,7 +86,7 @@ export async function createTeam(current: SessionWithUser, input: { name: string
     db.$transaction(async (tx) => {
       await lockOrganization(tx, organizationId);
       const actor = await requireMember(tx, organizationId, current.user.id);
-      if (!mayCreateTeams(actor.role)) throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_CREATE_TEAMS_IN_THIS_ORGANIZATION");
+      if (!mayCreateTeams(actor.role, await customRolesAmong(tx, organizationId, actor.role))) throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_CREATE_TEAMS_IN_THIS_ORGANIZATION");
       const created = await createTeamUnderLock(tx, organizationId, input.name);
       await recordSecurityEvent(tx, { userId: current.user.id, type: "team_created", ctx, details: teamDetails(created, await organizationName(tx, organizationId)) });
       return created;
@@ -115,7 +116,7 @@ export async function updateTeam(current: SessionWithUser, input: { teamId: stri
       const actor = await requireMember(tx, organizationId, current.user.id).catch(() => {
         throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_TEAM");
       });
-      if (!mayUpdateTeams(actor.role)) throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_TEAM");
+      if (!mayUpdateTeams(actor.role, await customRolesAmong(tx, organizationId, actor.role))) throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_TEAM");
       const existing = await teamOf(tx, organizationId, input.teamId);
       const name = input.data.name;
       if (name === undefined || name === existing.name) return existing;
@@ -165,7 +166,7 @@ export async function removeTeam(current: SessionWithUser, input: { teamId: stri
   await db.$transaction(async (tx) => {
     await lockOrganization(tx, organizationId);
     const actor = await requireMember(tx, organizationId, current.user.id);
-    if (!mayDeleteTeams(actor.role)) throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_DELETE_TEAMS_IN_THIS_ORGANIZATION");
+    if (!mayDeleteTeams(actor.role, await customRolesAmong(tx, organizationId, actor.role))) throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_DELETE_TEAMS_IN_THIS_ORGANIZATION");
     const team = await teamOf(tx, organizationId, input.teamId);
     if ((await tx.team.count({ where: { organizationId } })) <= 1) throw new AuthError("UNABLE_TO_REMOVE_LAST_TEAM");
     await dropTeamFromInvitations(tx, organizationId, team.id);
