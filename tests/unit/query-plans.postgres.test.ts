@@ -6,7 +6,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDomain, type DomainHandle } from "../support/domain";
 
-const LARGE = new Set(["user", "session", "account", "member", "invitation", "organization", "team", "teamMember"]);
+const LARGE = new Set(["user", "session", "account", "member", "invitation", "organization", "team", "teamMember", "organizationRole"]);
 
 let domain: DomainHandle;
 let sql: pg.Client;
@@ -51,6 +51,10 @@ beforeAll(async () => {
       SELECT 'tmb' || g, 'tm1', 'u' || (1 + g), now() + g * interval '1 second' FROM generate_series(1, 3000) g;
     INSERT INTO "teamMember" ("id", "teamId", "userId", "createdAt")
       SELECT 'tmu' || g, 'tm' || g, 'u1', now() + g * interval '1 second' FROM generate_series(1, 3000) g;
+    -- Custom roles (issue 42, ADR 069): 3 000 in the big organization (a deployment may raise the limit; a page is
+    -- still an index range), about 17 in each small one.
+    INSERT INTO "organizationRole" ("id", "organizationId", "role", "permission", "createdAt", "updatedAt")
+      SELECT 'or' || g, CASE WHEN g <= 3000 THEN 'o0' ELSE 'o' || (1 + g % 1000) END, 'role' || g, '{"team":["create"]}', now() + g * interval '1 second', now() FROM generate_series(1, 20000) g;
   `);
   await sql.query("VACUUM ANALYZE");
   // Every statement any pg client sends from here on (Prisma's adapter included), with its parameters.
@@ -148,6 +152,17 @@ describe("query plans on PostgreSQL with thousands of rows", () => {
     expect(await expectNoSequentialScans(() => teams.teamsForFullOrganization("o0"), { inIndexOrder: "team" })).toBeGreaterThan(0);
     // Removing a team finds the sessions that had it active through the activeTeamId index.
     expect(await expectNoSequentialScans(() => teams.clearActiveTeam(domain.db, { activeTeamId: "tm5" }))).toBeGreaterThan(0);
+  });
+
+  it("list-roles, the custom roles a decision reads, and a role's holders (issue 42)", async () => {
+    const roles = await import("~/auth/organization/roles.server");
+    const customRoles = await import("~/auth/organization/custom-roles.server");
+    const inRoleOrder = { inIndexOrder: "organizationRole" };
+    expect(await expectNoSequentialScans(() => roles.listRoles(current("u1"), {}), inRoleOrder)).toBeGreaterThan(0);
+    expect(await expectNoSequentialScans(() => roles.listRoles(current("u1"), { limit: 5, offset: 10 }), inRoleOrder)).toBeGreaterThan(0);
+    expect(await expectNoSequentialScans(() => customRoles.customRolesAmong(domain.db, "o0", "member,role1001", "role2002"))).toBeGreaterThan(0);
+    expect(await expectNoSequentialScans(() => customRoles.allCustomRoles(domain.db, "o0"), inRoleOrder)).toBeGreaterThan(0);
+    expect(await expectNoSequentialScans(() => roles.holdersOf(domain.db, "o0", "role1001"))).toBeGreaterThan(0);
   });
 
   it("the owner counts and the delete-user check", async () => {
