@@ -18,7 +18,7 @@ const isAuth = under("auth");
 const isAboveAuth = (module: string) => ["http", "routes", "components"].some((folder) => under(folder)(module));
 /** The Prisma client, its generated code, the one LISTEN connection and the change feed the database owns. */
 const isDatabaseLayer = (module: string) =>
-  ["db.server.ts", "postgres-listener.server.ts"].includes(module) || under("change-feed")(module) || under("generated")(module);
+  ["db.server.ts", "postgres-listener.server.ts", "sqlite-statements.server.ts"].includes(module) || under("change-feed")(module) || under("generated")(module);
 const isConfiguration = (module: string) => module === "env.server.ts";
 /** The metrics recorder and the database-failure counter (ADR 062): they hold no app state and import no layer. */
 const isMetricsRecorder = (module: string) => ["observability/metrics.server.ts", "observability/database-errors.server.ts"].includes(module);
