@@ -22,6 +22,17 @@ function addColleague(databaseFile: string, slug: string, name: string): string 
   }
 }
 
+/** The names of the teams the invitation of `email` names (read from the e2e server's SQLite file). */
+function invitationTeams(databaseFile: string, email: string): string[] {
+  const db = new Database(databaseFile, { readonly: true });
+  try {
+    const { teamId } = db.prepare(`SELECT "teamId" FROM "invitation" WHERE "email" = ?`).get(email) as { teamId: string | null };
+    return (teamId ?? "").split(",").filter(Boolean).map((id) => (db.prepare(`SELECT "name" FROM "team" WHERE "id" = ?`).get(id) as { name: string }).name);
+  } finally {
+    db.close();
+  }
+}
+
 test("an owner creates a team, fills and empties it, makes it active and deletes it", async ({ page, appServer, browser }) => {
   const slug = `teams-${Date.now().toString(36)}`;
   await signUp(page, { name: "Tess Teams", email: uniqueEmail("teams"), password: PASSWORD });
@@ -82,7 +93,12 @@ test("an owner creates a team, fills and empties it, makes it active and deletes
 
   // The invite form offers the teams.
   await tabs.getByRole("link", { name: "Members" }).click();
-  await expect(page.getByRole("group", { name: "Teams (optional)" }).getByLabel("Design Crew")).toBeVisible();
+  const invitee = uniqueEmail("team-invitee");
+  await page.getByLabel("Email").fill(invitee);
+  await page.getByRole("group", { name: "Teams (optional)" }).getByLabel("Design Crew").check();
+  await page.getByRole("button", { name: "Send invitation" }).click();
+  await expect(page.getByText(`Invitation sent to ${invitee}.`)).toBeVisible();
+  expect(invitationTeams(appServer.database.file, invitee)).toEqual(["Design Crew"]);
 
   // With a second team, the first may be deleted, after a confirmation saying members stay.
   await tabs.getByRole("link", { name: "Teams" }).click();
