@@ -23,6 +23,7 @@ import { OrganizationTabs } from "~/components/organization-tabs";
 import { inviteTeamsField } from "~/auth/teams/schemas";
 import { teamsForInviteForm } from "~/auth/teams/team-view.server";
 import { teamsOn } from "~/auth/teams/teams.server";
+import { customRolesOn } from "~/auth/organization/custom-roles.server";
 import { FlashMessage, Section } from "~/components/account-sections";
 import { withErrorTitle } from "~/components/page-title";
 import { expiryWords } from "~/components/time";
@@ -52,6 +53,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
       // The invite form's optional team checkboxes (issue 42); null when teams are off.
       inviteTeams: view.can.invite ? await teamsForInviteForm(view.organization.id) : null,
       teamsOn: teamsOn(),
+      rolesOn: customRolesOn(),
     },
     { headers: ctx.responseHeaders },
   );
@@ -259,7 +261,7 @@ export default function OrganizationPage() {
           ) : null}
         </p>
         <OrganizationSwitcher data={page.switcher} />
-        <OrganizationTabs slug={organization.slug} current="members" teams={page.teamsOn} />
+        <OrganizationTabs slug={organization.slug} current="members" teams={page.teamsOn} roles={page.rolesOn} />
       </section>
 
       <Section id="members" title="Members">

@@ -17,11 +17,12 @@ import {
   roleAllows,
   STATEMENT,
   type CustomRoles,
+  type Permission,
 } from "~/auth/organization/permissions";
 import { renameInRole } from "~/auth/organization/roles.server";
 import { permissionFromForm } from "~/auth/organization/role-view.server";
 
-const custom: CustomRoles = new Map([
+const custom: CustomRoles = new Map<string, Permission>([
   ["recruiter", { member: ["update", "delete"], invitation: ["create"] }],
   ["co-owner", { organization: ["update", "delete"], member: ["update"] }],
   ["viewer", { ac: ["read"] }],
