@@ -125,3 +125,20 @@ describe("the pages' checkboxes", () => {
     expect(permissionFromForm(undefined)).toEqual({});
   });
 });
+
+describe("the events in words (/account/activity)", () => {
+  it("says what happened to a role and to one's own role", async () => {
+    const { describeEvent } = await import("~/auth/security-events/words");
+    const org = { organizationId: "o1", organizationName: "Acme" };
+    expect(describeEvent("organization_role_created", { ...org, role: "billing", permissions: "team:create,team:update" })).toBe(
+      "Role “billing” created in “Acme” (permissions: team:create, team:update)",
+    );
+    expect(describeEvent("organization_role_updated", { ...org, role: "finance", from: "billing", permissions: "" })).toBe(
+      "Role “billing” renamed to “finance” and changed in “Acme” (no permissions)",
+    );
+    expect(describeEvent("organization_role_deleted", { ...org, role: "finance", permissions: "ac:read" })).toBe("Role “finance” deleted from “Acme”");
+    expect(describeEvent("organization_member_role_changed", { ...org, from: "member", to: "admin,billing", byOther: true })).toBe(
+      "Your role in “Acme” changed from “member” to “admin, billing” by another member",
+    );
+  });
+});
