@@ -3,7 +3,7 @@
 // boxes, rename and "Held by 1 member", taking it back and deleting it; an admin's boxes for permissions they lack
 // disabled with the visible reason; a non-member's 404 — with axe on each state.
 import Database from "better-sqlite3";
-import { expect, expectNoAxeViolations, signUp, test, uniqueEmail, PASSWORD } from "./fixtures";
+import { expect, expectNoAxeViolations, signUp, test, uniqueEmail, waitForHydration, PASSWORD } from "./fixtures";
 
 test.use({ javaScriptEnabled: false });
 
@@ -144,4 +144,38 @@ test("an owner creates a role with checkboxes, gives it to a member, takes it ba
   expect((await stranger.goto(`/organizations/${slug}/roles`))?.status()).toBe(404);
   expect((await stranger.goto(`/organizations/${slug}/roles/billing`))?.status()).toBe(404);
   await stranger.close();
+});
+
+test.describe("with JavaScript on", () => {
+  test.use({ javaScriptEnabled: true });
+
+  test("the same forms create, change and delete a role, and a bad name is refused next to its field", async ({ page }) => {
+    const slug = `roles-js-${Date.now().toString(36)}`;
+    await signUp(page, { name: "Jo Script", email: uniqueEmail("roles-js"), password: PASSWORD });
+    await expect(page).toHaveURL("/account");
+    await page.goto("/organizations");
+    await waitForHydration(page);
+    await page.getByLabel("Name", { exact: true }).fill("Scripted Roles");
+    await page.getByLabel("Slug").fill(slug);
+    await page.getByRole("button", { name: "Create organization" }).click();
+    await expect(page).toHaveURL(`/organizations/${slug}`);
+    await page.goto(`/organizations/${slug}/roles`);
+    await waitForHydration(page);
+    await page.getByLabel("Role name").fill("two words");
+    await page.getByRole("button", { name: "Create role" }).click();
+    await expect(page.getByText("Use 1 to 50 lower-case letters").first()).toBeVisible();
+    await page.getByLabel("Role name").fill("Support");
+    await page.getByRole("group", { name: "Teams" }).getByLabel("Rename teams").check();
+    await page.getByRole("button", { name: "Create role" }).click();
+    await expect(page.getByText("Role support created.")).toBeVisible();
+    await page.getByRole("list", { name: "This organization's roles" }).getByRole("link", { name: "support" }).click();
+    await expect(page.getByRole("group", { name: "Teams" }).getByLabel("Rename teams")).toBeChecked();
+    await page.getByRole("group", { name: "Teams" }).getByLabel("Delete teams").check();
+    await page.getByRole("button", { name: "Save" }).click();
+    await expect(page.getByText("Role support saved.")).toBeVisible();
+    await expect(page.getByRole("group", { name: "Teams" }).getByLabel("Delete teams")).toBeChecked();
+    await page.getByRole("button", { name: "Delete role" }).click();
+    await expect(page).toHaveURL(`/organizations/${slug}/roles`);
+    await expect(page.getByText("Role support deleted.")).toBeVisible();
+  });
 });
