@@ -448,7 +448,8 @@ describe("security events", () => {
     // The member reads it in words, not as the work of an administrator.
     const page = await t.member.client.get("/account/activity");
     expect(page.text).toContain(`Your role in “${t.org.name}” changed from “member” to “scheduler” by another member`);
-    expect(page.text).not.toMatch(/by an administrator/);
+    // (Scripts left out: the page may carry its messages' catalog, whose texts are not what it shows.)
+    expect(page.text.replace(/<script[\s\S]*?<\/script>/g, "")).not.toMatch(/by an administrator/);
     const all = await query<{ details: string }>(server.database, `SELECT "details" FROM "securityEvent" WHERE "type" LIKE 'organization_%' AND "userId" IN (?, ?)`, [t.owner.id, t.member.id]);
     for (const row of all) expect(row.details).not.toMatch(/token|secret|password|cookie/i);
   });
