@@ -20,6 +20,7 @@ import { ConfirmQuestion } from "~/components/confirm-question";
 import { CheckboxField, ErrorList, ErrorSummary, Field, SubmitButton, useZodForm } from "~/components/forms";
 import { OrganizationSwitcher } from "~/components/organization-switcher";
 import { OrganizationTabs } from "~/components/organization-tabs";
+import { InviteTeamBoxes } from "~/components/invite-teams";
 import { inviteTeamsField } from "~/auth/teams/schemas";
 import { teamsForInviteForm } from "~/auth/teams/team-view.server";
 import { teamsOn } from "~/auth/teams/teams.server";
@@ -217,17 +218,7 @@ function InviteForm({ roles, teams, last }: { roles: PageData["grantableRoles"];
         </select>
         <ErrorList id={inviteFields.role.errorId} errors={inviteFields.role.errors} />
       </div>
-      {teams?.length ? (
-        <fieldset className="field">
-          <legend>Teams (optional)</legend>
-          {teams.map((t) => (
-            <div className="field checkbox" key={t.id}>
-              <input type="checkbox" id={`invite-team-${t.id}`} name="teamId" value={t.id} />
-              <label htmlFor={`invite-team-${t.id}`}>{t.name}</label>
-            </div>
-          ))}
-        </fieldset>
-      ) : null}
+      <InviteTeamBoxes teams={teams} />
       <SubmitButton>Send invitation</SubmitButton>
     </Form>
   );
