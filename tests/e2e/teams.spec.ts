@@ -2,7 +2,7 @@
 // removing a member, making it one's active team, deleting it behind its confirmation (and the last team's
 // sentence instead), the invite form's team boxes, a non-member's 404 — with axe on each state and a phone width.
 import Database from "better-sqlite3";
-import { expect, expectNoAxeViolations, signUp, test, uniqueEmail, PASSWORD } from "./fixtures";
+import { expect, expectNoAxeViolations, signUp, test, uniqueEmail, PASSWORD, waitForHydration } from "./fixtures";
 
 test.use({ javaScriptEnabled: false });
 
@@ -125,4 +125,32 @@ test("an owner creates a team, fills and empties it, makes it active and deletes
   await signUp(stranger, { name: "Stray", email: uniqueEmail("stray"), password: PASSWORD });
   expect((await stranger.goto(`/organizations/${slug}/teams`))?.status()).toBe(404);
   await stranger.close();
+});
+
+test.describe("with JavaScript on", () => {
+  test.use({ javaScriptEnabled: true });
+
+  test("the same forms create a team, add oneself and make it active", async ({ page }) => {
+    const slug = `teams-js-${Date.now().toString(36)}`;
+    await signUp(page, { name: "Jess Script", email: uniqueEmail("teams-js"), password: PASSWORD });
+    await expect(page).not.toHaveURL(/\/sign-up/);
+    await page.goto("/organizations");
+    await page.getByLabel("Name", { exact: true }).fill("Scripted");
+    await page.getByLabel("Slug").fill(slug);
+    await page.getByRole("button", { name: "Create organization" }).click();
+    await expect(page).toHaveURL(`/organizations/${slug}`);
+    await page.goto(`/organizations/${slug}/teams`);
+    await waitForHydration(page);
+    await page.getByLabel("Team name").fill("Live");
+    await page.getByRole("button", { name: "Create team" }).click();
+    await expect(page.getByText("Team Live created.")).toBeVisible();
+    await expect(page.getByLabel("Team name")).toHaveValue("");
+    await page.getByRole("list", { name: "Teams" }).getByRole("link", { name: "Live" }).click();
+    await page.getByRole("button", { name: "Add to team" }).click();
+    await expect(page.getByRole("list", { name: "Team members" }).getByRole("listitem")).toHaveCount(1);
+    await page.getByRole("navigation", { name: "Organization" }).getByRole("link", { name: "Teams" }).click();
+    await page.getByRole("button", { name: "Make active: Live" }).click();
+    await expect(page.getByTestId("active-team")).toHaveText("Your active team");
+    await expectNoAxeViolations(page, "teams page, JavaScript on");
+  });
 });
