@@ -62,7 +62,8 @@ describe("invitations naming teams", () => {
     expect(mail.text).toContain("“Red”");
     expect(mail.text).toContain("“Blue”");
     const page = await invitee.client.get(`/invitations/${invited.body.id}`);
-    expect(page.text).toContain("Red");
+    // React's markup between the words: "in the teams Red, Blue".
+    expect(page.text.replace(/<!-- -->|<\/?span>/g, "")).toContain("in the teams <strong>Red</strong>, <strong>Blue</strong>.");
     // Removing a team takes it out of the pending invitation.
     await t.owner.client.post(`${ORG}/remove-team`, { teamId: two.id, organizationId: t.org.id });
     const accepted = await invitee.client.post(`${ORG}/accept-invitation`, { invitationId: invited.body.id });
