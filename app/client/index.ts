@@ -153,6 +153,12 @@ export function createAuthClient(options: AuthClientOptions = {}) {
       listInvitations: get<typeof import("~/routes/api.auth.organization.list-invitations")>("/organization/list-invitations"),
       listUserInvitations: get<typeof import("~/routes/api.auth.organization.list-user-invitations")>("/organization/list-user-invitations"),
       hasPermission: post<typeof import("~/routes/api.auth.organization.has-permission")>("/organization/has-permission"),
+      // An organization's own roles (issue 42, ADR 069), as Better Auth's dynamicAccessControl names them.
+      createRole: post<typeof import("~/routes/api.auth.organization.create-role")>("/organization/create-role"),
+      listRoles: get<typeof import("~/routes/api.auth.organization.list-roles")>("/organization/list-roles"),
+      getRole: get<typeof import("~/routes/api.auth.organization.get-role")>("/organization/get-role"),
+      updateRole: post<typeof import("~/routes/api.auth.organization.update-role")>("/organization/update-role"),
+      deleteRole: post<typeof import("~/routes/api.auth.organization.delete-role")>("/organization/delete-role"),
     },
     twoFactor: {
       enable: post<typeof import("~/routes/api.auth.two-factor.enable")>("/two-factor/enable"),

@@ -23,6 +23,9 @@ describe("argument types come from the routes' zod schemas", () => {
       void client.organization.create({ name: "Acme" });
       // @ts-expect-error get-invitation's query needs the invitation's id
       void client.organization.getInvitation({ query: {} });
+      // @ts-expect-error a role needs its permission (issue 42)
+      void client.organization.createRole({ role: "billing" });
+      void client.organization.createRole({ role: "billing", permission: { team: ["create"] } });
       // Optional bodies and queries may be left out.
       void client.signOut();
       void client.getSession();
@@ -51,5 +54,7 @@ describe("result types come from the server's handlers and presenters, as JSON",
     expectTypeOf<Result<AuthClient["signOut"]>>().toEqualTypeOf<{ success: boolean }>();
     expectTypeOf<Result<AuthClient["passkey"]["listUserPasskeys"]>[number]["createdAt"]>().toEqualTypeOf<string>();
     expectTypeOf<Result<AuthClient["listSessions"]>[number]["token"]>().toEqualTypeOf<string>();
+    expectTypeOf<Result<AuthClient["organization"]["listRoles"]>[number]["role"]>().toEqualTypeOf<string>();
+    expectTypeOf<Result<AuthClient["organization"]["createRole"]>["roleData"]["createdAt"]>().toEqualTypeOf<string>();
   });
 });
