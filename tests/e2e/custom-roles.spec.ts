@@ -123,6 +123,13 @@ test("an owner creates a role with checkboxes, gives it to a member, takes it ba
   // (Asked without navigating: a page that shows a 404 counts as one that logged an error.)
   expect((await page.request.get(`/organizations/${slug}/roles/accounts`)).status()).toBe(404);
 
+  // A phone's width: nothing scrolls sideways.
+  await page.setViewportSize({ width: 320, height: 640 });
+  await page.reload();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+  await expectNoAxeViolations(page, "roles page on a phone");
+  await page.setViewportSize({ width: 1280, height: 720 });
+
   // An admin sees every box, but those for permissions they lack are disabled, with the reason on the page.
   const admin = await browser.newPage({ javaScriptEnabled: false });
   const adminEmail = uniqueEmail("roles-admin");
