@@ -33,11 +33,12 @@ export function useZodForm<S extends z.ZodObject>(
  * and focused; these stay next to their field, tied to it by `aria-describedby`.
  */
 export function ErrorList({ id, errors }: { id?: string; errors?: string[] | null }) {
+  const { said } = useT();
   if (!errors?.length) return null;
   return (
     <div id={id} className="errors">
       {errors.map((error) => (
-        <p key={error}>{error}</p>
+        <p key={error}>{said(error)}</p>
       ))}
     </div>
   );
@@ -178,7 +179,7 @@ export function ErrorSummary({
   id?: string;
 }) {
   const ref = useRef<HTMLDivElement>(null);
-  const { t } = useT();
+  const { t, said } = useT();
   // The page's own "Error: " in its language (the English prefix is also recognised, for pages not yet translated).
   const prefix = t("common.errorPrefix");
   const items: Array<{ message: string; href?: string }> = [];
@@ -221,7 +222,7 @@ export function ErrorSummary({
       <h2 id={`${id}-title`}>{title ?? t("forms.thereIsAProblem")}</h2>
       <ul id={errorSummaryMessagesId(id)}>
         {items.map((item, index) => (
-          <li key={index}>{item.href ? <a href={item.href}>{item.message}</a> : item.message}</li>
+          <li key={index}>{item.href ? <a href={item.href}>{said(item.message)}</a> : said(item.message)}</li>
         ))}
       </ul>
     </div>

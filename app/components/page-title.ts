@@ -9,7 +9,7 @@ import { translator, type Messages, type Translator } from "~/i18n/format";
 type RootData = { formFailed?: boolean; language?: { lang: string; messages: Messages } } | undefined;
 
 /** The root's translator for `meta` (which hooks cannot reach); English keys as themselves without it. */
-function titleTranslator(matches: { id: string; data?: unknown }[]): Translator {
+export function titleTranslator(matches: { id: string; data?: unknown }[]): Translator {
   const root = matches.find((match) => match.id === "root")?.data as RootData;
   return translator(root?.language?.lang ?? "en", root?.language?.messages ?? {});
 }

@@ -4,10 +4,12 @@
 import { useEffect, useRef, useState } from "react";
 import { authClient } from "~/client/auth-client";
 import { continueTo, describePasskeyError, usePasskeyCeremony } from "~/components/passkey-ui";
+import { useT } from "~/i18n/react";
 
 export function PasskeySignIn({ redirectTo }: { redirectTo: string | null }) {
   const [supported, setSupported] = useState(false);
   const ceremony = usePasskeyCeremony("passkey-sign-in");
+  const { t } = useT();
   const done = useRef(false);
 
   const signedIn = () => {
@@ -57,10 +59,10 @@ export function PasskeySignIn({ redirectTo }: { redirectTo: string | null }) {
 
   return (
     <div className="passkey-sign-in">
-      <p className="muted">Or, without a password:</p>
+      <p className="muted">{t("passkeySignIn.lead")}</p>
       {ceremony.message}
       <button className="secondary" {...ceremony.buttonProps(() => void signInWithButton())}>
-        Sign in with a passkey
+        {t("passkeySignIn.button")}
       </button>
     </div>
   );

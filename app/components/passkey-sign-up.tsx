@@ -5,8 +5,10 @@ import { useEffect, useState, type KeyboardEvent } from "react";
 import { authClient } from "~/client/auth-client";
 import { StatusMessage } from "~/components/forms";
 import { continueTo, describePasskeyError, usePasskeyCeremony } from "~/components/passkey-ui";
+import { useT } from "~/i18n/react";
 
 export function PasskeySignUp({ redirectTo }: { redirectTo: string | null }) {
+  const { t, rich } = useT();
   const [supported, setSupported] = useState(false);
   const [email, setEmail] = useState<string | null>(null);
   const [code, setCode] = useState("");
@@ -51,23 +53,23 @@ export function PasskeySignUp({ redirectTo }: { redirectTo: string | null }) {
 
   return (
     <div className="passkey-sign-up" role="group" aria-labelledby="passkey-sign-up-heading">
-      <h2 id="passkey-sign-up-heading">Or sign up with a passkey</h2>
+      <h2 id="passkey-sign-up-heading">{t("passkeySignUp.heading")}</h2>
       {ceremony.message}
       {email === null ? (
         <>
-          <p className="muted">No password needed: we email you a code to prove the address is yours, then your device creates a passkey.</p>
+          <p className="muted">{t("passkeySignUp.lead")}</p>
           <button className="secondary" {...ceremony.buttonProps(() => void sendCode(form()))}>
-            Sign up with a passkey
+            {t("passkeySignUp.button")}
           </button>
         </>
       ) : (
         <>
           {/* Focused once sent: the button pressed is gone, and the focus must not fall to the page. */}
           <StatusMessage id="passkey-sign-up-sent" focusKey={sent}>
-            We sent a code to {email}. Enter it here, then create your passkey.
+            {rich("passkeySignUp.sent", { email }, { ltr: (chunks) => <span key="email" dir="ltr">{chunks}</span> })}
           </StatusMessage>
           <div className="field">
-            <label htmlFor="passkey-sign-up-code">Code from the email</label>
+            <label htmlFor="passkey-sign-up-code">{t("passkeySignUp.codeLabel")}</label>
             <input
               id="passkey-sign-up-code"
               type="text"
@@ -81,9 +83,9 @@ export function PasskeySignUp({ redirectTo }: { redirectTo: string | null }) {
               aria-describedby={ceremony.describedBy}
             />
           </div>
-          <button {...ceremony.buttonProps(() => void create())}>Create my passkey</button>{" "}
+          <button {...ceremony.buttonProps(() => void create())}>{t("passkeySignUp.create")}</button>{" "}
           <button className="secondary" {...ceremony.buttonProps(() => void sendCode(form()))}>
-            Send a new code
+            {t("passkeySignUp.resend")}
           </button>
         </>
       )}

@@ -6,6 +6,7 @@ import { useNavigation } from "@remix-run/react";
 import { useEffect, useRef, useState, type ReactNode } from "react";
 import type { ClientError } from "~/client";
 import { ErrorSummary, errorSummaryMessagesId, StatusMessage } from "~/components/forms";
+import { useT } from "~/i18n/react";
 
 export interface Outcome {
   ok: boolean;
@@ -69,7 +70,7 @@ export function usePasskeyCeremony(id: string) {
   const message: ReactNode = outcome ? (
     outcome.ok ? (
       <StatusMessage id={`${id}-status`} focusKey={outcome.tries}>
-        {outcome.text}
+        <Said text={outcome.text} />
       </StatusMessage>
     ) : (
       <ErrorSummary key={outcome.tries} id={errorId} errors={[outcome.text]} />
@@ -103,3 +104,8 @@ export function describePasskeyError(error: ClientError): string {
 
 /** After a script signed someone in: GET /continue judges the redirect target on the server. */
 export const continueTo = (target: string | null | undefined) => `/continue${target ? `?to=${encodeURIComponent(target)}` : ""}`;
+
+/** A sentence the code wrote in English, in the page's language (app/i18n/said.ts). */
+function Said({ text }: { text: string }) {
+  return <>{useT().said(text)}</>;
+}

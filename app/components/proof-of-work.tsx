@@ -4,7 +4,9 @@
 // served says so in plain words (wait until the burst is over, or use another way in); once scripts run, the
 // widget takes that text's place. Not <noscript>: its text is not read where scripts are merely blocked.
 import { Link } from "@remix-run/react";
-import { useEffect, useState, type DetailedHTMLProps, type HTMLAttributes, type ReactNode } from "react";
+import { Fragment, useEffect, useState, type DetailedHTMLProps, type HTMLAttributes, type ReactNode } from "react";
+import type { Translator } from "~/i18n/format";
+import { useT } from "~/i18n/react";
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace -- how React's types learn a custom element
@@ -44,9 +46,9 @@ function loadWidget(urls: ProofOfWorkNeed["widget"]): Promise<void> {
   return widgetLoaded;
 }
 
-export function waitWords(minutesLeft: number | null): string {
-  if (minutesLeft === null) return "Try again in a few minutes";
-  return `Try again in ${minutesLeft} ${minutesLeft === 1 ? "minute" : "minutes"}`;
+export function waitWords(minutesLeft: number | null, t: Translator["t"]): string {
+  if (minutesLeft === null) return t("proofOfWork.waitFew");
+  return t("proofOfWork.waitMinutes", { minutes: minutesLeft });
 }
 
 /**
@@ -65,24 +67,19 @@ export function ProofOfWorkCheck({ need, attempt, otherWays }: { need: ProofOfWo
     );
   }, [need.widget]);
   useEffect(() => setKey((previous) => previous + 1), [attempt]);
+  const { t, rich } = useT();
+  const ways = { ways: () => <Fragment key="ways">{otherWays}</Fragment> };
   return (
     <div className="proof-of-work" role="group" aria-labelledby="proof-of-work-title">
       <link rel="stylesheet" href={need.widget.stylesheet} />
-      <p id="proof-of-work-title">
-        <strong>One more step.</strong> Many attempts have failed here in the last few minutes, so this form asks your browser to solve a
-        short puzzle first.
-      </p>
+      <p id="proof-of-work-title">{rich("proofOfWork.title", {}, { strong: (chunks) => <strong key="strong">{chunks}</strong> })}</p>
       {state === "static" ? (
-        <p>
-          The puzzle needs JavaScript, which is off in this browser. {waitWords(need.minutesLeft)}, or {otherWays}.
-        </p>
+        <p>{rich("proofOfWork.noScript", { wait: waitWords(need.minutesLeft, t) }, ways)}</p>
       ) : null}
-      {state === "loading" || state === "ready" ? <p>It takes a few seconds and runs by itself; then send the form.</p> : null}
+      {state === "loading" || state === "ready" ? <p>{t("proofOfWork.running")}</p> : null}
       {state === "ready" ? <altcha-widget key={key} challenge={CHALLENGE_URL} name="altcha" auto="onload" /> : null}
       {state === "failed" ? (
-        <p>
-          The puzzle could not be loaded. {waitWords(need.minutesLeft)}, or {otherWays}.
-        </p>
+        <p>{rich("proofOfWork.failed", { wait: waitWords(need.minutesLeft, t) }, ways)}</p>
       ) : null}
     </div>
   );
@@ -90,10 +87,7 @@ export function ProofOfWorkCheck({ need, attempt, otherWays }: { need: ProofOfWo
 
 /** The sign-in pages' way around the check: a mailed code, or a passkey. */
 export function SignInWithoutPuzzle({ redirectTo }: { redirectTo: string | null }) {
-  return (
-    <>
-      sign in another way: <Link to={`/sign-in/code${redirectTo ? `?redirectTo=${encodeURIComponent(redirectTo)}` : ""}`}>with a code we email you</Link>, or
-      with a passkey from a browser with JavaScript on
-    </>
-  );
+  const { rich } = useT();
+  const to = `/sign-in/code${redirectTo ? `?redirectTo=${encodeURIComponent(redirectTo)}` : ""}`;
+  return <>{rich("proofOfWork.signInWithout", {}, { link: (chunks) => <Link key="code" to={to}>{chunks}</Link> })}</>;
 }

@@ -1,7 +1,9 @@
 // Messages, plurals, dates and lists in one language: the same code on the server and in the browser, so a page
 // hydrates to the words the server wrote. Each message is compiled once (intl-messageformat) and kept.
+import type { ReactNode } from "react";
 import { IntlMessageFormat } from "intl-messageformat";
 import { directionOf, type Direction } from "~/i18n/languages";
+import { saidIndex } from "~/i18n/said";
 
 export type Messages = Readonly<Record<string, string>>;
 export type Value = string | number | boolean | Date | null | undefined;
@@ -40,7 +42,7 @@ export interface Translator {
   /** The message for `key` with its values; a key the catalog lacks shows as itself (a unit test keeps none). */
   t(key: string, values?: Values): string;
   /** Rich text: `<link>…</link>` in the message calls `tags.link(chunks)`. */
-  rich<T>(key: string, values: Values, tags: Record<string, (chunks: (string | T)[]) => T>): (string | T)[];
+  rich(key: string, values: Values, tags: Record<string, (chunks: ReactNode[]) => ReactNode>): ReactNode[];
   /** "1 December 2026", in UTC. */
   date(date: Date): string;
   /** "1. Dezember 2026 um 23:21 UTC": a `<time>`'s title, and dates in mails. */
@@ -50,6 +52,8 @@ export interface Translator {
   /** "the password, 2 passkeys and the GitHub sign-in" (Intl.ListFormat). */
   list(items: readonly string[], type?: "conjunction" | "disjunction"): string;
   number(value: number): string;
+  /** A sentence the code wrote in English (a field's rule, a refusal, a flash), in this language when it is known. */
+  said(text: string): string;
 }
 
 const formatters = new Map<string, unknown>();
@@ -62,7 +66,8 @@ function cached<T>(key: string, make: () => T): T {
   return value;
 }
 
-export function translator(lang: string, messages: Messages): Translator {
+/** `source`: the shipped English "said.*" messages, the patterns `said` finds sentences by (none: shown as written). */
+export function translator(lang: string, messages: Messages, source?: Messages): Translator {
   const dateFormat = () => cached(`${lang}:date`, () => new Intl.DateTimeFormat(lang, { dateStyle: "long", timeZone: "UTC" }));
   const dateTimeFormat = () =>
     cached(`${lang}:dateTime`, () => new Intl.DateTimeFormat(lang, { dateStyle: "long", timeStyle: "short", timeZone: "UTC" }));
@@ -93,6 +98,11 @@ export function translator(lang: string, messages: Messages): Translator {
     },
     list: (items, type = "conjunction") => cached(`${lang}:list:${type}`, () => new Intl.ListFormat(lang, { type })).format(items),
     number: (value) => cached(`${lang}:number`, () => new Intl.NumberFormat(lang)).format(value),
+    said(text) {
+      if (!source) return text;
+      const found = saidIndex(source).find(text);
+      return found ? self.t(found.key, found.values) : text;
+    },
   };
   return self;
 }

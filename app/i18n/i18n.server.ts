@@ -6,7 +6,8 @@ import { db } from "~/db.server";
 import { env } from "~/env.server";
 import { lookAtSession } from "~/http/page-session.server";
 import { translator, type Messages, type Translator } from "~/i18n/format";
-import { directionOf, nativeNameOf, type Direction } from "~/i18n/languages";
+import { SHIPPED_CATALOGS } from "~/i18n/catalogs.server";
+import { directionOf, nativeNameOf, SOURCE_LANGUAGE, type Direction } from "~/i18n/languages";
 import { LANGUAGE_COOKIE } from "~/i18n/choose.server";
 import { chooseLanguage } from "~/i18n/negotiate";
 
@@ -20,7 +21,7 @@ const translators = new Map<string, Translator>();
 export function translatorFor(language: string): Translator {
   let found = translators.get(language);
   if (!found) {
-    found = translator(language, messagesOf(language));
+    found = translator(language, messagesOf(language), language === SOURCE_LANGUAGE ? undefined : saidSource());
     translators.set(language, found);
   }
   return found;
@@ -60,11 +61,19 @@ export interface PageLanguage {
   dir: Direction;
   /** The messages pages use (mail and API keys stay on the server). */
   messages: Messages;
+  /** The shipped English of the "said.*" sentences, to find the code's English by (other languages only). */
+  source?: Messages;
   /** The picker's list: each language named in itself. */
   offered: { tag: string; name: string; dir: Direction }[];
 }
 
 const pageMessages = new Map<string, Messages>();
+let said: Messages | undefined;
+/** The code writes the shipped English: an operator's English override changes what is shown, not what is written. */
+function saidSource(): Messages {
+  said ??= Object.fromEntries(Object.entries(SHIPPED_CATALOGS[SOURCE_LANGUAGE]).filter(([key]) => key.startsWith("said.")));
+  return said;
+}
 /** What the root loader hands the browser, so it hydrates to the server's words. */
 export function pageLanguage(language: string): PageLanguage {
   let messages = pageMessages.get(language);
@@ -76,6 +85,7 @@ export function pageLanguage(language: string): PageLanguage {
     lang: language,
     dir: directionOf(language),
     messages,
+    ...(language === SOURCE_LANGUAGE ? {} : { source: saidSource() }),
     offered: env.i18n.languages.map((tag) => ({ tag, name: nativeNameOf(tag), dir: directionOf(tag) })),
   };
 }

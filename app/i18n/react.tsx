@@ -10,7 +10,7 @@ const TranslatorContext = createContext<Translator>(translator("en", {}));
 
 export function I18nProvider({ language, children }: { language: PageLanguage | null; children: React.ReactNode }) {
   const current = language ?? EMPTY;
-  const t = useMemo(() => translator(current.lang, current.messages), [current.lang, current.messages]);
+  const t = useMemo(() => translator(current.lang, current.messages, current.source), [current.lang, current.messages, current.source]);
   return (
     <PageLanguageContext.Provider value={current}>
       <TranslatorContext.Provider value={t}>{children}</TranslatorContext.Provider>

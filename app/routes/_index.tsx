@@ -20,17 +20,17 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export default function Home() {
   const { user, flash, flashLink } = useLoaderData<typeof loader>();
-  const { t, rich } = useT();
+  const { t, rich, said } = useT();
   return (
     <section className="hero">
       <h1>{t("home.title")}</h1>
       {flash ? (
         <StatusMessage>
-          {flash}
+          {said(flash)}
           {flashLink ? (
             <>
               {" "}
-              <Link to={flashLink.href}>{flashLink.text}</Link>
+              <Link to={flashLink.href}>{said(flashLink.text)}</Link>
             </>
           ) : null}
         </StatusMessage>

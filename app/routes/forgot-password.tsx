@@ -11,8 +11,9 @@ import { mayReadLocalOutbox } from "~/email/mailer.server";
 import { pageForm } from "~/http/page-action.server";
 import { proofOfWorkForAddress, watchProofRefusal } from "~/http/proof-of-work-page.server";
 import { ProofOfWorkCheck } from "~/components/proof-of-work";
+import { useT } from "~/i18n/react";
 
-export const meta = pageTitle("Forgot password");
+export const meta = pageTitle("forgot.pageTitle");
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   return { outbox: mayReadLocalOutbox(request, context.peerAddress), proofOfWork: await proofOfWorkForAddress(context.clientIp ?? "unknown") };
@@ -38,24 +39,24 @@ export default function ForgotPassword() {
   const actionData = useActionData<typeof action>();
   const proofOfWork = actionData?.proofOfWork ?? addressProof;
   const [form, fields] = useZodForm("forgot-password", forgotPasswordSchema, actionData?.result);
+  const { t, rich } = useT();
   return (
     <Form method="post" className="card narrow" {...getFormProps(form)}>
-      <h1>Forgot your password?</h1>
+      <h1>{t("forgot.heading")}</h1>
       {actionData?.sentTo ? (
         <StatusMessage focusKey={actionData}>
-          If an account uses <span className="address">{actionData.sentTo}</span>, we have sent it a link to choose a new password. Check your
-          inbox.
+          {rich("forgot.sent", { email: actionData.sentTo }, { ltr: (chunks) => <span key="email" className="address" dir="ltr">{chunks}</span> })}
           <DevOutboxLink show={outbox} />
         </StatusMessage>
       ) : (
-        <p className="muted">Enter the email address of your account and we will send you a link to choose a new password.</p>
+        <p className="muted">{t("forgot.lead")}</p>
       )}
       <ErrorSummary form={form} />
-      <Field label="Email" meta={fields.email} type="email" autoComplete="email" />
-      {proofOfWork ? <ProofOfWorkCheck need={proofOfWork} attempt={actionData} otherWays={<>sign in another way if you can</>} /> : null}
-      <SubmitButton className="primary wide">Send reset link</SubmitButton>
+      <Field label={t("forgot.email")} meta={fields.email} type="email" autoComplete="email" />
+      {proofOfWork ? <ProofOfWorkCheck need={proofOfWork} attempt={actionData} otherWays={<>{t("proofOfWork.otherWayIfYouCan")}</>} /> : null}
+      <SubmitButton className="primary wide">{t("forgot.submit")}</SubmitButton>
       <p className="muted">
-        <Link to="/sign-in">Back to sign in</Link>
+        <Link to="/sign-in">{t("forgot.back")}</Link>
       </p>
     </Form>
   );

@@ -7,19 +7,22 @@ import { useMemo } from "react";
 import { isResetTokenUsable, resetPassword, resetTokenEmail } from "~/auth/account/password-flows.server";
 import { passwordBounds } from "~/auth/account/password.server";
 import { passwordLengthHint, resetPasswordFormSchema } from "~/auth/schemas";
-import { ERROR_TITLE_PREFIX, ErrorSummary, Field, SubmitButton, useZodForm } from "~/components/forms";
+import { ErrorSummary, Field, SubmitButton, useZodForm } from "~/components/forms";
 import { withErrorTitle } from "~/components/page-title";
 import { goTo, pageForm } from "~/http/page-action.server";
 import { claimNotice, linkRefusal } from "~/http/page-messages.server";
 import { endedBy } from "~/auth/account/claim.server";
+import { titleTranslator } from "~/components/page-title";
+import { useT } from "~/i18n/react";
 
 /** A link that cannot be used is a failure page: titled by its heading, after "Error: " (ADR 014). */
-const UNUSABLE_TITLE = { refused: "This link was not opened", unusable: "This link cannot be used" } as const;
+const UNUSABLE_TITLE = { refused: "reset.refusedTitle", unusable: "reset.unusableTitle" } as const;
 
-export const meta = withErrorTitle(({ data }) => {
+export const meta = withErrorTitle(({ data, matches }) => {
   const page = data as { usable: boolean; refusal: string | null } | undefined;
-  if (page && !page.usable) return [{ title: `${ERROR_TITLE_PREFIX}${page.refusal ? UNUSABLE_TITLE.refused : UNUSABLE_TITLE.unusable} · Latchkey` }];
-  return [{ title: "Choose a new password · Latchkey" }];
+  const t = titleTranslator(matches);
+  if (page && !page.usable) return [{ title: `${t.t("common.errorPrefix")}${t.t(page.refusal ? UNUSABLE_TITLE.refused : UNUSABLE_TITLE.unusable)} · Latchkey` }];
+  return [{ title: `${t.t("reset.pageTitle")} · Latchkey` }];
 });
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -55,14 +58,15 @@ export default function ResetPassword() {
   const actionData = useActionData<typeof action>();
   const schema = useMemo(() => resetPasswordFormSchema(passwordBounds), [passwordBounds]);
   const [form, fields] = useZodForm("reset-password", schema, actionData?.result);
+  const { t, said } = useT();
   if (!usable) {
     return (
       <section className="narrow">
-        <h1>{refusal ? UNUSABLE_TITLE.refused : UNUSABLE_TITLE.unusable}</h1>
-        <p>{refusal ?? "The password reset link is invalid, has expired, or was already used."}</p>
+        <h1>{t(refusal ? UNUSABLE_TITLE.refused : UNUSABLE_TITLE.unusable)}</h1>
+        <p>{refusal ? said(refusal) : t("reset.unusableText")}</p>
         <p>
           <Link to="/forgot-password" className="button-link">
-            Ask for a new link
+            {t("reset.askNew")}
           </Link>
         </p>
       </section>
@@ -70,11 +74,11 @@ export default function ResetPassword() {
   }
   return (
     <Form method="post" className="card narrow" {...getFormProps(form)}>
-      <h1>Choose a new password</h1>
+      <h1>{t("reset.pageTitle")}</h1>
       <ErrorSummary form={form} />
       <input type="hidden" name="token" value={token} />
-      <Field label="New password" meta={fields.newPassword} type="password" autoComplete="new-password" hint={passwordLengthHint(passwordBounds)} />
-      <SubmitButton className="primary wide">Reset password</SubmitButton>
+      <Field label={t("reset.newPassword")} meta={fields.newPassword} type="password" autoComplete="new-password" hint={said(passwordLengthHint(passwordBounds))} />
+      <SubmitButton className="primary wide">{t("reset.submit")}</SubmitButton>
     </Form>
   );
 }

@@ -19,10 +19,11 @@ import { SocialButtons } from "~/components/social-buttons";
 import { signInPageFor } from "~/http/signed-in.server";
 import { proofOfWorkForAddress, watchProofRefusal } from "~/http/proof-of-work-page.server";
 import { ProofOfWorkCheck, SignInWithoutPuzzle } from "~/components/proof-of-work";
+import { useT } from "~/i18n/react";
 
 // A provider's refusal (`?error=`) and a second step that ended in a refusal arrive with the page, in its error summary.
 export const meta = pageTitle<{ social: { error: string | null }; flashError: string | null }>(
-  "Sign in",
+  "signIn.title",
   (data) => data.social.error !== null || data.flashError !== null,
 );
 
@@ -72,22 +73,23 @@ export default function SignIn() {
   const [form, fields] = useZodForm("sign-in", signInFormSchema, actionData?.result, { rememberMe: "on", email: page.email || (searchParams.get("email") ?? undefined) });
   const redirectTo = searchParams.get("redirectTo");
   const proofOfWork = actionData?.proofOfWork ?? page.proofOfWork;
+  const { t, rich, said } = useT();
   return (
     <>
     <Form method="post" className="card narrow" {...getFormProps(form)}>
-      <h1>{page.reauthenticating ? "Sign in again" : "Sign in"}</h1>
+      <h1>{page.reauthenticating ? t("signIn.again") : t("signIn.title")}</h1>
       {page.application ? (
         <p className="subtitle" data-testid="continue-to">
-          to continue to <strong>{page.application}</strong>
+          {rich("signIn.continueTo", { application: page.application }, { app: (chunks) => <strong key="app"><bdi>{chunks}</bdi></strong> })}
         </p>
       ) : null}
       {page.flash && !actionData ? (
         <StatusMessage>
-          {page.flash}
+          {said(page.flash)}
           {page.flashLink ? (
             <>
               {" "}
-              <Link to={page.flashLink.href}>{page.flashLink.text}</Link>
+              <Link to={page.flashLink.href}>{said(page.flashLink.text)}</Link>
             </>
           ) : null}
           <DevOutboxLink show={page.outbox} />
@@ -95,21 +97,21 @@ export default function SignIn() {
       ) : null}
       <ErrorSummary form={form} errors={actionData ? [] : [page.flashError, page.social.error]} />
       <input type="hidden" name="redirectTo" value={redirectTo ?? ""} />
-      <Field label="Email or username" meta={fields.email} type="text" autoComplete="username webauthn" />
+      <Field label={t("signIn.identifier")} meta={fields.email} type="text" autoComplete="username webauthn" />
       <Field
-        label="Password"
+        label={t("signIn.password")}
         meta={fields.password}
         type="password"
         autoComplete="current-password"
-        afterInput={<Link to="/forgot-password" className="small-link">Forgot password?</Link>}
+        afterInput={<Link to="/forgot-password" className="small-link">{t("signIn.forgot")}</Link>}
       />
-      <CheckboxField label="Remember me" meta={fields.rememberMe} />
+      <CheckboxField label={t("signIn.rememberMe")} meta={fields.rememberMe} />
       {proofOfWork ? <ProofOfWorkCheck need={proofOfWork} attempt={actionData} otherWays={<SignInWithoutPuzzle redirectTo={redirectTo} />} /> : null}
-      <SubmitButton className="primary wide">Sign in</SubmitButton>
+      <SubmitButton className="primary wide">{t("signIn.submit")}</SubmitButton>
       <PasskeySignIn redirectTo={redirectTo} />
       {page.reauthenticating ? null : (
         <p className="muted">
-          New here? <Link to={`/sign-up${redirectTo ? `?redirectTo=${encodeURIComponent(redirectTo)}` : ""}`}>Create an account</Link>
+          {rich("signIn.newHere", {}, { link: (chunks) => <Link key="sign-up" to={`/sign-up${redirectTo ? `?redirectTo=${encodeURIComponent(redirectTo)}` : ""}`}>{chunks}</Link> })}
         </p>
       )}
       <SignInAlternatives redirectTo={redirectTo} />

@@ -18,9 +18,10 @@ import { SocialButtons } from "~/components/social-buttons";
 import { redirectIfSignedIn } from "~/http/signed-in.server";
 import { proofOfWorkForAddress, watchProofRefusal } from "~/http/proof-of-work-page.server";
 import { ProofOfWorkCheck } from "~/components/proof-of-work";
+import { useT } from "~/i18n/react";
 
 // A provider's refusal (`?error=`) arrives with the page, in its error summary.
-export const meta = pageTitle<{ social: { error: string | null } }>("Sign up", (data) => data.social.error !== null);
+export const meta = pageTitle<{ social: { error: string | null } }>("signUp.pageTitle", (data) => data.social.error !== null);
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const headers = await redirectIfSignedIn(request, context);
@@ -74,26 +75,34 @@ export default function SignUp() {
   const [form, fields] = useZodForm("sign-up", schema, actionData?.result, { email: searchParams.get("email") ?? undefined });
   const proofOfWork = actionData?.proofOfWork ?? page.proofOfWork;
   const withRedirect = (path: string) => `${path}${redirectTo ? `?redirectTo=${encodeURIComponent(redirectTo)}` : ""}`;
+  const { t, rich, said } = useT();
   return (
     <>
     <Form method="post" className="card narrow" {...getFormProps(form)}>
-      <h1>Create an account</h1>
+      <h1>{t("signUp.heading")}</h1>
       <ErrorSummary form={form} errors={actionData ? [] : [page.social.error]} />
       <input type="hidden" name="redirectTo" value={redirectTo ?? ""} />
-      <Field label="Name" meta={fields.name} type="text" autoComplete="name" />
-      <Field label="Email" meta={fields.email} type="email" autoComplete="email" />
+      <Field label={t("signUp.name")} meta={fields.name} type="text" autoComplete="name" />
+      <Field label={t("signUp.email")} meta={fields.email} type="email" autoComplete="email" />
       {fields.email.errors?.includes(page.userExists) ? (
         <p className="way-on" data-testid="user-exists-links">
-          <Link to={withRedirect("/sign-in")}>Sign in</Link> or <Link to="/forgot-password">reset your password</Link>.
+          {rich(
+            "signUp.userExistsLinks",
+            {},
+            {
+              signin: (chunks) => <Link key="sign-in" to={withRedirect("/sign-in")}>{chunks}</Link>,
+              reset: (chunks) => <Link key="reset" to="/forgot-password">{chunks}</Link>,
+            },
+          )}
         </p>
       ) : null}
-      <Field label="Username (optional)" meta={fields.username} type="text" autoComplete="username" hint={USERNAME_HINT} />
-      <Field label="Password" meta={fields.password} type="password" autoComplete="new-password" hint={passwordLengthHint(page.passwordBounds)} />
-      {proofOfWork ? <ProofOfWorkCheck need={proofOfWork} attempt={actionData} otherWays={<>create your account later</>} /> : null}
-      <SubmitButton className="primary wide">Sign up</SubmitButton>
+      <Field label={t("signUp.username")} meta={fields.username} type="text" autoComplete="username" hint={said(USERNAME_HINT)} />
+      <Field label={t("signUp.password")} meta={fields.password} type="password" autoComplete="new-password" hint={said(passwordLengthHint(page.passwordBounds))} />
+      {proofOfWork ? <ProofOfWorkCheck need={proofOfWork} attempt={actionData} otherWays={<>{t("proofOfWork.signUpLater")}</>} /> : null}
+      <SubmitButton className="primary wide">{t("signUp.submit")}</SubmitButton>
       <PasskeySignUp redirectTo={redirectTo} />
       <p className="muted">
-        Already have an account? <Link to={withRedirect("/sign-in")}>Sign in</Link>
+        {rich("signUp.haveAccount", {}, { link: (chunks) => <Link key="sign-in" to={withRedirect("/sign-in")}>{chunks}</Link> })}
       </p>
     </Form>
     <SocialButtons providers={page.social.providers} redirectTo={redirectTo} />

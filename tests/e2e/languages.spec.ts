@@ -3,11 +3,20 @@
 // browser's header; with JavaScript the page hydrates to the same words; axe in de and ar; no sideways scroll at
 // 320 px in de, ar and he.
 import type { Page } from "@playwright/test";
-import { expect, expectNoAxeViolations, signIn, test } from "./fixtures";
+import { expect, expectNoAxeViolations, test, waitForHydration } from "./fixtures";
 
 async function pickLanguage(page: Page, name: string) {
   await page.getByLabel(/^(Language|Sprache|Langue|Idioma|اللغة|שפה)$/).selectOption({ label: name });
   await page.getByTestId("language-picker").getByRole("button").click();
+}
+
+/** Signs in whatever language the page is in (the fixtures' helper reads English labels). */
+async function signInHere(page: Page, user: { email: string; password: string }) {
+  await page.goto("/sign-in");
+  await page.locator('main input[name="email"]').fill(user.email);
+  await page.locator('main input[name="password"]').fill(user.password);
+  await page.locator("main form").first().locator('button[type="submit"]').first().click();
+  await expect(page).toHaveURL("/account");
 }
 
 async function expectNoSidewaysScroll(page: Page, label: string) {
@@ -74,7 +83,7 @@ test.describe("without JavaScript", () => {
   });
 
   test("signed in, the saved language beats the browser's header, and the picker saves it", async ({ page, user, openContext }) => {
-    await signIn(page, user); // saved "en" at sign-up (its request asked for no language)
+    await signInHere(page, user); // saved "en" at sign-up (its request asked for no language)
     await expect(page.locator("html")).toHaveAttribute("lang", "en");
     await pickLanguage(page, "עברית");
     await expect(page.locator("html")).toHaveAttribute("lang", "he");
@@ -84,11 +93,62 @@ test.describe("without JavaScript", () => {
     const elsewhere = await openContext();
     await elsewhere.page.goto("/");
     await expect(elsewhere.page.locator("html")).toHaveAttribute("lang", "de");
-    await signIn(elsewhere.page, user);
+    await signInHere(elsewhere.page, user);
     await expect(elsewhere.page.locator("html")).toHaveAttribute("lang", "he");
     // Signing in set the picker's cookie to the account's language: signed out, the page stays Hebrew.
     const cookie = (await elsewhere.context.cookies()).find((c) => c.name === "latchkey.language");
     expect(cookie?.value).toBe("he");
+  });
+});
+
+test.describe("the sign-in pages, without JavaScript", () => {
+  test.use({ javaScriptEnabled: false, locale: "de-DE" });
+
+  test("in German: labels, the server's field messages, the error title", async ({ page }) => {
+    await page.goto("/sign-in");
+    await expect(page).toHaveTitle("Anmelden · Latchkey");
+    await expect(page.getByLabel("E-Mail-Adresse oder Benutzername")).toBeVisible();
+    await page.getByRole("button", { name: "Anmelden", exact: true }).click();
+    await expect(page).toHaveTitle("Fehler: Anmelden · Latchkey");
+    await expect(page.locator(".error-summary")).toContainText("Geben Sie Ihre E-Mail-Adresse oder Ihren Benutzernamen ein.");
+    await expect(page.locator(".error-summary h2")).toHaveText("Es gibt ein Problem");
+    await expectNoAxeViolations(page, "sign-in, de, refused");
+    await page.goto("/sign-up");
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Konto erstellen");
+    await page.getByLabel("Passwort").fill("kurz");
+    await page.getByRole("button", { name: "Registrieren", exact: true }).click();
+    await expect(page.locator(".error-summary")).toContainText("Verwenden Sie mindestens 8 Zeichen.");
+    await expectNoSidewaysScroll(page, "sign-up de");
+  });
+
+  for (const [language, heading] of [["ar", "إنشاء حساب"], ["he", "יצירת חשבון"]] as const) {
+    test(`sign-up and password pages in ${language}: right to left, axe, no sideways scroll`, async ({ page }) => {
+      await page.goto("/sign-up");
+      await pickLanguage(page, language === "ar" ? "العربية" : "עברית");
+      await expect(page.locator("html")).toHaveAttribute("dir", "rtl");
+      await expect(page.getByRole("heading", { level: 1 })).toHaveText(heading);
+      await expectNoAxeViolations(page, `sign-up ${language}`);
+      await expectNoSidewaysScroll(page, `sign-up ${language}`);
+      for (const path of ["/sign-in", "/forgot-password", "/reset-password?token=nothing"]) {
+        await page.goto(path);
+        await expect(page.locator("html")).toHaveAttribute("lang", language);
+        await expectNoAxeViolations(page, `${path} ${language}`);
+        await expectNoSidewaysScroll(page, `${path} ${language}`);
+        await page.setViewportSize({ width: 1280, height: 720 });
+      }
+    });
+  }
+});
+
+test.describe("the sign-in pages, with JavaScript", () => {
+  test.use({ javaScriptEnabled: true, locale: "de-DE" });
+
+  test("the browser finds the same problem in the same words", async ({ page }) => {
+    await page.goto("/sign-in");
+    await waitForHydration(page);
+    await page.getByRole("button", { name: "Anmelden", exact: true }).click();
+    await expect(page.locator(".error-summary")).toContainText("Geben Sie Ihre E-Mail-Adresse oder Ihren Benutzernamen ein.");
+    await expect(page).toHaveTitle("Fehler: Anmelden · Latchkey");
   });
 });
 

@@ -1,0 +1,92 @@
+// Issue 44: the English the code writes for people — the shared zod schemas' field rules (run in the browser and on
+// the server alike), the page refusals, the flashes — is found in the catalog's "said.*" messages, so each is shown
+// in the reader's language with the same words whoever found the problem (app/i18n/said.ts).
+import { describe, expect, test } from "vitest";
+import type { z } from "zod";
+import { AuthError, type ErrorName } from "~/auth/errors";
+import { forgotPasswordSchema, passwordLengthHint, resetPasswordFormSchema, signInFormSchema, signUpFormSchema } from "~/auth/schemas";
+import { USERNAME_HINT, USERNAME_WORDS } from "~/auth/username/schemas";
+import { SHIPPED_CATALOGS } from "~/i18n/catalogs.server";
+import { translator } from "~/i18n/format";
+import { SHIPPED_LANGUAGES } from "~/i18n/languages";
+import { saidIndex } from "~/i18n/said";
+import { linkRefusal, PAGE_MESSAGES, wordsFor } from "~/http/page-messages.server";
+import { SERVER_TROUBLE } from "~/http/page-action.server";
+import { SIGNED_OUT_ELSEWHERE } from "~/http/page-session.server";
+
+const source = Object.fromEntries(Object.entries(SHIPPED_CATALOGS.en).filter(([key]) => key.startsWith("said.")));
+const index = saidIndex(source);
+const bounds = { min: 8, max: 128 };
+
+function messagesOf(schema: z.ZodType, value: unknown): string[] {
+  const result = schema.safeParse(value);
+  return result.success ? [] : result.error.issues.map((issue) => issue.message);
+}
+
+/** Every sentence the sign-in, sign-up and password pages can show from code. */
+const written: string[] = [
+  ...messagesOf(signInFormSchema, {}),
+  ...messagesOf(signInFormSchema, { email: "", password: "" }),
+  ...messagesOf(signInFormSchema, { email: "not an address@", password: "x" }),
+  ...messagesOf(signInFormSchema, { email: "x".repeat(300), password: "x" }),
+  ...messagesOf(signUpFormSchema(bounds), {}),
+  ...messagesOf(signUpFormSchema(bounds), { name: "", email: "", password: "" }),
+  ...messagesOf(signUpFormSchema(bounds), { name: "a\nb", email: "nope", password: "short", username: "x" }),
+  ...messagesOf(signUpFormSchema(bounds), { name: "x".repeat(300), email: `${"x".repeat(300)}@example.com`, password: "x".repeat(200), username: "bad name!" }),
+  ...messagesOf(forgotPasswordSchema, { email: "" }),
+  ...messagesOf(resetPasswordFormSchema(bounds), { token: "t", newPassword: "" }),
+  passwordLengthHint(bounds),
+  USERNAME_HINT,
+  ...Object.values(USERNAME_WORDS),
+  ...(
+    [
+      "INVALID_EMAIL_OR_PASSWORD",
+      "USER_ALREADY_EXISTS",
+      "PASSWORD_TOO_SHORT",
+      "PASSWORD_TOO_LONG",
+      "PASSWORD_COMPROMISED",
+      "INVALID_EMAIL",
+      "EMAIL_NOT_VERIFIED",
+      "INVALID_TOKEN",
+      "TOKEN_EXPIRED",
+      "FAILED_TO_SEND_EMAIL",
+      "BANNED_USER",
+      "TOO_MANY_REQUESTS",
+      "MISSING_RESPONSE",
+      "VERIFICATION_FAILED",
+    ] as ErrorName[]
+  ).map((code) => wordsFor(new AuthError(code))),
+  PAGE_MESSAGES.TOO_MANY_REQUESTS(new AuthError("TOO_MANY_REQUESTS", { headers: { "Retry-After": "1" } })),
+  PAGE_MESSAGES.TOO_MANY_REQUESTS(new AuthError("TOO_MANY_REQUESTS", { headers: { "Retry-After": "42" } })),
+  PAGE_MESSAGES.ACCOUNT_TEMPORARILY_LOCKED(new AuthError("ACCOUNT_TEMPORARILY_LOCKED", { headers: { "Retry-After": "60" }, reason: "device" })),
+  PAGE_MESSAGES.ACCOUNT_TEMPORARILY_LOCKED(new AuthError("ACCOUNT_TEMPORARILY_LOCKED", { headers: { "Retry-After": "600" } })),
+  PAGE_MESSAGES.ACCOUNT_TEMPORARILY_LOCKED(new AuthError("ACCOUNT_TEMPORARILY_LOCKED", { reason: "device" })),
+  PAGE_MESSAGES.ACCOUNT_TEMPORARILY_LOCKED(new AuthError("ACCOUNT_TEMPORARILY_LOCKED")),
+  linkRefusal("too_many_requests")!,
+  linkRefusal("invalid_callbackurl")!,
+  SERVER_TROUBLE,
+  SIGNED_OUT_ELSEWHERE,
+];
+
+test("every sentence the sign-in pages write is one of the catalog's", () => {
+  expect(written.length).toBeGreaterThan(30);
+  expect(written.filter((text) => index.find(text) === null)).toEqual([]);
+});
+
+describe.each(SHIPPED_LANGUAGES.filter((language) => language !== "en"))("in %s", (language) => {
+  const t = translator(language, SHIPPED_CATALOGS[language], source);
+  test("each is said in the language, its numbers and names kept", () => {
+    for (const text of written) expect(t.said(text), text).not.toBe(text);
+    expect(t.said(passwordLengthHint(bounds))).toContain("8");
+    expect(t.said(PAGE_MESSAGES.TOO_MANY_REQUESTS(new AuthError("TOO_MANY_REQUESTS", { headers: { "Retry-After": "42" } })))).toContain("42");
+  });
+  test("a sentence it does not know is shown as written", () => {
+    expect(t.said("Ada's own words")).toBe("Ada's own words");
+  });
+});
+
+test("German words for a field rule, with its number", () => {
+  const t = translator("de", SHIPPED_CATALOGS.de, source);
+  expect(t.said("Use at least 8 characters.")).toBe("Verwenden Sie mindestens 8 Zeichen.");
+  expect(t.said("Too many attempts. Try again in 1 second.")).toBe("Zu viele Versuche. Versuchen Sie es in 1 Sekunde noch einmal.");
+});
