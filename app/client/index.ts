@@ -159,6 +159,16 @@ export function createAuthClient(options: AuthClientOptions = {}) {
       getRole: get<typeof import("~/routes/api.auth.organization.get-role")>("/organization/get-role"),
       updateRole: post<typeof import("~/routes/api.auth.organization.update-role")>("/organization/update-role"),
       deleteRole: post<typeof import("~/routes/api.auth.organization.delete-role")>("/organization/delete-role"),
+      // Teams (issue 42, ADR 068), as Better Auth's organization plugin with `teams` names them.
+      createTeam: post<typeof import("~/routes/api.auth.organization.create-team")>("/organization/create-team"),
+      listTeams: get<typeof import("~/routes/api.auth.organization.list-teams")>("/organization/list-teams"),
+      updateTeam: post<typeof import("~/routes/api.auth.organization.update-team")>("/organization/update-team"),
+      removeTeam: post<typeof import("~/routes/api.auth.organization.remove-team")>("/organization/remove-team"),
+      addTeamMember: post<typeof import("~/routes/api.auth.organization.add-team-member")>("/organization/add-team-member"),
+      removeTeamMember: post<typeof import("~/routes/api.auth.organization.remove-team-member")>("/organization/remove-team-member"),
+      listTeamMembers: get<typeof import("~/routes/api.auth.organization.list-team-members")>("/organization/list-team-members"),
+      listUserTeams: get<typeof import("~/routes/api.auth.organization.list-user-teams")>("/organization/list-user-teams"),
+      setActiveTeam: post<typeof import("~/routes/api.auth.organization.set-active-team")>("/organization/set-active-team"),
     },
     twoFactor: {
       enable: post<typeof import("~/routes/api.auth.two-factor.enable")>("/two-factor/enable"),

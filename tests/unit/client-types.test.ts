@@ -26,6 +26,9 @@ describe("argument types come from the routes' zod schemas", () => {
       // @ts-expect-error a role needs its permission (issue 42)
       void client.organization.createRole({ role: "billing" });
       void client.organization.createRole({ role: "billing", permission: { team: ["create"] } });
+      // @ts-expect-error a team member needs the user (issue 42)
+      void client.organization.addTeamMember({ teamId: "t1" });
+      void client.organization.setActiveTeam({ teamId: null });
       // Optional bodies and queries may be left out.
       void client.signOut();
       void client.getSession();
@@ -56,5 +59,7 @@ describe("result types come from the server's handlers and presenters, as JSON",
     expectTypeOf<Result<AuthClient["listSessions"]>[number]["token"]>().toEqualTypeOf<string>();
     expectTypeOf<Result<AuthClient["organization"]["listRoles"]>[number]["role"]>().toEqualTypeOf<string>();
     expectTypeOf<Result<AuthClient["organization"]["createRole"]>["roleData"]["createdAt"]>().toEqualTypeOf<string>();
+    expectTypeOf<Result<AuthClient["organization"]["listTeams"]>[number]["updatedAt"]>().toEqualTypeOf<string>();
+    expectTypeOf<NonNullable<Result<AuthClient["organization"]["setActiveTeam"]>>["name"]>().toEqualTypeOf<string>();
   });
 });
