@@ -112,6 +112,7 @@ export const apiRouteTable: ApiRouteTable = {
     "/api/auth/sso/providers": "routes/api.auth.sso.providers",
     "/api/auth/sso/register": "routes/api.auth.sso.register",
     "/api/auth/sso/request-domain-verification": "routes/api.auth.sso.request-domain-verification",
+    "/api/auth/sso/saml2/sp/metadata": "routes/api.auth.sso.saml2.sp.metadata",
     "/api/auth/sso/update-provider": "routes/api.auth.sso.update-provider",
     "/api/auth/sso/verify-domain": "routes/api.auth.sso.verify-domain",
     "/api/auth/token": "routes/api.auth.token",
@@ -132,6 +133,7 @@ export const apiRouteTable: ApiRouteTable = {
     { prefix: "/api/auth/callback/", param: "id", id: "routes/api.auth.callback.$id" },
     { prefix: "/api/auth/reset-password/", param: "token", id: "routes/api.auth.reset-password_.$token" },
     { prefix: "/api/auth/sso/callback/", param: "providerId", id: "routes/api.auth.sso.callback.$providerId" },
+    { prefix: "/api/auth/sso/saml2/sp/acs/", param: "providerId", id: "routes/api.auth.sso.saml2.sp.acs.$providerId" },
   ],
   splat: "routes/api.auth.$",
 };

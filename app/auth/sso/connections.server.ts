@@ -11,6 +11,7 @@ import { discoverEndpoints } from "~/auth/sso/discovery.server";
 import { forgetDomainToken, issueDomainToken } from "~/auth/sso/domains.server";
 import { presentProvider, presentRegistered, type StoredOidcConfig } from "~/auth/sso/presenters.server";
 import type { RegisterInput } from "~/auth/sso/schemas";
+import { samlConfigFrom } from "~/auth/sso/saml-config.server";
 import { db, isUniqueViolation } from "~/db.server";
 import { env } from "~/env.server";
 
@@ -28,20 +29,25 @@ export async function registerConnection(current: SessionWithUser, input: Regist
   if (!role) throw new AuthError("YOU_ARE_NOT_A_MEMBER_OF_THE_ORGANIZATION");
   if (!canManage(role)) throw new AuthError("YOU_MUST_BE_AN_ORGANIZATION_OWNER_OR_ADMIN_TO_REGISTER_SSO_PROVIDERS");
   if (isReserved(input.providerId)) throw new AuthError("SSO_PROVIDER_WITH_THIS_PROVIDERID_ALREADY_EXISTS");
-  if (!input.oidcConfig) {
-    // SAML connections are not built yet (issue 43's SAML part): refused rather than stored half-usable.
-    throw new AuthError("INVALID_SSO_CONFIGURATION", { message: input.samlConfig ? "SAML connections are not supported yet" : "oidcConfig is required" });
+  if (input.oidcConfig && input.samlConfig) throw new AuthError("INVALID_SSO_CONFIGURATION", { message: "Give oidcConfig or samlConfig, not both" });
+  if (!input.oidcConfig && !input.samlConfig) throw new AuthError("INVALID_SSO_CONFIGURATION", { message: "oidcConfig or samlConfig is required" });
+  let config: { oidcConfig: string } | { samlConfig: string };
+  if (input.oidcConfig) {
+    // Before anything is written, and outside the transaction: a slow IdP must not hold the organization's lock.
+    const endpoints = await discoverEndpoints(input.issuer, input.oidcConfig);
+    const oidcConfig: StoredOidcConfig = {
+      clientId: input.oidcConfig.clientId,
+      clientSecret: encrypt(input.oidcConfig.clientSecret),
+      ...endpoints,
+      scopes: input.oidcConfig.scopes ?? ["openid", "email", "profile"],
+      pkce: input.oidcConfig.pkce ?? true,
+      ...(input.oidcConfig.mapping ? { mapping: input.oidcConfig.mapping } : {}),
+    };
+    config = { oidcConfig: JSON.stringify(oidcConfig) };
+  } else {
+    // SAML: `issuer` is our service-provider entity ID; nothing is fetched from the IdP.
+    config = { samlConfig: JSON.stringify(samlConfigFrom(input.samlConfig!)) };
   }
-  // Before anything is written, and outside the transaction: a slow IdP must not hold the organization's lock.
-  const endpoints = await discoverEndpoints(input.issuer, input.oidcConfig);
-  const oidcConfig: StoredOidcConfig = {
-    clientId: input.oidcConfig.clientId,
-    clientSecret: encrypt(input.oidcConfig.clientSecret),
-    ...endpoints,
-    scopes: input.oidcConfig.scopes ?? ["openid", "email", "profile"],
-    pkce: input.oidcConfig.pkce ?? true,
-    ...(input.oidcConfig.mapping ? { mapping: input.oidcConfig.mapping } : {}),
-  };
   try {
     const { provider, token } = await db.$transaction(async (tx) => {
       await lockOrganizationRow(tx, organizationId);
@@ -49,7 +55,7 @@ export async function registerConnection(current: SessionWithUser, input: Regist
         throw new AuthError("YOU_HAVE_REACHED_THE_MAXIMUM_NUMBER_OF_SSO_PROVIDERS");
       }
       const provider = await tx.ssoProvider.create({
-        data: { providerId: input.providerId, issuer: input.issuer, domain: input.domain, organizationId, userId: current.user.id, oidcConfig: JSON.stringify(oidcConfig) },
+        data: { providerId: input.providerId, issuer: input.issuer, domain: input.domain, organizationId, userId: current.user.id, ...config },
       });
       return { provider, token: await issueDomainToken(tx, provider.providerId) };
     }, TX_OPTIONS);

@@ -2,6 +2,7 @@
 // and the sanitized shape of the lists. Neither ever carries the client secret.
 import type { OidcEndpoints } from "~/auth/sso/discovery.server";
 import { env } from "~/env.server";
+import { publicSamlConfig, readSamlConfig } from "~/auth/sso/saml-config.server";
 import type { SsoProvider } from "~/generated/prisma-sqlite/client";
 
 /** What `ssoProvider.oidcConfig` holds (JSON text): the secret sealed with AUTH_SECRET. */
@@ -46,6 +47,7 @@ export function presentRegistered(provider: SsoProvider, domainVerificationToken
     domainVerificationToken,
     redirectURI: redirectUri(provider.providerId),
     ...(oidcConfig ? { oidcConfig: publicOidcConfig(oidcConfig) } : {}),
+    ...samlPart(provider),
   };
 }
 
@@ -74,6 +76,12 @@ export function presentProvider(provider: SsoProvider) {
           },
         }
       : {}),
+    ...samlPart(provider),
     spMetadataUrl: spMetadataUrl(provider.providerId),
   };
+}
+
+function samlPart(provider: SsoProvider) {
+  const samlConfig = readSamlConfig(provider);
+  return samlConfig ? { samlConfig: publicSamlConfig(provider, samlConfig) } : {};
 }

@@ -79,6 +79,22 @@ export const oidcConfigSchema = z.object({
 });
 export type OidcConfigInput = z.infer<typeof oidcConfigSchema>;
 
+/** A SAML connection (Better Auth's `samlConfig`); `idpMetadata` names the IdP by entity ID or by its metadata XML. */
+export const samlConfigSchema = z.object({
+  entryPoint: httpsOrHttpUrl,
+  cert: z.union([z.string().min(1).max(20_000), z.array(z.string().min(1).max(20_000)).min(1).max(5)]),
+  idpMetadata: z
+    .object({ entityID: z.string().trim().min(1).max(1024).optional(), metadata: z.string().max(200_000).optional() })
+    .refine((value) => value.entityID || value.metadata, "idpMetadata needs entityID or metadata"),
+  wantAssertionsSigned: z.boolean().optional(),
+  mapping: z
+    .object({ id: z.string().max(200).optional(), email: z.string().max(200).optional(), name: z.string().max(200).optional(), firstName: z.string().max(200).optional(), lastName: z.string().max(200).optional() })
+    .optional(),
+  audience: z.string().max(1024).optional(),
+  identifierFormat: z.string().max(200).optional(),
+});
+export type SamlConfigInput = z.infer<typeof samlConfigSchema>;
+
 export const registerBody = z.object({
   providerId: providerIdField,
   issuer: issuerField,
@@ -86,7 +102,7 @@ export const registerBody = z.object({
   // Required here (Better Auth also has personal providers); its own message, not a validation list.
   organizationId: idField.optional(),
   oidcConfig: oidcConfigSchema.optional(),
-  samlConfig: z.record(z.string(), z.unknown()).optional(),
+  samlConfig: samlConfigSchema.optional(),
   overrideUserInfo: z.boolean().optional(),
 });
 export type RegisterInput = z.infer<typeof registerBody>;

@@ -10,7 +10,8 @@ import { finishFirstFactor } from "~/auth/sign-in/first-factor.server";
 import { consumeState, createState } from "~/auth/social/state.server";
 import { twoFactorPage } from "~/auth/username/identifier.server";
 import { domainMatches, joinOrganization, resolveSsoIdentity } from "~/auth/sso/identity.server";
-import { authorizationUrl, exchangeCode, profileOf, SsoCallbackError, userInfo, verifyIdToken } from "~/auth/sso/oidc-client.server";
+import { authorizationUrl, exchangeCode, profileOf, SsoCallbackError, userInfo, verifyIdToken, type SsoProfile } from "~/auth/sso/oidc-client.server";
+import { acceptSamlResponse, samlAuthorizationUrl, takeRelayState, type RelayTargets } from "~/auth/sso/saml.server";
 import { readOidcConfig } from "~/auth/sso/presenters.server";
 import type { SignInInput } from "~/auth/sso/schemas";
 import { db } from "~/db.server";
@@ -65,6 +66,15 @@ export async function findConnection(input: Pick<SignInInput, "email" | "domain"
 /** POST /sign-in/sso → {url, redirect: true}: the IdP's authorization URL. */
 export async function startSsoSignIn(ctx: RequestContext, input: SignInInput) {
   const provider = await findConnection(input);
+  if (provider.samlConfig) {
+    const url = await samlAuthorizationUrl(provider, {
+      providerId: provider.providerId,
+      callbackURL: input.callbackURL || "/",
+      newUserCallbackURL: input.newUserCallbackURL,
+      errorCallbackURL: input.errorCallbackURL,
+    });
+    return { url, redirect: true };
+  }
   const config = readOidcConfig(provider);
   if (!config) throw new AuthError("NO_PROVIDER_FOUND_FOR_THE_ISSUER");
   const { state, payload } = await createState(ctx, {
@@ -113,22 +123,49 @@ export async function completeSsoSignIn(ctx: RequestContext, providerId: string,
     const extra = await userInfo(config, tokens.accessToken, String(claims.sub));
     // The ID token's claims win over userinfo's: it is the signed statement.
     const profile = profileOf({ ...extra, ...claims }, config.mapping);
-    const { user, isNew } = await resolveSsoIdentity(ctx, provider, profile);
-    await joinOrganization(provider, user);
-    // The IdP is a first factor like a password: a user with two-factor on still owes the second step (ADR 027).
-    const outcome = await finishFirstFactor(ctx, user, {
-      method: "social",
-      provider: provider.providerId,
-      providerName: `Single sign-on (${provider.providerId})`,
-      newAccount: isNew,
-    });
-    const target = isNew && state.newUserCallbackURL ? state.newUserCallbackURL : state.callbackURL;
-    if (outcome.twoFactorRedirect) return withQuery(twoFactorPage(new URL(withQuery(target, {})).pathname), {});
-    return withQuery(target, {});
+    return await signInAs(ctx, provider, profile, state);
   } catch (error) {
-    if (error instanceof SsoCallbackError) return errorRedirect(state.errorCallbackURL, error.code);
-    if (error instanceof AuthError) return errorRedirect(state.errorCallbackURL, error.code.toLowerCase());
-    console.error(`[latchkey] SSO callback (${providerId}) failed:`, error);
-    return errorRedirect(state.errorCallbackURL, "unable_to_sign_in");
+    return failureRedirect(error, providerId, state.errorCallbackURL);
+  }
+}
+
+/** Who the IdP's person is, their membership, and the one door (ADR 027); where the browser goes next. */
+async function signInAs(ctx: RequestContext, provider: SsoProvider, profile: SsoProfile, targets: Omit<RelayTargets, "providerId">): Promise<string> {
+  const { user, isNew } = await resolveSsoIdentity(ctx, provider, profile);
+  await joinOrganization(provider, user);
+  // The IdP is a first factor like a password: a user with two-factor on still owes the second step (ADR 027).
+  const outcome = await finishFirstFactor(ctx, user, {
+    method: "social",
+    provider: provider.providerId,
+    providerName: `Single sign-on (${provider.providerId})`,
+    newAccount: isNew,
+  });
+  const target = isNew && targets.newUserCallbackURL ? targets.newUserCallbackURL : targets.callbackURL;
+  if (outcome.twoFactorRedirect) return withQuery(twoFactorPage(new URL(withQuery(target, {})).pathname), {});
+  return withQuery(target, {});
+}
+
+function failureRedirect(error: unknown, providerId: string, errorCallbackURL: string | undefined): string {
+  if (error instanceof SsoCallbackError) return errorRedirect(errorCallbackURL, error.code);
+  if (error instanceof AuthError) return errorRedirect(errorCallbackURL, error.code.toLowerCase());
+  console.error(`[latchkey] SSO return (${providerId}) failed:`, error);
+  return errorRedirect(errorCallbackURL, "unable_to_sign_in");
+}
+
+/**
+ * POST /sso/saml2/sp/acs/{providerId}: the IdP's cross-site post. Needs none of our cookies: the RelayState names
+ * the server-side state, and the response must answer an AuthnRequest we sent for this connection.
+ */
+export async function completeSamlSignIn(ctx: RequestContext, providerId: string, form: URLSearchParams): Promise<string> {
+  const relay = await takeRelayState(form.get("RelayState") ?? "");
+  if (!relay) return errorRedirect(undefined, "invalid_state");
+  if (relay.providerId !== providerId) return errorRedirect(relay.errorCallbackURL, "invalid_state");
+  const provider = await db.ssoProvider.findUnique({ where: { providerId } });
+  if (!provider || !provider.samlConfig || !provider.domainVerified) return errorRedirect(relay.errorCallbackURL, "invalid_provider");
+  try {
+    const profile = await acceptSamlResponse(provider, form.get("SAMLResponse") ?? "");
+    return await signInAs(ctx, provider, profile, relay);
+  } catch (error) {
+    return failureRedirect(error, providerId, relay.errorCallbackURL);
   }
 }

@@ -14,15 +14,23 @@ import { db } from "~/db.server";
 
 const IDENTITY_FIELDS = ["clientId", "discoveryEndpoint", "authorizationEndpoint", "tokenEndpoint", "jwksEndpoint", "userInfoEndpoint", "skipDiscovery"] as const;
 
+const fail = (): never => {
+  throw new AuthError("INVALID_SSO_CONFIGURATION");
+};
+
 export async function updateConnection(current: SessionWithUser, input: UpdateInput) {
   const provider = await requireConnectionAdmin(current, input.providerId);
-  if (input.samlConfig) throw new AuthError("INVALID_SSO_CONFIGURATION", { message: "SAML connections are not supported yet" });
-  const stored = readOidcConfig(provider);
-  if (!stored) throw new AuthError("INVALID_SSO_CONFIGURATION");
+  if (input.samlConfig) throw new AuthError("INVALID_SSO_CONFIGURATION", { message: "Changing a SAML connection is not supported yet: remove it and add it again" });
+  const saml = Boolean(provider.samlConfig);
+  // A SAML connection's domain may change here; the rest of it not yet (remove it and add it again).
+  if (saml && (input.oidcConfig || (input.issuer !== undefined && input.issuer !== provider.issuer))) {
+    throw new AuthError("INVALID_SSO_CONFIGURATION", { message: "Changing a SAML connection is not supported yet: remove it and add it again" });
+  }
+  const stored = readOidcConfig(provider) ?? (saml ? null : fail());
   const change = input.oidcConfig ?? {};
   const issuerChanges = input.issuer !== undefined && input.issuer !== provider.issuer;
-  const identityChanges = issuerChanges || IDENTITY_FIELDS.some((field) => change[field] !== undefined && change[field] !== (stored as unknown as Record<string, unknown>)[field]);
-  let next: StoredOidcConfig = {
+  const identityChanges = issuerChanges || IDENTITY_FIELDS.some((field) => change[field] !== undefined && change[field] !== (stored as unknown as Record<string, unknown> | null)?.[field]);
+  let next: StoredOidcConfig | null = stored && {
     ...stored,
     ...(change.clientId ? { clientId: change.clientId } : {}),
     ...(change.clientSecret ? { clientSecret: encrypt(change.clientSecret) } : {}),
@@ -33,7 +41,7 @@ export async function updateConnection(current: SessionWithUser, input: UpdateIn
   };
   const issuer = input.issuer ?? provider.issuer;
   const endpointsChange = issuerChanges || IDENTITY_FIELDS.some((field) => field !== "clientId" && change[field] !== undefined);
-  if (endpointsChange) {
+  if (endpointsChange && next && stored) {
     // Found and checked again, as at registration, before anything is written.
     const endpoints = await discoverEndpoints(issuer, { clientId: next.clientId, clientSecret: "-", discoveryEndpoint: stored.discoveryEndpoint, ...change });
     next = { ...next, ...endpoints };
@@ -46,7 +54,7 @@ export async function updateConnection(current: SessionWithUser, input: UpdateIn
     }
     const row = await tx.ssoProvider.update({
       where: { id: provider.id },
-      data: { issuer, domain, oidcConfig: JSON.stringify(next), ...(domainChanges ? { domainVerified: false } : {}) },
+      data: { issuer, domain, ...(next ? { oidcConfig: JSON.stringify(next) } : {}), ...(domainChanges ? { domainVerified: false } : {}) },
     });
     if (domainChanges) await issueDomainToken(tx, provider.providerId);
     return row;
