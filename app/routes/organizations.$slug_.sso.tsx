@@ -10,12 +10,12 @@ import { z } from "zod";
 import { AuthError } from "~/auth/errors";
 import { registerConnection, deleteConnection } from "~/auth/sso/connections.server";
 import { requestDomainVerification, verifyDomain } from "~/auth/sso/domains.server";
-import { assertConnectionOf, connectionsPage, managedOrganization } from "~/auth/sso/page.server";
-import { addOidcForm, providerIdField } from "~/auth/sso/schemas";
+import { assertConnectionOf, connectionsPage, managedOrganization, spEntityIdFor } from "~/auth/sso/page.server";
+import { addOidcForm, addSamlForm, providerIdField } from "~/auth/sso/schemas";
 import type { SessionWithUser } from "~/auth/session/sessions.server";
 import { FlashMessage, Section } from "~/components/account-sections";
 import { ConfirmQuestion } from "~/components/confirm-question";
-import { ErrorSummary, Field, SubmitButton, useZodForm } from "~/components/forms";
+import { ErrorList, ErrorSummary, Field, SubmitButton, useZodForm } from "~/components/forms";
 import { withErrorTitle } from "~/components/page-title";
 import { takeFlashNotice } from "~/http/flash.server";
 import { goTo, intent, organizationAction, pageThatPosted, type IntentResult } from "~/http/organization-actions.server";
@@ -55,6 +55,22 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
         const organization = await organizationOf(current);
         const { clientId, clientSecret, ...rest } = value;
         await registerConnection(current, { ...rest, organizationId: organization.id, oidcConfig: { clientId, clientSecret } });
+        return back(ctx, `Added ${value.providerId}. Next, prove the domain with the TXT record below.`);
+      },
+    }),
+    "add-saml": intent({
+      schema: addSamlForm,
+      rateLimitAs: "/sso/register",
+      session: "required",
+      run: async (value, current, ctx) => {
+        const organization = await organizationOf(current);
+        await registerConnection(current, {
+          providerId: value.providerId,
+          issuer: spEntityIdFor(value.providerId),
+          domain: value.domain,
+          organizationId: organization.id,
+          samlConfig: { entryPoint: value.entryPoint, cert: value.cert, idpMetadata: { entityID: value.idpEntityId } },
+        });
         return back(ctx, `Added ${value.providerId}. Next, prove the domain with the TXT record below.`);
       },
     }),
@@ -128,8 +144,18 @@ function ConnectionCard({ connection, confirming }: { connection: Connection; co
         <strong>{connection.domainVerified ? "Verified" : "Not verified"}</strong>
       </p>
       <h4>What your identity provider's admin needs</h4>
-      <Copyable label="Redirect URI" value={connection.redirectURI} />
-      <p className="muted">Issuer: {connection.issuer}{connection.oidcConfig ? ` · client ID ${connection.oidcConfig.clientIdLastFour}` : ""}</p>
+      {connection.type === "saml" ? (
+        <>
+          <Copyable label="ACS URL" value={connection.acsUrl} />
+          <Copyable label="Entity ID" value={connection.issuer} />
+          <Copyable label="Metadata URL" value={connection.metadataUrl} />
+        </>
+      ) : (
+        <>
+          <Copyable label="Redirect URI" value={connection.redirectURI} />
+          <p className="muted">Issuer: {connection.issuer}{connection.oidcConfig ? ` · client ID ${connection.oidcConfig.clientIdLastFour}` : ""}</p>
+        </>
+      )}
       {connection.domainVerified ? null : (
         <>
           <h4>Prove the domain</h4>
@@ -200,6 +226,34 @@ function AddOidcForm({ last }: { last?: IntentResult }) {
   );
 }
 
+function AddSamlForm({ last }: { last?: IntentResult }) {
+  const [form, fields] = useZodForm("add-saml", addSamlForm, last?.intent === "add-saml" ? last.result : undefined);
+  return (
+    <Form method="post" {...getFormProps(form)}>
+      <h3>Add a SAML connection</h3>
+      <ErrorSummary form={form} />
+      <input type="hidden" name="intent" value="add-saml" />
+      <Field label="Provider ID" meta={fields.providerId} type="text" autoComplete="off" />
+      <Field label="Email domain" meta={fields.domain} type="text" autoComplete="off" />
+      <Field label="IdP entity ID" meta={fields.idpEntityId} type="text" autoComplete="off" />
+      <Field label="SSO URL" meta={fields.entryPoint} type="url" autoComplete="off" />
+      <div className="field">
+        <label htmlFor={fields.cert.id}>Signing certificate</label>
+        <textarea
+          id={fields.cert.id}
+          name={fields.cert.name}
+          rows={6}
+          defaultValue={typeof fields.cert.initialValue === "string" ? fields.cert.initialValue : ""}
+          aria-invalid={fields.cert.errors ? true : undefined}
+          aria-describedby={fields.cert.errors ? fields.cert.errorId : undefined}
+        />
+        <ErrorList id={fields.cert.errorId} errors={fields.cert.errors} />
+      </div>
+      <SubmitButton>Add SAML connection</SubmitButton>
+    </Form>
+  );
+}
+
 export default function OrganizationSsoPage() {
   const page = useLoaderData<typeof loader>();
   const last = useActionData<typeof action>() as IntentResult | undefined;
@@ -229,6 +283,7 @@ export default function OrganizationSsoPage() {
       </Section>
       <Section id="add" title="Add a connection">
         <AddOidcForm last={last} />
+        <AddSamlForm last={last} />
       </Section>
     </>
   );

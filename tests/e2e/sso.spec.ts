@@ -2,6 +2,8 @@
 // "Single sign-on" page, proves the domain with the TXT record it shows, and a person at that domain signs in with
 // "Sign in with SSO" and joins the organization; an unknown domain and a plain member's visit are refused; a
 // connection is removed after a question. The IdP (oauth2-mock-server) and the DNS stub are this spec's own.
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { OAuth2Server } from "oauth2-mock-server";
 import { startDnsStub, type DnsStub } from "../support/dns-stub";
 import { expect, expectErrorSummary, expectNoAxeViolations, expectSignedInAs, expectStatus, PASSWORD, signUp, test, uniqueEmail } from "./fixtures";
@@ -59,16 +61,17 @@ test("an owner connects the organization's IdP, proves the domain, and its peopl
   await expectNoAxeViolations(page, "no connections");
 
   // A mistake first: the form says what is wrong and keeps what was typed (not the secret).
-  await page.getByLabel("Provider ID").fill(`okta ${id}`);
-  await page.getByLabel("Email domain").fill(domain);
-  await page.getByLabel("Issuer URL").fill(ISSUER);
-  await page.getByLabel("Client ID").fill("acme-client");
-  await page.getByLabel("Client secret").fill("acme-secret");
-  await page.getByRole("button", { name: "Add connection" }).click();
+  const oidcForm = () => page.locator("form", { has: page.getByRole("heading", { name: "Add an OpenID Connect connection" }) });
+  await oidcForm().getByLabel("Provider ID").fill(`okta ${id}`);
+  await oidcForm().getByLabel("Email domain").fill(domain);
+  await oidcForm().getByLabel("Issuer URL").fill(ISSUER);
+  await oidcForm().getByLabel("Client ID").fill("acme-client");
+  await oidcForm().getByLabel("Client secret").fill("acme-secret");
+  await oidcForm().getByRole("button", { name: "Add connection" }).click();
   await expectErrorSummary(page, ["Use letters, digits, - and _ only."]);
-  await page.getByLabel("Provider ID").fill(`okta-${id}`);
-  await page.getByLabel("Client secret").fill("acme-secret");
-  await page.getByRole("button", { name: "Add connection" }).click();
+  await oidcForm().getByLabel("Provider ID").fill(`okta-${id}`);
+  await oidcForm().getByLabel("Client secret").fill("acme-secret");
+  await oidcForm().getByRole("button", { name: "Add connection" }).click();
   await expectStatus(page, `Added okta-${id}. Next, prove the domain with the TXT record below.`);
   const card = page.getByRole("article", { name: `okta-${id}` });
   await expect(card).toContainText("OpenID Connect");
@@ -126,4 +129,37 @@ test("an address without a proven connection stays on the page with the error in
   // An error coming back from the IdP is shown there too.
   await page.goto("/sign-in/sso?error=access_denied");
   await expectErrorSummary(page, ["Your organization's identity provider did not let you in."]);
+});
+
+test("an owner adds a SAML connection and sees what the IdP's admin needs", async ({ page }) => {
+  const id = unique();
+  const slug = `saml-${id}`;
+  await signUp(page, { name: "Sam Owner", email: uniqueEmail("saml-owner"), password: PASSWORD });
+  await expect(page).toHaveURL("/account");
+  await page.goto("/organizations");
+  await page.getByLabel("Name", { exact: true }).fill("Saml Corp");
+  await page.getByLabel("Slug").fill(slug);
+  await page.getByRole("button", { name: "Create organization" }).click();
+  await expect(page).toHaveURL(`/organizations/${slug}`);
+  await page.goto(`/organizations/${slug}/sso`);
+  const form = page.locator("form", { has: page.getByRole("heading", { name: "Add a SAML connection" }) });
+  await form.getByLabel("Provider ID").fill(`adfs-${id}`);
+  await form.getByLabel("Email domain").fill(`saml-${id}.example.com`);
+  await form.getByLabel("IdP entity ID").fill("https://idp.example.test/metadata");
+  await form.getByLabel("SSO URL").fill("https://idp.example.test/sso");
+  await form.getByLabel("Signing certificate").fill("not a certificate");
+  await form.getByRole("button", { name: "Add SAML connection" }).click();
+  await expectErrorSummary(page, ["samlConfig.cert is not an X.509 certificate in PEM"]);
+  const cert = readFileSync(path.join(import.meta.dirname, "..", "fixtures", "saml", "idp.crt"), "utf8");
+  const again = page.locator("form", { has: page.getByRole("heading", { name: "Add a SAML connection" }) });
+  await again.getByLabel("Signing certificate").fill(cert);
+  await again.getByRole("button", { name: "Add SAML connection" }).click();
+  await expectStatus(page, `Added adfs-${id}. Next, prove the domain with the TXT record below.`);
+  const card = page.getByRole("article", { name: `adfs-${id}` });
+  await expect(card).toContainText("SAML 2.0");
+  await expect(card).toContainText("Not verified");
+  await expect(card.getByLabel("ACS URL")).toHaveValue(new RegExp(`/api/auth/sso/saml2/sp/acs/adfs-${id}$`));
+  await expect(card.getByLabel("Metadata URL")).toHaveValue(new RegExp(`/api/auth/sso/saml2/sp/metadata\\?providerId=adfs-${id}$`));
+  await expect(card.getByLabel("Entity ID")).toHaveValue(new RegExp(`providerId=adfs-${id}$`));
+  await expectNoAxeViolations(page, "a SAML connection");
 });

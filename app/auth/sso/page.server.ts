@@ -4,7 +4,8 @@ import { AuthError } from "~/auth/errors";
 import type { SessionWithUser } from "~/auth/session/sessions.server";
 import { canManage, roleIn } from "~/auth/sso/access.server";
 import { liveDomainToken, txtRecords } from "~/auth/sso/domains.server";
-import { presentProvider, redirectUri } from "~/auth/sso/presenters.server";
+import { presentProvider, redirectUri, spMetadataUrl } from "~/auth/sso/presenters.server";
+import { acsUrl } from "~/auth/sso/saml-config.server";
 import { db } from "~/db.server";
 
 /** The organization of the page, if the signed-in person may manage its connections. */
@@ -25,6 +26,8 @@ export async function connectionsPage(current: SessionWithUser, slug: string) {
       return {
         ...presentProvider(row),
         redirectURI: redirectUri(row.providerId),
+        acsUrl: acsUrl(row.providerId),
+        metadataUrl: spMetadataUrl(row.providerId),
         records: token ? txtRecords(row.providerId, row.domain, token) : [],
       };
     }),
@@ -37,3 +40,6 @@ export async function assertConnectionOf(organizationId: string, providerId: str
   const found = await db.ssoProvider.findUnique({ where: { providerId }, select: { organizationId: true } });
   if (!found || found.organizationId !== organizationId) throw new AuthError("PROVIDER_NOT_FOUND");
 }
+
+/** A new SAML connection's service-provider entity ID: its metadata URL, as is usual (it resolves to the metadata). */
+export const spEntityIdFor = (providerId: string) => spMetadataUrl(providerId);

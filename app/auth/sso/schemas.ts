@@ -144,3 +144,16 @@ export const updateBody = z.object({
   samlConfig: z.record(z.string(), z.unknown()).optional(),
 });
 export type UpdateInput = z.infer<typeof updateBody>;
+
+/** The connection page's "Add a SAML connection" form (our SP entity ID is made from BASE_URL and the id). */
+export const addSamlForm = z.object({
+  providerId: providerIdField,
+  domain: domainField,
+  idpEntityId: z.string({ error: "Enter the IdP's entity ID." }).trim().min(1, "Enter the IdP's entity ID.").max(1024, "Use at most 1024 characters."),
+  entryPoint: z.string({ error: "Enter the IdP's SSO URL." }).pipe(httpsOrHttpUrl),
+  cert: z
+    .string({ error: "Paste the IdP's signing certificate." })
+    .trim()
+    .min(1, "Paste the IdP's signing certificate.")
+    .max(20_000, "Use at most 20000 characters."),
+});
