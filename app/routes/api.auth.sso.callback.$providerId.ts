@@ -1,6 +1,7 @@
 // GET /sso/callback/{providerId}: where an organization's IdP sends the browser back. Signs in and redirects to the
 // callbackURL, or redirects with ?error= and no session; never an error body.
 import type { LoaderFunctionArgs } from "@remix-run/node";
+import { AuthError } from "~/auth/errors";
 import { endedBy } from "~/auth/account/claim.server";
 import { requestContext } from "~/auth/request-context.server";
 import { completeSsoSignIn } from "~/auth/sso/sign-in.server";
@@ -23,3 +24,6 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     return errorResponse(error);
   }
 }
+
+/** An OIDC return is a GET (response_mode=query). */
+export const action = () => errorResponse(new AuthError("METHOD_NOT_ALLOWED", { headers: { Allow: "GET" } }));

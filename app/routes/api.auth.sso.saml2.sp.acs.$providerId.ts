@@ -3,6 +3,7 @@
 // redirects (303) to the callbackURL, or redirects with ?error= and no session; never an error body.
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { endedBy } from "~/auth/account/claim.server";
+import { AuthError } from "~/auth/errors";
 import { enforceRateLimitNoting, type RequestContext } from "~/auth/request-context.server";
 import { MAX_SAML_RESPONSE_BYTES } from "~/auth/sso/saml.server";
 import { completeSamlSignIn } from "~/auth/sso/sign-in.server";
@@ -14,7 +15,7 @@ import { claimNotice } from "~/http/page-messages.server";
 /** The form: a base64 SAMLResponse of at most 256 KB of XML, and the RelayState. */
 const MAX_FORM_BYTES = Math.ceil((MAX_SAML_RESPONSE_BYTES * 4) / 3) * 2 + 4096;
 
-export const loader = () => new Response("Method not allowed", { status: 405, headers: { Allow: "POST" } });
+export const loader = () => errorResponse(new AuthError("METHOD_NOT_ALLOWED", { headers: { Allow: "POST" } }));
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
   try {
