@@ -191,6 +191,26 @@ describe("the return: who signs in", () => {
   });
 });
 
+describe("the return: at once", () => {
+  it("makes one user, one link and one membership of two first sign-ins of one identity at the same moment", async () => {
+    const subject = identity(addressAt(connection.domain));
+    world.claims = subject;
+    const browsers = [new ApiClient(world.server.baseUrl), new ApiClient(world.server.baseUrl)];
+    const callbacks = await Promise.all(
+      browsers.map(async (browser) => {
+        const start = await browser.post("/api/auth/sign-in/sso", { email: subject.email, callbackURL: "/account" });
+        return (await fetch(start.body.url, { redirect: "manual" })).headers.get("location")!;
+      }),
+    );
+    const backs = await Promise.all(browsers.map((browser, index) => browser.get(callbacks[index])));
+    for (const back of backs) expect(back.headers.get("location")).toBe(`${world.server.baseUrl}/account`);
+    expect(await count(world.server.database, "user", `"email" = ?`, [subject.email])).toBe(1);
+    expect(await count(world.server.database, "account", `"providerId" = ? AND "accountId" = ?`, [connection.providerId, subject.sub])).toBe(1);
+    const [user] = await query<{ id: string }>(world.server.database, `SELECT "id" FROM "user" WHERE "email" = ?`, [subject.email]);
+    expect(await count(world.server.database, "member", `"organizationId" = ? AND "userId" = ?`, [organizationId, user.id])).toBe(1);
+  });
+});
+
 describe("the return: membership", () => {
   it("lets a pending invitation decide the role, keeps an existing member's role, and brings a removed member back", async () => {
     const invited = addressAt(connection.domain);
