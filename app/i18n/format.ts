@@ -52,6 +52,8 @@ export interface Translator {
   /** "the password, 2 passkeys and the GitHub sign-in" (Intl.ListFormat). */
   list(items: readonly string[], type?: "conjunction" | "disjunction"): string;
   number(value: number): string;
+  /** A device as the server describes it ("Chrome on Linux", app/auth/core/device.ts), composed in this language. */
+  device(description: string): string;
   /** A sentence the code wrote in English (a field's rule, a refusal, a flash), in this language when it is known. */
   said(text: string): string;
 }
@@ -67,11 +69,18 @@ function cached<T>(key: string, make: () => T): T {
 }
 
 /** `source`: the shipped English "said.*" messages, the patterns `said` finds sentences by (none: shown as written). */
+/**
+ * The locale dates and numbers are written in: the language itself, but English as the pages always wrote it
+ * ("1 December 2026 at 23:21", day first, a 24-hour clock), not the United States' "December 1, 2026 at 11:21 PM".
+ */
+export const formattingLocale = (lang: string) => (lang === "en" ? "en-GB" : lang);
+
 export function translator(lang: string, messages: Messages, source?: Messages): Translator {
-  const dateFormat = () => cached(`${lang}:date`, () => new Intl.DateTimeFormat(lang, { dateStyle: "long", timeZone: "UTC" }));
+  const locale = formattingLocale(lang);
+  const dateFormat = () => cached(`${lang}:date`, () => new Intl.DateTimeFormat(locale, { dateStyle: "long", timeZone: "UTC" }));
   const dateTimeFormat = () =>
-    cached(`${lang}:dateTime`, () => new Intl.DateTimeFormat(lang, { dateStyle: "long", timeStyle: "short", timeZone: "UTC" }));
-  const relativeFormat = () => cached(`${lang}:relative`, () => new Intl.RelativeTimeFormat(lang, { numeric: "auto" }));
+    cached(`${lang}:dateTime`, () => new Intl.DateTimeFormat(locale, { dateStyle: "long", timeStyle: "short", timeZone: "UTC" }));
+  const relativeFormat = () => cached(`${lang}:relative`, () => new Intl.RelativeTimeFormat(locale, { numeric: "auto" }));
   const self: Translator = {
     lang,
     dir: directionOf(lang),
@@ -96,12 +105,23 @@ export function translator(lang: string, messages: Messages, source?: Messages):
       if (seconds < 30 * 86_400) return relativeFormat().format(-Math.max(1, Math.floor(seconds / 86_400)), "day");
       return self.t("common.onDate", { date: self.date(then) });
     },
-    list: (items, type = "conjunction") => cached(`${lang}:list:${type}`, () => new Intl.ListFormat(lang, { type })).format(items),
-    number: (value) => cached(`${lang}:number`, () => new Intl.NumberFormat(lang)).format(value),
+    list: (items, type = "conjunction") => cached(`${lang}:list:${type}`, () => new Intl.ListFormat(locale, { type })).format(items),
+    number: (value) => cached(`${lang}:number`, () => new Intl.NumberFormat(locale)).format(value),
+    device(description) {
+      if (description === "Unknown device") return self.t("device.unknown");
+      const at = description.indexOf(" on ");
+      if (at < 0) return description;
+      return self.t("device.browserOnSystem", { browser: description.slice(0, at), system: description.slice(at + " on ".length) });
+    },
     said(text) {
       if (!source) return text;
       const found = saidIndex(source).find(text);
-      return found ? self.t(found.key, found.values) : text;
+      if (!found) return text;
+      try {
+        return self.t(found.key, found.values);
+      } catch {
+        return text; // a value the pattern could not supply: the English is still true
+      }
     },
   };
   return self;

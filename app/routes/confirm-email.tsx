@@ -20,9 +20,10 @@ import { pageTitle } from "~/components/page-title";
 import { PasskeySignIn } from "~/components/passkey-sign-in";
 import { answerIntent, goTo, intent, pageAction, pageThatPosted } from "~/http/page-action.server";
 import { emailLinkOutcome, verifyLinkProblem } from "~/http/page-messages.server";
+import { useT } from "~/i18n/react";
 
 const titled = (title: string) => pageTitle<{ view: { state: string } }>(title, (page) => page.view.state === "unusable");
-const TITLES = { change: titled("Confirm the change of address"), other: titled("Confirm your email address") };
+const TITLES = { change: titled("confirm.titleChange"), other: titled("confirm.titleVerify") };
 export const meta: typeof TITLES.other = (args) => ((args.data as { view?: { state: string } } | undefined)?.view?.state === "change" ? TITLES.change : TITLES.other)(args);
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
@@ -103,6 +104,8 @@ export default function ConfirmEmail() {
   const last = useActionData<typeof action>();
   const [form, fields] = useZodForm("email-link-creator", emailLinkCreatorFormSchema, last?.intent === "creator" ? last.result : undefined);
   const error = last && "error" in last ? last.error : null;
+  const { t, rich, said, device, dateTime } = useT();
+  const ltr = { ltr: (chunks: ReactNode[]) => <span key="email" className="address" dir="ltr">{chunks}</span> };
   const hidden = (
     <>
       <input type="hidden" name="token" value={token} />
@@ -110,37 +113,37 @@ export default function ConfirmEmail() {
     </>
   );
 
-  if (view.state === "unusable") return <NothingToConfirm title="We could not confirm your email address" text={problem ?? ""} />;
-  if (view.state === "verified") return <NothingToConfirm title="Your email address is verified" text={`${view.email} is already verified. There is nothing more to do.`} />;
+  if (view.state === "unusable") return <NothingToConfirm title={t("verified.failed")} text={said(problem ?? "")} />;
+  if (view.state === "verified") return <NothingToConfirm title={t("confirm.alreadyVerified")} text={rich("confirm.alreadyVerifiedText", { email: view.email }, ltr)} />;
   if (view.state === "change") {
     return (
       <section className="card narrow" aria-labelledby="change-heading">
-        <h1 id="change-heading">{`Move your account from ${view.email} to ${view.newEmail}?`}</h1>
+        <h1 id="change-heading">{rich("confirm.moveQuestion", { email: view.email, newEmail: view.newEmail }, { ltr: (chunks) => <span key={String(chunks)} dir="ltr">{chunks}</span> })}</h1>
         {error ? <ErrorSummary errors={[error]} /> : null}
-        <p>Someone signed in to your account asked to change its email address to {view.newEmail}.</p>
+        <p>{rich("confirm.moveAsked", { newEmail: view.newEmail }, ltr)}</p>
         <Form method="post" className="actions">
           {hidden}
           <SubmitButton name="intent" value="confirm">
-            Confirm
+            {t("confirm.confirm")}
           </SubmitButton>
           <SubmitButton name="intent" value="refuse" className="secondary">
-            This wasn't me
+            {t("confirm.notMe")}
           </SubmitButton>
         </Form>
-        <p className="muted">"This wasn't me" keeps {view.email}, signs out every device and sends you a link to choose a new password.</p>
+        <p className="muted">{rich("confirm.notMeExplained", { email: view.email }, ltr)}</p>
       </section>
     );
   }
   if (!view.creator) {
     return (
       <section className="card narrow" aria-labelledby="verify-heading">
-        <h1 id="verify-heading">Confirm your email address</h1>
+        <h1 id="verify-heading">{t("confirm.titleVerify")}</h1>
         {error ? <ErrorSummary errors={[error]} /> : null}
-        <p>Confirm that {view.email} is your email address.</p>
+        <p>{rich("confirm.verifyThat", { email: view.email }, ltr)}</p>
         <Form method="post">
           {hidden}
           <SubmitButton name="intent" value="confirm" className="primary wide">
-            Confirm {view.email}
+            {rich("confirm.confirmAddress", { email: view.email }, ltr)}
           </SubmitButton>
         </Form>
       </section>
@@ -150,36 +153,32 @@ export default function ConfirmEmail() {
   if (last?.intent === "claim-ask" && !error) return <ClaimQuestion email={view.email} creator={creator} hidden={hidden} here={here} />;
   return (
     <section className="card narrow" aria-labelledby="verify-heading">
-      <h1 id="verify-heading">Confirm your email address</h1>
+      <h1 id="verify-heading">{t("confirm.titleVerify")}</h1>
       {error ? <ErrorSummary errors={[error]} /> : null}
       <p>
-        An account for {view.email} was created on {createdWords(creator.createdAt)}
-        {creator.device ? ` from ${creator.device}` : ""}. Was that you?
+        {creator.device
+          ? rich("confirm.createdOnFrom", { email: view.email, when: dateTime(new Date(creator.createdAt)), device: device(creator.device) }, ltr)
+          : rich("confirm.createdOn", { email: view.email, when: dateTime(new Date(creator.createdAt)) }, ltr)}
       </p>
-      <h2>That was me</h2>
-      <p>Sign in to confirm. Nothing you set up changes.</p>
+      <h2>{t("confirm.wasMe")}</h2>
+      <p>{t("confirm.signInToConfirm")}</p>
       {creator.password ? (
         <Form method="post" {...getFormProps(form)}>
           <ErrorSummary form={form} />
           {hidden}
           <input type="hidden" name="intent" value="creator" />
-          <Field label="Your password for this account" meta={fields.password} type="password" autoComplete="current-password" />
-          <SubmitButton className="primary wide">Sign in and confirm</SubmitButton>
+          <Field label={t("confirm.password")} meta={fields.password} type="password" autoComplete="current-password" />
+          <SubmitButton className="primary wide">{t("confirm.signInAndConfirm")}</SubmitButton>
         </Form>
       ) : null}
       {creator.passkeys ? <PasskeySignIn redirectTo={here} /> : null}
-      <p>
-        <Link to={`/sign-in?redirectTo=${encodeURIComponent(here)}`}>Sign in another way</Link>, then come back to this page.
-      </p>
-      <h2>I didn't create this account</h2>
-      <p>
-        Anyone can sign up with any address. If someone else used yours, confirm that it is yours: we remove the password, passkeys and sign-ins they
-        set up, and you choose your own.
-      </p>
+      <p>{rich("confirm.otherWay", {}, { link: (chunks) => <Link key="sign-in" to={`/sign-in?redirectTo=${encodeURIComponent(here)}`}>{chunks}</Link> })}</p>
+      <h2>{t("confirm.notCreated")}</h2>
+      <p>{t("confirm.notCreatedExplained")}</p>
       <Form method="post">
         {hidden}
         <SubmitButton name="intent" value="claim-ask" className="secondary wide">
-          I didn't create this account
+          {t("confirm.notCreated")}
         </SubmitButton>
       </Form>
     </section>
@@ -187,13 +186,14 @@ export default function ConfirmEmail() {
 }
 
 /** A link with nothing (more) to confirm: why, and the way on. */
-function NothingToConfirm({ title, text }: { title: string; text: string }) {
+function NothingToConfirm({ title, text }: { title: string; text: ReactNode }) {
+  const { t } = useT();
   return (
     <section className="narrow">
       <h1>{title}</h1>
       <p>{text}</p>
       <p>
-        <Link to="/account">Go to your account</Link>
+        <Link to="/account">{t("verified.toAccount")}</Link>
       </p>
     </section>
   );
@@ -201,32 +201,21 @@ function NothingToConfirm({ title, text }: { title: string; text: string }) {
 
 /** The second step of "I didn't create this account": what goes, then the one button that does it. */
 function ClaimQuestion({ email, creator, hidden, here }: { email: string; creator: { password: boolean; passkeys: boolean }; hidden: ReactNode; here: string }) {
-  const ways = [creator.password ? "the password" : null, creator.passkeys ? "the passkeys" : null, "any other way in"].filter(Boolean).join(", ");
+  const { t, rich, list } = useT();
+  const ways = list([creator.password ? t("confirm.wayPassword") : null, creator.passkeys ? t("confirm.wayPasskeys") : null, t("confirm.wayOther")].filter((way): way is string => way !== null));
   return (
     <section className="card narrow" aria-labelledby="claim-heading">
       <h1 id="claim-heading" tabIndex={-1} autoFocus>
-        Remove what was set up on this account?
+        {t("confirm.claimHeading")}
       </h1>
-      <p>
-        We remove {ways} set up on the account for {email}, and sign out every device where it is signed in. Then you choose your own password with a
-        link we email you.
-      </p>
+      <p>{rich("confirm.claimText", { ways, email }, { ltr: (chunks) => <span key="email" className="address" dir="ltr">{chunks}</span> })}</p>
       <Form method="post">
         {hidden}
         <SubmitButton name="intent" value="confirm" className="primary wide">
-          Yes, remove them
+          {t("confirm.yesRemove")}
         </SubmitButton>
       </Form>
-      <p>
-        <Link to={here}>Go back</Link>: if you did create the account, sign in instead and nothing changes.
-      </p>
+      <p>{rich("confirm.goBack", {}, { link: (chunks) => <Link key="back" to={here}>{chunks}</Link> })}</p>
     </section>
   );
-}
-
-/** "1 December at 10:02 UTC": fixed words made the same way on the server and in the browser. */
-function createdWords(iso: string): string {
-  const at = new Date(iso);
-  const day = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" }).format(at);
-  return `${day} at ${iso.slice(11, 16)} UTC`;
 }

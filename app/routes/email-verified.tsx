@@ -8,8 +8,9 @@ import { StatusMessage } from "~/components/forms";
 import { pageTitle } from "~/components/page-title";
 import { takeFlashContent } from "~/http/flash.server";
 import { verifyLinkProblem } from "~/http/page-messages.server";
+import { useT } from "~/i18n/react";
 
-export const meta = pageTitle<{ error: string | null }>("Email confirmation", (data) => Boolean(data.error));
+export const meta = pageTitle<{ error: string | null }>("verified.pageTitle", (data) => Boolean(data.error));
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const headers = new Headers();
@@ -20,34 +21,35 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export default function EmailVerified() {
   const { error, message, link } = useLoaderData<typeof loader>();
+  const { t, said } = useT();
   return (
     <section className="narrow">
       {error ? (
         <>
-          <h1>We could not confirm your email address</h1>
-          <p>{error}</p>
+          <h1>{t("verified.failed")}</h1>
+          <p>{said(error)}</p>
         </>
       ) : message ? (
         <>
-          <h1>Email confirmation</h1>
+          <h1>{t("verified.pageTitle")}</h1>
           <StatusMessage>
-            {message}
+            {said(message)}
             {link ? (
               <>
                 {" "}
-                <Link to={link.href}>{link.text}</Link>
+                <Link to={link.href}>{said(link.text)}</Link>
               </>
             ) : null}
           </StatusMessage>
         </>
       ) : (
         <>
-          <h1>Email confirmation</h1>
-          <p>There is nothing to confirm here. The links we send by email bring you to this page with their result.</p>
+          <h1>{t("verified.pageTitle")}</h1>
+          <p>{t("verified.nothing")}</p>
         </>
       )}
       <p>
-        <Link to="/account">Go to your account</Link>
+        <Link to="/account">{t("verified.toAccount")}</Link>
       </p>
     </section>
   );

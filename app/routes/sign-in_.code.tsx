@@ -15,8 +15,9 @@ import { pageTitle } from "~/components/page-title";
 import { goTo, pageForm } from "~/http/page-action.server";
 import { claimNotice } from "~/http/page-messages.server";
 import { endedBy } from "~/auth/account/claim.server";
+import { useT } from "~/i18n/react";
 
-export const meta = pageTitle("Sign in with a code");
+export const meta = pageTitle("code.pageTitle");
 
 /** The address a refused form carried (parsed or, when rate-limited, kept unparsed), for the next try. */
 const submittedEmail = (result: SubmissionResult<string[]>): string | null => {
@@ -73,52 +74,51 @@ export default function SignInWithCode() {
     email: actionData?.email ?? undefined,
   });
   const keep = redirectTo ? `&redirectTo=${encodeURIComponent(redirectTo)}` : "";
+  const { t, rich } = useT();
   if (onCodeStep) {
     const email = actionData?.email ?? "";
     return (
       <section>
-        <h1>Enter your code</h1>
+        <h1>{t("code.enterHeading")}</h1>
         {actionData?.sent ? (
           <StatusMessage focusKey={actionData}>
-            If {email} can sign in here, we sent it a 6-digit code. It works for {EMAIL_OTP_SECONDS / 60} minutes.
+            {rich("code.sent", { email, minutes: EMAIL_OTP_SECONDS / 60 }, { ltr: (chunks) => <span key="email" className="address" dir="ltr">{chunks}</span> })}
           </StatusMessage>
         ) : email ? (
           // After a refused code the page still says which address the code went to.
-          <p className="muted">
-            Enter the 6-digit code we emailed to <span className="address">{email}</span>.
-          </p>
+          <p className="muted">{rich("code.sentTo", { email }, { ltr: (chunks) => <span key="email" className="address" dir="ltr">{chunks}</span> })}</p>
         ) : null}
         <Form method="post" action={`/sign-in/code?step=code${keep}`} {...getFormProps(codeForm)}>
           <ErrorSummary form={codeForm} />
           <input type="hidden" name="redirectTo" value={redirectTo} />
           <input type="hidden" name={codeFields.email.name} value={email} />
-          <Field label="Code" meta={codeFields.otp} type="text" autoComplete="one-time-code" inputMode="numeric" />
-          <SubmitButton>Sign in</SubmitButton>
+          <Field label={t("code.code")} meta={codeFields.otp} type="text" autoComplete="one-time-code" inputMode="numeric" />
+          <SubmitButton>{t("code.submit")}</SubmitButton>
         </Form>
         {email ? (
           // The same address again, without retyping it: a refused or used-up code is never a dead end.
           <Form method="post" action={`/sign-in/code?step=email${keep}`}>
             <input type="hidden" name="redirectTo" value={redirectTo} />
             <input type="hidden" name="email" value={email} />
-            <SubmitButton className="link-button">Send a new code</SubmitButton>
+            <SubmitButton className="link-button">{t("code.resend")}</SubmitButton>
           </Form>
         ) : null}
         <p className="muted">
-          <Link to={`/sign-in/code${redirectTo ? `?redirectTo=${encodeURIComponent(redirectTo)}` : ""}`}>Use another email address</Link>
+          <Link to={`/sign-in/code${redirectTo ? `?redirectTo=${encodeURIComponent(redirectTo)}` : ""}`}>{t("code.otherAddress")}</Link>
         </p>
       </section>
     );
   }
   return (
     <Form method="post" action={`/sign-in/code?step=email${keep}`} className="card" {...getFormProps(emailForm)}>
-      <h1>Sign in with a code</h1>
-      <p className="muted">We will email you a 6-digit code. No password needed.</p>
+      <h1>{t("code.pageTitle")}</h1>
+      <p className="muted">{t("code.lead")}</p>
       <ErrorSummary form={emailForm} />
       <input type="hidden" name="redirectTo" value={redirectTo} />
-      <Field label="Email" meta={emailFields.email} type="email" autoComplete="email" />
-      <SubmitButton>Email me a sign-in code</SubmitButton>
+      <Field label={t("code.email")} meta={emailFields.email} type="email" autoComplete="email" />
+      <SubmitButton>{t("code.send")}</SubmitButton>
       <p className="muted">
-        <Link to="/sign-in">Sign in with a password</Link>
+        <Link to="/sign-in">{t("code.withPassword")}</Link>
       </p>
     </Form>
   );

@@ -18,8 +18,9 @@ import { CheckboxField, ErrorSummary, Field, StatusMessage, SubmitButton, useZod
 import { pageTitle } from "~/components/page-title";
 import { PAGE_MESSAGES, twoFactorCodeWords } from "~/http/page-messages.server";
 import { goTo, pageForm } from "~/http/page-action.server";
+import { useT } from "~/i18n/react";
 
-export const meta = pageTitle("Two-factor authentication");
+export const meta = pageTitle("twoFactor.pageTitle");
 
 type Method = "totp" | "backup" | "otp";
 const methodOf = (url: URL, otpOpen = true): Method => {
@@ -98,9 +99,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 const TITLES: Record<Method, { intro: string; label: string }> = {
-  totp: { intro: "Enter the 6-digit code from your authenticator app.", label: "Code" },
-  backup: { intro: "Enter one of the backup codes you saved when you set up two-factor authentication. Each works once.", label: "Backup code" },
-  otp: { intro: "Enter the 6-digit code we emailed you.", label: "Code" },
+  totp: { intro: "twoFactor.introTotp", label: "twoFactor.code" },
+  backup: { intro: "twoFactor.introBackup", label: "twoFactor.backupCode" },
+  otp: { intro: "twoFactor.introOtp", label: "twoFactor.code" },
 };
 
 export default function TwoFactor() {
@@ -108,47 +109,47 @@ export default function TwoFactor() {
   const actionData = useActionData<typeof action>();
   const [form, fields] = useZodForm(`two-factor-${method}`, secondFactorFormSchema, actionData?.result);
   const keep = redirectTo ? `&redirectTo=${encodeURIComponent(redirectTo)}` : "";
+  const { t } = useT();
+  const minutes = TWO_FACTOR_OTP_SECONDS / 60;
   return (
     <div className="card narrow">
-      <h1>{newDevice ? "Confirm it's you" : "Two-factor authentication"}</h1>
+      <h1>{newDevice ? t("twoFactor.confirmItsYou") : t("twoFactor.pageTitle")}</h1>
       {newDevice && !actionData ? (
-        <StatusMessage>
-          We emailed you a code to confirm it's you: this browser has not signed in to your account before. It works for {TWO_FACTOR_OTP_SECONDS / 60} minutes.
-        </StatusMessage>
+        <StatusMessage>{t("twoFactor.newDevice", { minutes })}</StatusMessage>
       ) : sent && method === "otp" && !actionData ? (
-        <StatusMessage>We sent a code to your email address. It works for {TWO_FACTOR_OTP_SECONDS / 60} minutes.</StatusMessage>
+        <StatusMessage>{t("twoFactor.sent", { minutes })}</StatusMessage>
       ) : null}
-      <p className="muted">{TITLES[method].intro}</p>
+      <p className="muted">{t(TITLES[method].intro)}</p>
       <Form method="post" action={`/two-factor?method=${method}${keep}`} {...getFormProps(form)}>
         <ErrorSummary form={form} />
         <input type="hidden" name="redirectTo" value={redirectTo} />
-        <Field label={TITLES[method].label} meta={fields.code} type="text" autoComplete="one-time-code" inputMode={method === "backup" ? undefined : "numeric"} />
-        {newDevice ? null : <CheckboxField label="Trust this device for 30 days" meta={fields.trustDevice} />}
-        <SubmitButton>Verify</SubmitButton>
+        <Field label={t(TITLES[method].label)} meta={fields.code} type="text" autoComplete="one-time-code" inputMode={method === "backup" ? undefined : "numeric"} />
+        {newDevice ? null : <CheckboxField label={t("twoFactor.trust")} meta={fields.trustDevice} />}
+        <SubmitButton>{t("twoFactor.verify")}</SubmitButton>
       </Form>
-      <h2>Other ways</h2>
+      <h2>{t("twoFactor.otherWays")}</h2>
       <ul className="plain">
         {method !== "totp" && !newDevice ? (
           <li>
-            <Link to={`/two-factor?method=totp${keep}`}>Use your authenticator app</Link>
+            <Link to={`/two-factor?method=totp${keep}`}>{t("twoFactor.useApp")}</Link>
           </li>
         ) : null}
         {method !== "backup" && !newDevice ? (
           <li>
-            <Link to={`/two-factor?method=backup${keep}`}>Use a backup code</Link>
+            <Link to={`/two-factor?method=backup${keep}`}>{t("twoFactor.useBackup")}</Link>
           </li>
         ) : null}
         {otpOpen ? (
           <li>
             <Form method="post" action={`/two-factor?send=1${keep}`} className="inline">
               <input type="hidden" name="redirectTo" value={redirectTo} />
-              <SubmitButton className="secondary">{method === "otp" ? "Email me a new code" : "Email me a code"}</SubmitButton>
+              <SubmitButton className="secondary">{method === "otp" ? t("twoFactor.emailNew") : t("twoFactor.email")}</SubmitButton>
             </Form>
           </li>
         ) : null}
       </ul>
       <p className="muted">
-        <Link to="/sign-in">Start over</Link>
+        <Link to="/sign-in">{t("twoFactor.startOver")}</Link>
       </p>
     </div>
   );

@@ -12,8 +12,9 @@ import { ErrorSummary, Field, SubmitButton, useZodForm } from "~/components/form
 import { pageTitle } from "~/components/page-title";
 import { goTo, pageForm } from "~/http/page-action.server";
 import { requirePageSession } from "~/http/page-session.server";
+import { useT } from "~/i18n/react";
 
-export const meta = pageTitle("Welcome");
+export const meta = pageTitle("welcome.pageTitle");
 
 /** Where to go on: a same-site path (anything else, or nothing, is the account overview). */
 const nextPath = (redirectTo: string | null | undefined) => {
@@ -46,18 +47,17 @@ export default function Welcome() {
   const page = useLoaderData<typeof loader>();
   const last = useActionData<typeof action>();
   const [form, fields] = useZodForm("welcome", welcomeSchema, last?.result, { name: page.name });
+  const { t, rich } = useT();
   return (
     <Form method="post" className="card narrow" {...getFormProps(form)}>
-      <h1>Your account was created</h1>
-      <p>
-        Welcome! You signed in with a code sent to <span className="address">{page.email}</span>, which made a new account for that address.
-      </p>
+      <h1>{t("welcome.heading")}</h1>
+      <p>{rich("welcome.lead", { email: page.email }, { ltr: (chunks) => <span key="email" className="address" dir="ltr">{chunks}</span> })}</p>
       <ErrorSummary form={form} />
       <input type="hidden" name="redirectTo" value={page.redirectTo} />
-      <Field label="Your name" meta={fields.name} type="text" autoComplete="name" hint="What should we call you? Others in your organizations see it too." autoFocus />
-      <SubmitButton className="primary wide">Save and continue</SubmitButton>
+      <Field label={t("welcome.name")} meta={fields.name} type="text" autoComplete="name" hint={t("welcome.nameHint")} autoFocus />
+      <SubmitButton className="primary wide">{t("welcome.save")}</SubmitButton>
       <p className="muted">
-        <Link to={page.next}>Skip for now</Link>
+        <Link to={page.next}>{t("welcome.skip")}</Link>
       </p>
     </Form>
   );

@@ -119,6 +119,20 @@ test.describe("the sign-in pages, without JavaScript", () => {
     await page.getByRole("button", { name: "Registrieren", exact: true }).click();
     await expect(page.locator(".error-summary")).toContainText("Verwenden Sie mindestens 8 Zeichen.");
     await expectNoSidewaysScroll(page, "sign-up de");
+
+    // The e-mailed code: the sent page says where it went, in German, the address kept left to right.
+    await page.goto("/sign-in/code");
+    await page.getByLabel("E-Mail-Adresse").fill("someone@example.com");
+    await page.getByRole("button", { name: "Anmeldecode per E-Mail senden" }).click();
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Code eingeben");
+    await expect(page.getByRole("status")).toContainText("Falls sich someone@example.com hier anmelden kann");
+    await expect(page.locator('[role="status"] [dir="ltr"]')).toHaveText("someone@example.com");
+    await page.getByRole("button", { name: "Anmelden", exact: true }).click();
+    await expect(page.locator(".error-summary")).toContainText("Geben Sie den Code aus der E-Mail ein.");
+    // A verification link's refusal, in German.
+    await page.goto("/email-verified?error=token_expired");
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Wir konnten Ihre E-Mail-Adresse nicht bestätigen");
+    await expect(page.locator("main")).toContainText("Der Link ist abgelaufen.");
   });
 
   for (const [language, heading] of [["ar", "إنشاء حساب"], ["he", "יצירת חשבון"]] as const) {
@@ -129,7 +143,7 @@ test.describe("the sign-in pages, without JavaScript", () => {
       await expect(page.getByRole("heading", { level: 1 })).toHaveText(heading);
       await expectNoAxeViolations(page, `sign-up ${language}`);
       await expectNoSidewaysScroll(page, `sign-up ${language}`);
-      for (const path of ["/sign-in", "/forgot-password", "/reset-password?token=nothing"]) {
+      for (const path of ["/sign-in", "/forgot-password", "/reset-password?token=nothing", "/sign-in/code", "/email-verified", "/email-verified?error=token_expired"]) {
         await page.goto(path);
         await expect(page.locator("html")).toHaveAttribute("lang", language);
         await expectNoAxeViolations(page, `${path} ${language}`);

@@ -16,6 +16,8 @@ const SAME_AS_ENGLISH: Record<string, string[]> = {
   "common.dateTimeUtc": ["de", "fr", "es", "he"],
   "common.errorPrefix": ["es"],
   "signUp.name": ["de"],
+  "code.code": ["de", "fr"],
+  "twoFactor.code": ["de", "fr"],
 };
 
 type Element = { type: number; value?: string; pluralType?: string; options?: Record<string, { value: Element[] }>; children?: Element[] };

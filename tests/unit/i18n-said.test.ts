@@ -10,7 +10,9 @@ import { SHIPPED_CATALOGS } from "~/i18n/catalogs.server";
 import { translator } from "~/i18n/format";
 import { SHIPPED_LANGUAGES } from "~/i18n/languages";
 import { saidIndex } from "~/i18n/said";
-import { linkRefusal, PAGE_MESSAGES, wordsFor } from "~/http/page-messages.server";
+import { linkRefusal, PAGE_MESSAGES, twoFactorCodeWords, verifyLinkProblem, wordsFor } from "~/http/page-messages.server";
+import { otpCodeFormSchema } from "~/auth/email-otp/schemas";
+import { secondFactorFormSchema } from "~/auth/two-factor/schemas";
 import { SERVER_TROUBLE } from "~/http/page-action.server";
 import { SIGNED_OUT_ELSEWHERE } from "~/http/page-session.server";
 
@@ -62,6 +64,11 @@ const written: string[] = [
   PAGE_MESSAGES.ACCOUNT_TEMPORARILY_LOCKED(new AuthError("ACCOUNT_TEMPORARILY_LOCKED", { headers: { "Retry-After": "600" } })),
   PAGE_MESSAGES.ACCOUNT_TEMPORARILY_LOCKED(new AuthError("ACCOUNT_TEMPORARILY_LOCKED", { reason: "device" })),
   PAGE_MESSAGES.ACCOUNT_TEMPORARILY_LOCKED(new AuthError("ACCOUNT_TEMPORARILY_LOCKED")),
+  ...messagesOf(otpCodeFormSchema, { email: "a@example.com", otp: "" }),
+  ...messagesOf(secondFactorFormSchema, { code: "" }),
+  ...(["INVALID_OTP", "OTP_EXPIRED", "OTP_NOT_ENABLED", "INVALID_TWO_FACTOR_COOKIE", "TOO_MANY_ATTEMPTS"] as ErrorName[]).map((code) => wordsFor(new AuthError(code))),
+  ...["expired", "exhausted", "missing", undefined].map(twoFactorCodeWords),
+  ...["token_expired", "invalid_token", "user_not_found", "unauthorized"].map((error) => verifyLinkProblem(error)!),
   linkRefusal("too_many_requests")!,
   linkRefusal("invalid_callbackurl")!,
   SERVER_TROUBLE,
@@ -83,6 +90,12 @@ describe.each(SHIPPED_LANGUAGES.filter((language) => language !== "en"))("in %s"
   test("a sentence it does not know is shown as written", () => {
     expect(t.said("Ada's own words")).toBe("Ada's own words");
   });
+});
+
+test("devices are composed in the reader's language", () => {
+  expect(translator("de", SHIPPED_CATALOGS.de).device("Chrome on Linux")).toBe("Chrome unter Linux");
+  expect(translator("ar", SHIPPED_CATALOGS.ar).device("Unknown device")).toBe("جهاز غير معروف");
+  expect(translator("fr", SHIPPED_CATALOGS.fr).device("Firefox")).toBe("Firefox");
 });
 
 test("German words for a field rule, with its number", () => {
