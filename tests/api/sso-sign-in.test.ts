@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiClient, signUp, uniqueEmail } from "../support/client";
 import { COOKIE, setCookie } from "../support/cookies";
 import { enableTwoFactor } from "../support/two-factor";
+import { Mailbox } from "../support/mailbox";
 import { count, query } from "../support/sql";
 import {
   addMember,
@@ -19,13 +20,15 @@ import {
 } from "../support/sso";
 
 let world: SsoWorld;
+let mailbox: Mailbox;
 let owner: Person;
 let organizationId: string;
 /** A proven connection for `domain`. */
 let connection: { providerId: string; domain: string; domainVerificationToken: string };
 
 beforeAll(async () => {
-  world = await startSsoWorld();
+  mailbox = await new Mailbox().start();
+  world = await startSsoWorld({ SMTP_URL: mailbox.url });
   owner = await person(world.server);
   organizationId = (await createOrganization(owner)).id;
   connection = await registerOidc(world, owner, organizationId);
@@ -33,6 +36,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await world?.stop();
+  await mailbox?.stop();
 });
 
 const now = () => (world.server.database.kind === "sqlite" ? Date.now() : new Date());
@@ -153,6 +157,8 @@ describe("the return: who signs in", () => {
     const events = await query<{ details: string }>(world.server.database, `SELECT "details" FROM "securityEvent" WHERE "userId" = ? AND "type" = 'account_linked'`, [existing.user.id]);
     expect(events).toHaveLength(1);
     expect(JSON.parse(events[0].details)).toMatchObject({ provider: connection.providerId, byAddress: true });
+    const mail = await mailbox.waitFor(email, /was linked/);
+    expect(mail.text).toContain(`Single sign-on (${connection.providerId}) account was linked to your account`);
   });
 
   it("claims a never-proven account with that address: what was set up before ends, the address becomes verified", async () => {
