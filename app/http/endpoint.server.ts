@@ -26,6 +26,11 @@ export const API_BASE_PATH = "/api/auth";
 interface EndpointDefinition<Body extends z.ZodType, Query extends z.ZodType, Result extends Promise<unknown>> {
   method: "GET" | "POST";
   /**
+   * A capability an operator may turn off (AUTH_TEAMS, AUTH_CUSTOM_ROLES): while this answers false, the route
+   * answers exactly as a path without a route does (404 NOT_FOUND), before its method, body or session are read.
+   */
+  available?: () => boolean;
+  /**
    * A GET that changes something (follows an e-mailed link: uses up a token, deletes an account). Mail scanners
    * and link previews send HEAD to such links, so HEAD answers without running the handler.
    */
@@ -238,6 +243,7 @@ export function endpoint<Body extends z.ZodType = z.ZodUnknown, Query extends z.
   async function handle({ request, context, params }: LoaderFunctionArgs | ActionFunctionArgs): Promise<Response> {
     let ctx: RequestContext | undefined;
     try {
+      if (definition.available && !definition.available()) throw new AuthError("NOT_FOUND");
       // HEAD is GET without a body (Node drops the body); everything else must match the route's method.
       const method = request.method === "HEAD" ? "GET" : request.method;
       if (method !== definition.method) throw new AuthError("METHOD_NOT_ALLOWED", { headers: { Allow: definition.method } });

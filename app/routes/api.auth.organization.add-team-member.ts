@@ -1,9 +1,11 @@
 import { teamMemberBody } from "~/auth/teams/schemas";
 import { addTeamMember } from "~/auth/teams/team-members.server";
 import { requireSession } from "~/auth/session/sessions.server";
+import { teamsOn } from "~/auth/teams/teams.server";
 import { endpoint } from "~/http/endpoint.server";
 
 export const { loader, action } = endpoint({
+  available: teamsOn,
   method: "POST",
   body: teamMemberBody,
   handler: async ({ body, ctx }) => addTeamMember(await requireSession(ctx), body, ctx),

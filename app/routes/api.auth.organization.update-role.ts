@@ -1,11 +1,12 @@
 import { updateRoleBody } from "~/auth/organization/schemas";
-import { assertCustomRolesOn, updateRole } from "~/auth/organization/roles.server";
+import { updateRole } from "~/auth/organization/roles.server";
 import { requireSession } from "~/auth/session/sessions.server";
+import { customRolesOn } from "~/auth/organization/custom-roles.server";
 import { endpoint } from "~/http/endpoint.server";
 
 export const { loader, action } = endpoint({
+  available: customRolesOn,
   method: "POST",
   body: updateRoleBody,
-  // AUTH_CUSTOM_ROLES=off: 404 before anything else is asked.
-  handler: async ({ body, ctx }) => (assertCustomRolesOn(), updateRole(await requireSession(ctx), body, ctx)),
+  handler: async ({ body, ctx }) => updateRole(await requireSession(ctx), body, ctx),
 });

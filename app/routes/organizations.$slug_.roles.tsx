@@ -11,6 +11,7 @@ import { createRole } from "~/auth/organization/roles.server";
 import { roleForm } from "~/auth/organization/schemas";
 import { FlashMessage, Section } from "~/components/account-sections";
 import { ErrorSummary, Field, SubmitButton, useZodForm } from "~/components/forms";
+import { shownTabs } from "~/auth/organization/tabs.server";
 import { OrganizationTabs } from "~/components/organization-tabs";
 import { withErrorTitle } from "~/components/page-title";
 import { PermissionCheckboxes } from "~/components/role-permissions";
@@ -28,7 +29,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const [current, ctx] = await requirePageSession(request, context);
   const view = await rolesView(current, params.slug ?? "");
   if (!view) throw notFound();
-  return data({ ...view, flash: takeFlashNotice(request, ctx.responseHeaders) }, { headers: ctx.responseHeaders });
+  return data({ ...view, tabs: shownTabs(), flash: takeFlashNotice(request, ctx.responseHeaders) }, { headers: ctx.responseHeaders });
 }
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
@@ -59,7 +60,7 @@ export default function RolesPage() {
       <section>
         <h1>{organization.name}</h1>
         <FlashMessage flash={page.flash} />
-        <OrganizationTabs slug={organization.slug} current="roles" />
+        <OrganizationTabs slug={organization.slug} current="roles" {...page.tabs} />
       </section>
 
       <Section id="built-in-roles" title="Built-in roles">

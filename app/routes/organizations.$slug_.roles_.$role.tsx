@@ -12,6 +12,7 @@ import { deleteRole, updateRole } from "~/auth/organization/roles.server";
 import { roleForm } from "~/auth/organization/schemas";
 import { FlashMessage, Section } from "~/components/account-sections";
 import { ErrorSummary, Field, SubmitButton, useZodForm } from "~/components/forms";
+import { shownTabs } from "~/auth/organization/tabs.server";
 import { OrganizationTabs } from "~/components/organization-tabs";
 import { withErrorTitle } from "~/components/page-title";
 import { PermissionCheckboxes } from "~/components/role-permissions";
@@ -29,7 +30,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const [current, ctx] = await requirePageSession(request, context);
   const view = await roleView(current, params.slug ?? "", params.role ?? "");
   if (!view) throw notFound();
-  return data({ ...view, flash: takeFlashNotice(request, ctx.responseHeaders) }, { headers: ctx.responseHeaders });
+  return data({ ...view, tabs: shownTabs(), flash: takeFlashNotice(request, ctx.responseHeaders) }, { headers: ctx.responseHeaders });
 }
 
 const rolesPage = (slug: string) => `/organizations/${encodeURIComponent(slug)}/roles`;
@@ -83,7 +84,7 @@ export default function RolePage() {
           {organization.name}: role {role.name}
         </h1>
         <FlashMessage flash={page.flash} />
-        <OrganizationTabs slug={organization.slug} current="roles" />
+        <OrganizationTabs slug={organization.slug} current="roles" {...page.tabs} />
         <p>
           <Link to={rolesPage(organization.slug)}>All roles</Link>
         </p>

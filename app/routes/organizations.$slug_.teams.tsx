@@ -15,6 +15,7 @@ import { createTeam } from "~/auth/teams/teams.server";
 import { teamsView } from "~/auth/teams/team-view.server";
 import { FlashMessage, Section } from "~/components/account-sections";
 import { ErrorSummary, Field, SubmitButton, useZodForm } from "~/components/forms";
+import { shownTabs } from "~/auth/organization/tabs.server";
 import { OrganizationTabs } from "~/components/organization-tabs";
 import { withErrorTitle } from "~/components/page-title";
 import { numberedPages, Pager, pageNumberOf } from "~/components/pager";
@@ -32,7 +33,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const [current, ctx] = await requirePageSession(request, context);
   const view = await teamsView(current, params.slug ?? "", pageNumberOf(request, "page"));
   if (!view) throw notFound();
-  return data({ ...view, flash: takeFlashNotice(request, ctx.responseHeaders) }, { headers: ctx.responseHeaders });
+  return data({ ...view, tabs: shownTabs(), flash: takeFlashNotice(request, ctx.responseHeaders) }, { headers: ctx.responseHeaders });
 }
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
@@ -75,7 +76,7 @@ export default function TeamsPage() {
       <section>
         <h1>{organization.name}</h1>
         <FlashMessage flash={page.flash} />
-        <OrganizationTabs slug={organization.slug} current="teams" />
+        <OrganizationTabs slug={organization.slug} current="teams" {...page.tabs} />
       </section>
 
       <Section id="teams" title="Teams">

@@ -18,6 +18,7 @@ import { teamView } from "~/auth/teams/team-view.server";
 import { FlashMessage, Section } from "~/components/account-sections";
 import { ConfirmQuestion } from "~/components/confirm-question";
 import { ErrorSummary, Field, SubmitButton, useZodForm } from "~/components/forms";
+import { shownTabs } from "~/auth/organization/tabs.server";
 import { OrganizationTabs } from "~/components/organization-tabs";
 import { withErrorTitle } from "~/components/page-title";
 import { numberedPages, Pager, pageNumberOf } from "~/components/pager";
@@ -35,7 +36,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const [current, ctx] = await requirePageSession(request, context);
   const view = await teamView(current, params.slug ?? "", params.teamId ?? "", pageNumberOf(request, "page"));
   if (!view) throw notFound();
-  return data({ ...view, flash: takeFlashNotice(request, ctx.responseHeaders) }, { headers: ctx.responseHeaders });
+  return data({ ...view, tabs: shownTabs(), flash: takeFlashNotice(request, ctx.responseHeaders) }, { headers: ctx.responseHeaders });
 }
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
@@ -107,7 +108,7 @@ export default function TeamPage() {
       <section>
         <h1>{team.name}</h1>
         <FlashMessage flash={page.flash} />
-        <OrganizationTabs slug={organization.slug} current="teams" />
+        <OrganizationTabs slug={organization.slug} current="teams" {...page.tabs} />
         <p className="muted">
           <Link to={`/organizations/${encodeURIComponent(organization.slug)}/teams`}>All teams of {organization.name}</Link>
         </p>

@@ -5,7 +5,7 @@
 import { createAuthClient } from "better-auth/client";
 import { organizationClient } from "better-auth/client/plugins";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { uniqueEmail } from "../support/client";
+import { ApiClient, uniqueEmail } from "../support/client";
 import { createRole, ORG, organization as organizationOn, person as personOn, roleOf, uniqueSlug } from "../support/roles";
 import { browserFetch } from "../support/better-auth";
 import { type Mailbox } from "../support/mailbox";
@@ -162,6 +162,13 @@ describe("create-role: rules 2 and 6", () => {
       const answer = method === "GET" ? await t.owner.client.get(`${ORG}/${path}`) : await t.owner.client.post(`${ORG}/${path}`, body);
       expect(answer.status, path).toBe(404);
     }
+    // As a path without a route: before the body, the query or the session are read.
+    const unknown = await t.owner.client.post(`${ORG}/no-such-route`, {});
+    const malformed = await t.owner.client.post(`${ORG}/create-role`, { role: 42 });
+    expect([malformed.status, malformed.body]).toEqual([404, unknown.body]);
+    const signedOut = new ApiClient(off.baseUrl);
+    const listed = await signedOut.get(`${ORG}/list-roles?limit=-1`);
+    expect([listed.status, listed.body]).toEqual([404, unknown.body]);
     await query(off.database, `INSERT INTO "organizationRole" ("id", "organizationId", "role", "permission", "createdAt", "updatedAt") VALUES (?, ?, ?, ?, ?, ?)`, [
       `r-${Date.now()}`,
       t.org.id,
@@ -173,6 +180,14 @@ describe("create-role: rules 2 and 6", () => {
     const given = await t.owner.client.post(`${ORG}/update-member-role`, { memberId: t.memberId, role: "viewer", organizationId: t.org.id });
     expect(given.status).toBe(400);
     expect(given.body.code).toBe("ROLE_NOT_FOUND");
+    // No tab leads to the missing page, on the members page or the teams pages.
+    const slug = (t.org as { slug?: string }).slug ?? "";
+    for (const page of [`/organizations/${slug}`, `/organizations/${slug}/teams`]) {
+      const html = await t.owner.client.get(page);
+      expect(html.status, page).toBe(200);
+      expect(html.text, page).toContain(`href="/organizations/${slug}/teams"`);
+      expect(html.text, page).not.toContain(`href="/organizations/${slug}/roles"`);
+    }
   });
 });
 

@@ -3,7 +3,7 @@
 // rule 8's race at the team member limit (on PostgreSQL it fails with the lock taken out), the events and their
 // words, and AUTH_TEAMS=off — on both databases.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PASSWORD, uniqueEmail } from "../support/client";
+import { ApiClient, PASSWORD, uniqueEmail } from "../support/client";
 import { activeTeamOf, addMember, createOrg, createTeam, ORG, person as teamPerson, setting as teamSetting } from "../support/teams";
 import { type Mailbox } from "../support/mailbox";
 import { sharedMailbox, sharedServer, type TestServer } from "../support/server";
@@ -154,6 +154,15 @@ describe("AUTH_TEAMS=off", () => {
       const response = method === "GET" ? await owner.client.get(`${ORG}/${path}`) : await owner.client.post(`${ORG}/${path}`, body!);
       expect([path, response.status]).toEqual([path, 404]);
     }
+    // As a path without a route: before the body, the query or the session are read.
+    const unknown = await owner.client.post(`${ORG}/no-such-route`, {});
+    for (const path of ["create-team", "add-team-member", "remove-team"]) {
+      const malformed = await owner.client.post(`${ORG}/${path}`, { name: 42, teamId: ["x"] });
+      expect([path, malformed.status, malformed.body]).toEqual([path, 404, unknown.body]);
+    }
+    const signedOut = new ApiClient(off.baseUrl);
+    expect((await signedOut.get(`${ORG}/list-teams?limit=-1`)).status).toBe(404);
+    expect((await signedOut.get(`${ORG}/list-team-members`)).body).toEqual(unknown.body);
     const invite = await owner.client.post(`${ORG}/invite-member`, { email: uniqueEmail("off"), role: "member", teamId: "t1", organizationId: org.id });
     expect(invite.status).toBe(400);
     expect((await owner.client.get(`${ORG}/get-full-organization`)).body.teams).toBeUndefined();
