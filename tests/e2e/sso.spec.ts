@@ -5,7 +5,9 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { OAuth2Server } from "oauth2-mock-server";
+import http from "node:http";
 import { startDnsStub, type DnsStub } from "../support/dns-stub";
+import { encode, readAuthnRequest, responseXml, sign } from "../support/saml-idp";
 import { expect, expectErrorSummary, expectNoAxeViolations, expectSignedInAs, expectStatus, PASSWORD, signUp, test, uniqueEmail } from "./fixtures";
 import { E2E_PORT } from "./ports";
 
@@ -13,6 +15,8 @@ import { E2E_PORT } from "./ports";
 const IDP_PORT = E2E_PORT + 7;
 const DNS_PORT = E2E_PORT + 8;
 const ISSUER = `http://localhost:${IDP_PORT}`;
+const SAML_IDP_PORT = E2E_PORT + 9;
+const SAML_ENTITY_ID = "https://idp.example.test/metadata";
 
 test.use({
   javaScriptEnabled: false,
@@ -24,6 +28,30 @@ test.describe.configure({ mode: "serial" });
 let idp: OAuth2Server;
 let dns: DnsStub;
 let claims: Record<string, unknown> = {};
+let samlIdp: http.Server;
+/** Who the SAML IdP signs in next. */
+let samlPerson = "";
+
+/**
+ * A SAML IdP's sign-in page on loopback: it reads our AuthnRequest and answers with a page whose "Continue" button
+ * posts the signed response to our ACS (the HTTP-POST binding, without JavaScript).
+ */
+function samlIdpPage(request: http.IncomingMessage, response: http.ServerResponse) {
+  if (!request.url?.startsWith("/sso?")) {
+    response.writeHead(404).end(); // the browser's /favicon.ico
+    return;
+  }
+  const { xml, id, relayState } = readAuthnRequest(`http://localhost${request.url}`);
+  const acs = /AssertionConsumerServiceURL="([^"]+)"/.exec(xml)![1];
+  const audience = />([^<]+)<\/saml:Issuer>/.exec(xml)![1];
+  const signed = sign(responseXml({ idpEntityId: SAML_ENTITY_ID, acs, audience, inResponseTo: id, nameId: samlPerson, email: samlPerson, name: "Ada Lovelace" }));
+  response.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
+  response.end(
+    `<!doctype html><html lang="en"><head><title>Test IdP</title></head><body><main><h1>Test IdP</h1><form method="post" action="${acs}">` +
+      `<input type="hidden" name="SAMLResponse" value="${encode(signed)}"><input type="hidden" name="RelayState" value="${relayState}">` +
+      `<button type="submit">Continue to the service</button></form></main></body></html>`,
+  );
+}
 
 test.beforeAll(async () => {
   idp = new OAuth2Server();
@@ -32,10 +60,13 @@ test.beforeAll(async () => {
   idp.service.on("beforeTokenSigning", (token) => Object.assign(token.payload, claims));
   idp.service.on("beforeUserinfo", (response) => void (response.body = { ...claims }));
   dns = await startDnsStub(DNS_PORT);
+  samlIdp = http.createServer(samlIdpPage);
+  await new Promise<void>((resolve) => samlIdp.listen(SAML_IDP_PORT, "127.0.0.1", resolve));
 });
 test.afterAll(async () => {
   await idp?.stop();
   await dns?.stop();
+  await new Promise((resolve) => samlIdp?.close(resolve));
 });
 
 const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
@@ -131,7 +162,8 @@ test("an address without a proven connection stays on the page with the error in
   await expectErrorSummary(page, ["Your organization's identity provider did not let you in."]);
 });
 
-test("an owner adds a SAML connection and sees what the IdP's admin needs", async ({ page }) => {
+test("an owner adds a SAML connection, and a person signs in through the IdP's form post", async ({ page, browser }) => {
+  test.slow();
   const id = unique();
   const slug = `saml-${id}`;
   await signUp(page, { name: "Sam Owner", email: uniqueEmail("saml-owner"), password: PASSWORD });
@@ -145,8 +177,8 @@ test("an owner adds a SAML connection and sees what the IdP's admin needs", asyn
   const form = page.locator("form", { has: page.getByRole("heading", { name: "Add a SAML connection" }) });
   await form.getByLabel("Provider ID").fill(`adfs-${id}`);
   await form.getByLabel("Email domain").fill(`saml-${id}.example.com`);
-  await form.getByLabel("IdP entity ID").fill("https://idp.example.test/metadata");
-  await form.getByLabel("SSO URL").fill("https://idp.example.test/sso");
+  await form.getByLabel("IdP entity ID").fill(SAML_ENTITY_ID);
+  await form.getByLabel("SSO URL").fill(`http://localhost:${SAML_IDP_PORT}/sso`);
   await form.getByLabel("Signing certificate").fill("not a certificate");
   await form.getByRole("button", { name: "Add SAML connection" }).click();
   await expectErrorSummary(page, ["samlConfig.cert is not an X.509 certificate in PEM"]);
@@ -162,4 +194,21 @@ test("an owner adds a SAML connection and sees what the IdP's admin needs", asyn
   await expect(card.getByLabel("Metadata URL")).toHaveValue(new RegExp(`/api/auth/sso/saml2/sp/metadata\\?providerId=adfs-${id}$`));
   await expect(card.getByLabel("Entity ID")).toHaveValue(new RegExp(`providerId=adfs-${id}$`));
   await expectNoAxeViolations(page, "a SAML connection");
+
+  // Proven, then a person of the domain goes to the IdP and comes back through the ACS, signed in.
+  const name = await card.getByLabel("Name").inputValue();
+  dns.records.set(name, [await card.getByLabel("Value").inputValue()]);
+  await card.getByRole("button", { name: "Verify domain" }).click();
+  await expectStatus(page, `The domain of adfs-${id} is verified: its people can now sign in with SSO.`);
+  samlPerson = `ada-${id}@saml-${id}.example.com`;
+  const context = await browser.newContext({ javaScriptEnabled: false, baseURL: new URL(page.url()).origin });
+  const visitor = await context.newPage();
+  await visitor.goto("/sign-in/sso");
+  await visitor.getByLabel("Work email").fill(samlPerson);
+  await visitor.getByRole("button", { name: "Continue" }).click();
+  await expect(visitor.getByRole("heading", { name: "Test IdP" })).toBeVisible();
+  await visitor.getByRole("button", { name: "Continue to the service" }).click();
+  await expect(visitor).toHaveURL(/\/account/);
+  await expectSignedInAs(visitor, { name: "Ada Lovelace", email: samlPerson });
+  await context.close();
 });
