@@ -4,7 +4,7 @@
 
 /** Writes the refusal; `headers` are added either way (Allow, Connection). */
 export function sendRefusal(build, req, res, status, text, headers = {}) {
-  const page = build?.entry?.module?.refusalPage?.(status, req.headers.accept);
+  const page = build?.entry?.module?.refusalPage?.(status, req.headers.accept, req.headers);
   if (page) {
     res.writeHead(status, { ...page.headers, ...headers }).end(page.body);
     return;

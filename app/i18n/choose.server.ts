@@ -1,6 +1,6 @@
 // What the language rule needs from settings and a request without reading a session (the session layer itself
 // calls this at sign-in and sign-up): the languages on offer, the picker's cookie, a signed-out request's choice.
-import { cookieName, requestCookies, setCookie } from "~/auth/core/cookies.server";
+import { cookieName, cookiesOfHeader, requestCookies, setCookie } from "~/auth/core/cookies.server";
 import type { RequestContext } from "~/auth/request-context.server";
 import { env } from "~/env.server";
 import { chooseLanguage } from "~/i18n/negotiate";
@@ -18,6 +18,11 @@ export function languageWithoutAccount(request: Request, uiLocales?: string | nu
     env.i18n.languages,
     env.i18n.defaultLanguage,
   );
+}
+
+/** The same from bare headers, for the server's own refusals before any page runs (server/refusal.mjs). */
+export function languageOfHeaders(cookieHeader: string | undefined, acceptLanguage: string | undefined): string {
+  return chooseLanguage({ cookie: cookiesOfHeader(cookieHeader)[LANGUAGE_COOKIE], acceptLanguage }, env.i18n.languages, env.i18n.defaultLanguage);
 }
 
 /** The picker's cookie: a year, HttpOnly, SameSite=Lax (cookies.server.ts sets every cookie that way). */

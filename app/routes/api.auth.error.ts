@@ -6,5 +6,5 @@ import { renderErrorPage } from "~/http/error-page.server";
 export const { loader, action } = endpoint({
   method: "GET",
   query: z.object({ error: z.string().optional() }),
-  handler: async ({ query }) => renderErrorPage(query.error?.slice(0, 200)),
+  handler: async ({ query, ctx }) => renderErrorPage(query.error?.slice(0, 200), ctx.request),
 });

@@ -129,6 +129,19 @@ test.describe("the sign-in pages, without JavaScript", () => {
     await expect(page.locator('[role="status"] [dir="ltr"]')).toHaveText("someone@example.com");
     await page.getByRole("button", { name: "Anmelden", exact: true }).click();
     await expect(page.locator(".error-summary")).toContainText("Geben Sie den Code aus der E-Mail ein.");
+    // Spec §2's error page, outside Remix, in German with its picker.
+    await page.goto("/api/auth/error?error=access_denied");
+    await expect(page.locator("html")).toHaveAttribute("lang", "de");
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Wir konnten Sie nicht anmelden");
+    await expect(page.getByTestId("error-code")).toHaveText("access_denied");
+    await expectNoAxeViolations(page, "error page, de");
+    await pickLanguage(page, "עברית");
+    await expect(page).toHaveURL(/\/api\/auth\/error\?error=access_denied$/);
+    await expect(page.locator("html")).toHaveAttribute("dir", "rtl");
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("לא הצלחנו לחבר אותך");
+    await expectNoSidewaysScroll(page, "error page, he");
+    await pickLanguage(page, "Deutsch");
+    await page.setViewportSize({ width: 1280, height: 720 });
     // A verification link's refusal, in German.
     await page.goto("/email-verified?error=token_expired");
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Wir konnten Ihre E-Mail-Adresse nicht bestätigen");

@@ -66,7 +66,7 @@ const source = sourceFiles(path.resolve("app")).map((file) => readFileSync(file,
  * Keys made at run time from a prefix (failureOf's "errors.404.title"; "apiError." + a catalogue code, below), or
  * found by the English the code writes ("said.", held by i18n-said.test.ts).
  */
-const DYNAMIC_PREFIXES = ["errors.", "apiError.", "said."];
+const DYNAMIC_PREFIXES = ["errors.", "apiError.", "said.", "errorPage.", "refusal."];
 
 test("every catalogue code has its API message in every language, English's being the catalogue's own", () => {
   const codes = Object.keys(ERRORS);

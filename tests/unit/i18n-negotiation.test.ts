@@ -78,3 +78,18 @@ describe.each(SHIPPED_LANGUAGES)("formatting in %s", (language) => {
     for (const count of [0, 1, 2, 3, 11, 100, 1_000_000]) expect(local.t("k", { count })).toBe(letter[rules.select(count)]);
   });
 });
+
+describe("the server's own refusal pages", () => {
+  test("are in the browser's language, or the picker's, with lang, dir and the picker", async () => {
+    const { refusalPage } = await import("~/http/error-page.server");
+    const german = refusalPage(403, "text/html", { "accept-language": "de-CH, en;q=0.5" })!;
+    expect(german.body).toContain('<html lang="de" dir="ltr">');
+    expect(german.body).toContain("<title>Fehler: Das wurde abgelehnt · Latchkey</title>");
+    expect(german.headers["Content-Language"]).toBe("de");
+    expect(german.body).toContain('<form method="post" action="/language">');
+    const arabic = refusalPage(405, "text/html", { cookie: "latchkey.language=ar", "accept-language": "de" })!;
+    expect(arabic.body).toContain('<html lang="ar" dir="rtl">');
+    expect(arabic.body).toContain("لا يمكن تنفيذ ذلك هنا");
+    expect(refusalPage(400, "text/html")!.body).toContain('<html lang="en" dir="ltr">');
+  });
+});
