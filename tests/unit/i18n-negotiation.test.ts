@@ -86,7 +86,7 @@ describe("the server's own refusal pages", () => {
     expect(german.body).toContain('<html lang="de" dir="ltr">');
     expect(german.body).toContain("<title>Fehler: Das wurde abgelehnt · Latchkey</title>");
     expect(german.headers["Content-Language"]).toBe("de");
-    expect(german.body).toContain('<form method="post" action="/language">');
+    expect(german.body).toContain('<form method="post" action="/language" data-testid="language-picker">');
     const arabic = refusalPage(405, "text/html", { cookie: "latchkey.language=ar", "accept-language": "de" })!;
     expect(arabic.body).toContain('<html lang="ar" dir="rtl">');
     expect(arabic.body).toContain("لا يمكن تنفيذ ذلك هنا");
