@@ -8,7 +8,7 @@ import { OAuth2Server } from "oauth2-mock-server";
 import http from "node:http";
 import { startDnsStub, type DnsStub } from "../support/dns-stub";
 import { encode, readAuthnRequest, responseXml, sign } from "../support/saml-idp";
-import { expect, expectErrorSummary, expectNoAxeViolations, expectSignedInAs, expectStatus, PASSWORD, signUp, test, uniqueEmail } from "./fixtures";
+import { expect, expectErrorSummary, expectNoAxeViolations, expectSignedInAs, expectStatus, PASSWORD, signUp, test, uniqueEmail, waitForHydration } from "./fixtures";
 import { E2E_PORT } from "./ports";
 
 // Fixed, because the app servers' settings are chosen before they start: beside the suite's own ports (+1…+3).
@@ -140,6 +140,21 @@ test("an owner connects the organization's IdP, proves the domain, and its peopl
   const hidden = await visitor.goto(`/organizations/${slug}/sso`);
   expect(hidden?.status()).toBe(404);
   await context.close();
+
+  // With JavaScript on, the same: the page's form hands the browser to the IdP and back.
+  const colleague = `alan-${id}@${domain}`;
+  claims = { sub: `sub-${colleague}`, email: colleague, email_verified: true, name: "Alan Turing" };
+  const scripted = await browser.newContext({ javaScriptEnabled: true, baseURL: new URL(page.url()).origin });
+  const second = await scripted.newPage();
+  await second.goto("/sign-in");
+  await second.getByRole("link", { name: "Sign in with SSO" }).click();
+  await expect(second).toHaveURL("/sign-in/sso");
+  await waitForHydration(second);
+  await second.getByLabel("Work email").fill(colleague);
+  await second.getByRole("button", { name: "Continue" }).click();
+  await expect(second).toHaveURL(/\/account/);
+  await expectSignedInAs(second, { name: "Alan Turing", email: colleague });
+  await scripted.close();
 
   // Removing asks first.
   await page.getByRole("article", { name: `okta-${id}` }).getByRole("link", { name: "Remove" }).click();
