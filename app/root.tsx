@@ -9,6 +9,7 @@ import { ImpersonationBanner } from "~/components/impersonation-banner";
 import { SignedInUser } from "~/components/signed-in-user";
 import { SIGNED_OUT_ELSEWHERE, sessionEndedElsewhere } from "~/http/page-session.server";
 import { viewerOf } from "~/http/viewer.server";
+import { uiLocalesWaitingAt } from "~/auth/oidc-provider/interaction.server";
 import { translator } from "~/i18n/format";
 import { languageOfRequest, pageLanguage, type PageLanguage } from "~/i18n/i18n.server";
 import { ErrorPageLanguageData, I18nProvider, useErrorPageLanguage, useT } from "~/i18n/react";
@@ -32,7 +33,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const [viewer, endedElsewhere, lang] = await Promise.all([
     viewerOf(request, context),
     sessionEndedElsewhere(request, context),
-    languageOfRequest(request, context),
+    // An application's ui_locales, for the pages of its sign-in (only looked up when one waits behind the page).
+    uiLocalesWaitingAt(new URL(request.url))
+      .catch(() => null)
+      .then((uiLocales) => languageOfRequest(request, context, { uiLocales })),
   ]);
   const language: PageLanguage = pageLanguage(lang);
   return data(

@@ -3,6 +3,7 @@
 // browser's header; with JavaScript the page hydrates to the same words; axe in de and ar; no sideways scroll at
 // 320 px in de, ar and he.
 import type { Page } from "@playwright/test";
+import { authorizationRequest, registerClient, relyingParty } from "../support/oidc-clients";
 import { expect, expectNoAxeViolations, test, waitForHydration } from "./fixtures";
 
 async function pickLanguage(page: Page, name: string) {
@@ -146,6 +147,17 @@ test.describe("the sign-in pages, without JavaScript", () => {
     await page.goto("/email-verified?error=token_expired");
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Wir konnten Ihre E-Mail-Adresse nicht bestätigen");
     await expect(page.locator("main")).toContainText("Der Link ist abgelaufen.");
+  });
+
+  test("an application's ui_locales beats the browser's header on its sign-in page", async ({ page, appServer }) => {
+    const app = await registerClient(appServer.database, { name: "Team Wiki", redirectUri: "https://wiki.example.com/callback" });
+    const config = await relyingParty(app, appServer.baseUrl);
+    const { url } = await authorizationRequest(config, app, { ui_locales: "ja fr-CA es" });
+    await page.goto(url.href);
+    await expect(page).toHaveURL(/\/sign-in\?redirectTo=%2Foauth2%2Finteraction%2F/);
+    await expect(page.locator("html")).toHaveAttribute("lang", "fr");
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Se connecter");
+    await expect(page.getByTestId("continue-to")).toHaveText("pour continuer vers Team Wiki");
   });
 
   for (const [language, heading] of [["ar", "إنشاء حساب"], ["he", "יצירת חשבון"]] as const) {

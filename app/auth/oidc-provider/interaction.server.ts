@@ -68,6 +68,20 @@ export async function applicationWaitingAt(redirectTo: string | null): Promise<s
   return (await findClient(String(interaction.params.client_id)))?.name ?? null;
 }
 
+/**
+ * The application's OpenID `ui_locales` while its sign-in request waits behind this page (the interaction page
+ * itself, or a page with `redirectTo` to it): the languages it asked its pages in (issue 44), or null.
+ */
+export async function uiLocalesWaitingAt(url: URL): Promise<string | null> {
+  const target = url.pathname.startsWith(`${INTERACTION_PAGE}/`) ? url.pathname : url.searchParams.get("redirectTo");
+  const uid = target?.startsWith(`${INTERACTION_PAGE}/`) ? target.slice(INTERACTION_PAGE.length + 1) : "";
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(uid)) return null;
+  const interaction: Interaction = await (await oidcProvider()).Interaction.find(uid);
+  if (!interaction || interaction.exp <= nowSeconds()) return null;
+  const wanted = interaction.params.ui_locales;
+  return typeof wanted === "string" ? wanted.slice(0, 200) : null;
+}
+
 /** The host the application asked to be answered at ("wiki.example.com"), for the person to read. */
 function redirectHost(interaction: Interaction): string | null {
   try {
