@@ -305,3 +305,28 @@ describe("POST /sso/update-provider", () => {
     expect(changed.body.oidcConfig.clientIdLastFour).toBe("****t-id");
   });
 });
+
+describe("a connection's id used again", () => {
+  it("never inherits the identities of an earlier connection of that id whose organization was deleted", async () => {
+    const boss = await person(world.server);
+    const doomed = (await createOrganization(boss)).id;
+    const provider = await registerOidc(world, boss, doomed);
+    const linked = await person(world.server);
+    await query(world.server.database, `INSERT INTO "account" ("id", "userId", "providerId", "accountId", "createdAt", "updatedAt") VALUES (?, ?, ?, ?, ?, ?)`, [
+      `a-old-${provider.providerId}`,
+      linked.id,
+      provider.providerId,
+      "sub-old",
+      world.server.database.kind === "sqlite" ? Date.now() : new Date(),
+      world.server.database.kind === "sqlite" ? Date.now() : new Date(),
+    ]);
+    const deleted = await boss.client.post("/api/auth/organization/delete", { organizationId: doomed });
+    expect(deleted.status, deleted.text).toBe(200);
+    expect(await count(world.server.database, "ssoProvider", `"providerId" = ?`, [provider.providerId])).toBe(0);
+    expect(await count(world.server.database, "account", `"providerId" = ?`, [provider.providerId])).toBe(1);
+
+    await registerOidc(world, owner, organizationId, { providerId: provider.providerId });
+    expect(await count(world.server.database, "account", `"providerId" = ?`, [provider.providerId])).toBe(0);
+    expect(await count(world.server.database, "user", `"id" = ?`, [linked.id])).toBe(1);
+  });
+});

@@ -54,6 +54,9 @@ export async function registerConnection(current: SessionWithUser, input: Regist
       if ((await tx.ssoProvider.count({ where: { organizationId } })) >= env.SSO_PROVIDERS_LIMIT) {
         throw new AuthError("YOU_HAVE_REACHED_THE_MAXIMUM_NUMBER_OF_SSO_PROVIDERS");
       }
+      // Identities left by an earlier connection of this id (its organization was deleted, which removes the
+      // connection but not the `account` rows): never inherited by a new IdP whose `sub`s could collide with them.
+      await tx.account.deleteMany({ where: { providerId: input.providerId } });
       const provider = await tx.ssoProvider.create({
         data: { providerId: input.providerId, issuer: input.issuer, domain: input.domain, organizationId, userId: current.user.id, ...config },
       });
