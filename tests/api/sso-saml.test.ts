@@ -187,6 +187,10 @@ describe("the ACS", () => {
   it("refuses another audience", async () => expectRefused(await roundTrip({ audience: "https://someone-else.example/sp" }), "saml_audience_mismatch"));
   it("refuses an assertion past its NotOnOrAfter (beyond the clock skew)", async () =>
     expectRefused(await roundTrip({ notBefore: new Date(Date.now() - 3_600_000), notOnOrAfter: new Date(Date.now() - 600_000) }), "saml_expired"));
+  it("accepts an assertion that ended within SSO_SAML_CLOCK_SKEW (300 s) ago", async () => {
+    const result = await roundTrip({ notBefore: new Date(Date.now() - 600_000), notOnOrAfter: new Date(Date.now() - 120_000) });
+    expect(result.location).toBe(`${world.server.baseUrl}/account`);
+  });
   it("refuses an assertion before its NotBefore (beyond the clock skew)", async () =>
     expectRefused(await roundTrip({ notBefore: new Date(Date.now() + 600_000), notOnOrAfter: new Date(Date.now() + 1_200_000) }), "saml_expired"));
   it("refuses an unsolicited (IdP-initiated) response", async () => expectRefused(await roundTrip({ inResponseTo: null }), "saml_unsolicited_response"));

@@ -124,6 +124,13 @@ describe("POST /sso/register", () => {
       expect(response.status, issuer).toBe(400);
       expect(response.body.code, issuer).toBe("discovery_private_host");
     }
+    // Redirects are never followed (the mock IdP's end-session endpoint answers 302).
+    const redirecting = await owner.client.post(
+      "/api/auth/sso/register",
+      oidcRegistration(world, organizationId, { oidcConfig: { clientId: "c", clientSecret: "s", discoveryEndpoint: `${world.issuer}/endsession?post_logout_redirect_uri=${encodeURIComponent("https://example.com/")}` } }),
+    );
+    expect(redirecting.status, redirecting.text).toBe(400);
+    expect(redirecting.body.code).toBe("oidc_endpoint_redirect");
     // A trusted origin's endpoints are fine, another port on the same host is not.
     const sideDoor = `http://localhost:${Number(new URL(world.issuer).port) + 1}`;
     const response = await owner.client.post(
