@@ -124,6 +124,17 @@ describe("POST /sso/register", () => {
       expect(response.status, issuer).toBe(400);
       expect(response.body.code, issuer).toBe("discovery_private_host");
     }
+    // Endpoints given without discovery (never fetched at registration) are checked all the same.
+    for (const tokenEndpoint of ["http://vm:9/token", "http://10.0.0.7/token", "http://[fd00:ec2::254]/token"]) {
+      const skipped = await owner.client.post(
+        "/api/auth/sso/register",
+        oidcRegistration(world, organizationId, {
+          oidcConfig: { clientId: "c", clientSecret: "s", skipDiscovery: true, authorizationEndpoint: `${world.issuer}/authorize`, tokenEndpoint, jwksEndpoint: `${world.issuer}/jwks` },
+        }),
+      );
+      expect(skipped.status, tokenEndpoint).toBe(400);
+      expect(skipped.body.code, tokenEndpoint).toBe("discovery_private_host");
+    }
     // Redirects are never followed (the mock IdP's end-session endpoint answers 302).
     const redirecting = await owner.client.post(
       "/api/auth/sso/register",

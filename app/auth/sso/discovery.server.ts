@@ -4,7 +4,7 @@
 // the caller names them. Every failure is a 400 with Better Auth's discovery codes.
 import { AuthError } from "~/auth/errors";
 import type { OidcConfigInput } from "~/auth/sso/schemas";
-import { idpJson, idpUrl } from "~/auth/sso/outbound.server";
+import { assertFetchableEndpoint, idpJson, idpUrl } from "~/auth/sso/outbound.server";
 
 export interface OidcEndpoints {
   discoveryEndpoint?: string;
@@ -24,7 +24,14 @@ function endpoint(document: Record<string, unknown>, field: string): string | un
   return idpUrl(value).href;
 }
 
+/** The endpoints, found and checked: every one this service will fetch is refused now if it points inside. */
 export async function discoverEndpoints(issuer: string, config: OidcConfigInput): Promise<OidcEndpoints> {
+  const endpoints = await findEndpoints(issuer, config);
+  for (const url of [endpoints.tokenEndpoint, endpoints.jwksEndpoint, endpoints.userInfoEndpoint]) if (url) await assertFetchableEndpoint(url);
+  return endpoints;
+}
+
+async function findEndpoints(issuer: string, config: OidcConfigInput): Promise<OidcEndpoints> {
   if (config.skipDiscovery) {
     const { authorizationEndpoint, tokenEndpoint, jwksEndpoint } = config;
     const missing = Object.entries({ authorizationEndpoint, tokenEndpoint, jwksEndpoint }).filter(([, value]) => !value).map(([name]) => name);

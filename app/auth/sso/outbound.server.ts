@@ -82,6 +82,19 @@ export function assertFetchable(url: URL): void {
   if (net.isIP(host) && isBlockedAddress(host)) throw refused(url, "is a private, loopback or link-local address");
 }
 
+/**
+ * At registration, for endpoints not fetched then (`skipDiscovery`, or what discovery named): refused now when the
+ * host is, or resolves to, an address no fetch may reach. A name that does not resolve yet is left to the fetch,
+ * which checks again whatever it resolves to then.
+ */
+export async function assertFetchableEndpoint(value: string): Promise<void> {
+  const url = idpUrl(value);
+  assertFetchable(url);
+  if (isTrustedIdpOrigin(url) || net.isIP(url.hostname.replace(/^\[|\]$/g, ""))) return;
+  const addresses = await dns.promises.lookup(url.hostname, { all: true }).catch(() => []);
+  if (addresses.some((entry) => isBlockedAddress(entry.address))) throw refused(url, "resolves to a private, loopback or link-local address");
+}
+
 type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | dns.LookupAddress[], family?: number) => void;
 
 /** The connection's own look-up: every address the name resolves to must be allowed. */
