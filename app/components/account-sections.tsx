@@ -15,6 +15,7 @@ import { passwordLengthHint } from "~/auth/schemas";
 import { USERNAME_HINT } from "~/auth/username/schemas";
 import { DevOutboxLink } from "~/components/dev-outbox-link";
 import { CheckboxField, ErrorSummary, Field, StatusMessage, SubmitButton, useZodForm } from "~/components/forms";
+import { useT } from "~/i18n/react";
 
 export interface SectionResult {
   intent: string | null;
@@ -40,10 +41,11 @@ export function Section({ id, title, children }: { id: string; title: string; ch
 
 /** A section's answer when it came back without a redirect: a confirmation, or an error with no field. */
 function Outcome({ intent, last }: { intent: string; last?: SectionResult }) {
+  const { said } = useT();
   if (last?.intent !== intent) return null;
   return (
     <>
-      {last.message ? <StatusMessage focusKey={last}>{last.message}</StatusMessage> : null}
+      {last.message ? <StatusMessage focusKey={last}>{said(last.message)}</StatusMessage> : null}
       {last.error ? <ErrorSummary errors={[last.error]} /> : null}
     </>
   );
@@ -65,14 +67,15 @@ export function answeredWithErrors(answer: unknown): boolean {
  */
 export function FlashMessage({ flash }: { flash: { text: string; id: string; link?: { href: string; text: string } } | null }) {
   const refused = answeredWithErrors(useActionData());
+  const { said } = useT();
   if (!flash || refused) return null;
   return (
     <StatusMessage id="flash" focusKey={flash.id}>
-      {flash.text}
+      {said(flash.text)}
       {flash.link ? (
         <>
           {" "}
-          <Link to={flash.link.href}>{flash.link.text}</Link>
+          <Link to={flash.link.href}>{said(flash.link.text)}</Link>
         </>
       ) : null}
     </StatusMessage>
@@ -111,16 +114,17 @@ function IntentForm({
 }
 
 export function VerifyEmailBanner({ email, last, outbox }: { email: string; last?: SectionResult; outbox?: boolean }) {
+  const { t, rich } = useT();
   return (
-    <div className="banner" role="region" aria-label="Email verification">
+    <div className="banner" role="region" aria-label={t("account.verifyRegion")}>
       <p>
-        Your email address <strong className="address">{email}</strong> is not verified yet.
+        {rich("account.notVerified", { email }, { strong: (chunks) => <strong key="email" className="address" dir="ltr">{chunks}</strong> })}
         <DevOutboxLink show={outbox} />
       </p>
       <Outcome intent="resend-verification" last={last} />
       <Form method="post" action="/account?index">
         <SubmitButton name="intent" value="resend-verification" className="secondary">
-          Resend verification email
+          {t("account.resendVerification")}
         </SubmitButton>
       </Form>
     </div>
@@ -129,12 +133,13 @@ export function VerifyEmailBanner({ email, last, outbox }: { email: string; last
 
 export function ProfileSection({ name, image, username, last }: { name: string; image: string | null; username?: string | null; last?: SectionResult }) {
   const [form, fields] = useZodForm("update-profile", profileSchema, lastFor("update-profile", last), { name, image: image ?? "", username: username ?? "" });
+  const { t, said } = useT();
   return (
-    <Section id="profile" title="Profile">
-      <IntentForm intent="update-profile" form={form} last={last} submit="Save profile">
-        <Field label="Name" meta={fields.name} type="text" autoComplete="name" />
-        <Field label="Image URL" meta={fields.image} type="url" autoComplete="photo" />
-        <Field label="Username" meta={fields.username} type="text" autoComplete="username" hint={USERNAME_HINT} />
+    <Section id="profile" title={t("profile.title")}>
+      <IntentForm intent="update-profile" form={form} last={last} submit={t("profile.save")}>
+        <Field label={t("profile.name")} meta={fields.name} type="text" autoComplete="name" />
+        <Field label={t("profile.image")} meta={fields.image} type="url" autoComplete="photo" />
+        <Field label={t("profile.username")} meta={fields.username} type="text" autoComplete="username" hint={said(USERNAME_HINT)} />
       </IntentForm>
     </Section>
   );
@@ -142,19 +147,33 @@ export function ProfileSection({ name, image, username, last }: { name: string; 
 
 export function ChangeEmailSection({ email, pending, last }: { email: string; pending?: string | null; last?: SectionResult }) {
   const [form, fields] = useZodForm("change-email", changeEmailSchema, lastFor("change-email", last));
+  const { t, rich } = useT();
+  const ltr = (chunks: ReactNode[]) => (
+    <span key={String(chunks)} className="address" dir="ltr">
+      {chunks}
+    </span>
+  );
   return (
-    <Section id="change-email" title="Change email">
-      <p className="muted">
-        Currently <span className="address">{email}</span>.
-      </p>
+    <Section id="change-email" title={t("profile.changeEmail")}>
+      <p className="muted">{rich("profile.currently", { email }, { ltr })}</p>
       {pending ? (
         <p className="banner" data-testid="pending-email">
-          Change to <strong className="address">{pending}</strong> pending: follow the link we sent to <span className="address">{email}</span> to
-          confirm it. Until then your address stays <span className="address">{email}</span>.
+          {rich(
+            "profile.pending",
+            { email, newEmail: pending },
+            {
+              ltr,
+              new: (chunks) => (
+                <strong key="new" className="address" dir="ltr">
+                  {chunks}
+                </strong>
+              ),
+            },
+          )}
         </p>
       ) : null}
-      <IntentForm intent="change-email" form={form} last={last} submit="Change email">
-        <Field label="New email" meta={fields.newEmail} type="email" autoComplete="email" />
+      <IntentForm intent="change-email" form={form} last={last} submit={t("profile.changeEmail")}>
+        <Field label={t("profile.newEmail")} meta={fields.newEmail} type="email" autoComplete="email" />
       </IntentForm>
     </Section>
   );

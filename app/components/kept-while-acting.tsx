@@ -4,6 +4,7 @@
 import { useRouteLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
 import type { loader as rootLoader } from "~/root";
+import { useT } from "~/i18n/react";
 
 /** Whether the page is read by an admin acting as its owner (the root loader's viewer says so). */
 export function useActingAsSomeone(): boolean {
@@ -12,9 +13,10 @@ export function useActingAsSomeone(): boolean {
 
 /** `kept` says what cannot be done: "the password can't be changed". */
 export function KeptWhileActingLine({ kept }: { kept: string }) {
+  const { said } = useT();
   return (
     <p className="kept-from-impersonators" data-testid="kept-from-impersonators">
-      You are acting as this person, so {kept} from here. Only they can do that, signed in themselves.
+      {said(`You are acting as this person, so ${kept} from here. Only they can do that, signed in themselves.`)}
     </p>
   );
 }

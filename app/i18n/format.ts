@@ -1,6 +1,6 @@
 // Messages, plurals, dates and lists in one language: the same code on the server and in the browser, so a page
 // hydrates to the words the server wrote. Each message is compiled once (intl-messageformat) and kept.
-import type { ReactNode } from "react";
+import { cloneElement, isValidElement, type ReactNode } from "react";
 import { IntlMessageFormat } from "intl-messageformat";
 import { directionOf, type Direction } from "~/i18n/languages";
 import { saidIndex } from "~/i18n/said";
@@ -93,7 +93,8 @@ export function translator(lang: string, messages: Messages, source?: Messages):
       const message = messages[key];
       if (message === undefined) return [key];
       const result = compileRich(lang, message).format({ ...values, ...tags } as never);
-      return (Array.isArray(result) ? result : [result]) as never;
+      // Each element keyed by its place: a tag used twice ("<ltr>{email}</ltr>" in two places) stays two children.
+      return (Array.isArray(result) ? result : [result]).map((part, index) => (isValidElement(part) ? cloneElement(part, { key: index }) : part)) as ReactNode[];
     },
     date: (date) => dateFormat().format(date),
     dateTime: (date) => self.t("common.dateTimeUtc", { dateTime: dateTimeFormat().format(date) }),

@@ -12,8 +12,9 @@ import { mayReadLocalOutbox } from "~/email/mailer.server";
 import { env } from "~/env.server";
 import { accountAction } from "~/http/account-actions.server";
 import { loadAccountPage } from "~/http/account-page.server";
+import { useT } from "~/i18n/react";
 
-export const meta = pageTitle("Your account");
+export const meta = pageTitle("account.title");
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   return loadAccountPage(request, context, ({ user }) => ({
@@ -30,36 +31,39 @@ export default function AccountOverview() {
   const page = useLoaderData<typeof loader>();
   const last = useActionData<typeof action>();
   const { user } = page;
+  const { t, said } = useT();
   return (
     <>
       <section aria-labelledby="account-heading">
-        <h1 id="account-heading">Your account</h1>
+        <h1 id="account-heading">{t("account.title")}</h1>
         <FlashMessage flash={page.flash} />
         <p className="identity">
-          <strong data-testid="account-name">{user.name}</strong>
+          <strong data-testid="account-name">
+            <bdi>{user.name}</bdi>
+          </strong>
           <br />
-          <span data-testid="account-email" className="address">
+          <span data-testid="account-email" className="address" dir="ltr">
             {user.email}
           </span>
-          {user.emailVerified ? <span className="muted"> · verified</span> : null}
+          {user.emailVerified ? <span className="muted">{t("account.verified")}</span> : null}
         </p>
       </section>
       {page.showVerifyBanner ? <VerifyEmailBanner email={user.email} last={last} outbox={page.outbox} /> : null}
       <section aria-labelledby="account-pages-heading">
-        <h2 id="account-pages-heading">Manage your account</h2>
+        <h2 id="account-pages-heading">{t("account.manage")}</h2>
         <ul className="link-list">
           {accountNav(page.providerNames)
             .filter((entry) => !entry.end)
             .map((entry) => (
             <li key={entry.to}>
-              <Link to={entry.to}>{entry.label}</Link>
-              {entry.description ? <span className="muted"> {entry.description}</span> : null}
+              <Link to={entry.to}>{said(entry.label)}</Link>
+              {entry.description ? <span className="muted"> {said(entry.description)}</span> : null}
             </li>
           ))}
           {page.deleteAccount ? (
             <li>
-              <Link to="/account/delete">Delete account</Link>
-              <span className="muted"> Remove your account and everything in it.</span>
+              <Link to="/account/delete">{t("account.delete")}</Link>
+              <span className="muted"> {t("account.deleteDescription")}</span>
             </li>
           ) : null}
         </ul>

@@ -8,8 +8,9 @@ import { pendingEmailChange } from "~/auth/account/change-email.server";
 import { env } from "~/env.server";
 import { accountAction } from "~/http/account-actions.server";
 import { loadAccountPage } from "~/http/account-page.server";
+import { useT } from "~/i18n/react";
 
-export const meta = pageTitle("Profile");
+export const meta = pageTitle("profile.title");
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   return loadAccountPage(request, context, async (current) => ({
@@ -24,9 +25,10 @@ export default function AccountProfile() {
   const page = useLoaderData<typeof loader>();
   const last = useActionData<typeof action>();
   const { user } = page;
+  const { t } = useT();
   return (
     <>
-      <h1 className="page-title">Profile</h1>
+      <h1 className="page-title">{t("profile.title")}</h1>
       <FlashMessage flash={page.flash} />
       <KeptWhileActing kept="the profile and email address can't be changed">
         <ProfileSection key={`profile-${page.flash?.id}`} name={user.name} image={user.image} username={user.username} last={last} />

@@ -9,6 +9,7 @@ import { accountNav, ADMIN_NAV_ENTRY } from "~/components/account-nav";
 import { OrganizationSwitcher } from "~/components/organization-switcher";
 import { switcherLoader } from "~/http/organization-pages.server";
 import type { loader as rootLoader } from "~/root";
+import { useT } from "~/i18n/react";
 
 export const loader = async ({ request, context }: LoaderFunctionArgs) => ({
   switcher: await switcherLoader(request, context),
@@ -43,14 +44,15 @@ export default function AccountLayout() {
   // Admins also get the console (ADMIN_NAV_ENTRY); the console itself checks again.
   const admin = useRouteLoaderData<typeof rootLoader>("root")?.viewer?.admin === true;
   const entries = admin ? [...accountNav(providerNames), ADMIN_NAV_ENTRY] : accountNav(providerNames);
+  const { t, said } = useT();
   return (
     <div className="account-area">
-      <nav aria-label="Account" className="account-nav">
+      <nav aria-label={t("account.navLabel")} className="account-nav">
         <ul>
           {entries.map((entry) => (
             <li key={entry.to}>
               <NavLink to={entry.to} end={entry.end} prefetch="intent">
-                {entry.label}
+                {said(entry.label)}
               </NavLink>
             </li>
           ))}

@@ -179,6 +179,33 @@ test.describe("the sign-in pages, without JavaScript", () => {
   }
 });
 
+test.describe("the account overview and profile, without JavaScript", () => {
+  test.use({ javaScriptEnabled: false, locale: "ar" });
+
+  test("in Arabic, right to left: the overview, the profile, a field message and the confirmation", async ({ page, user }) => {
+    await signInHere(page, user);
+    await pickLanguage(page, "العربية");
+    await expect(page.locator("html")).toHaveAttribute("dir", "rtl");
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("حسابك");
+    await expect(page.getByRole("navigation", { name: "الحساب" }).getByRole("link", { name: "الملف الشخصي" })).toBeVisible();
+    await expect(page.getByTestId("account-email")).toHaveAttribute("dir", "ltr");
+    await expectNoAxeViolations(page, "account, ar");
+    await expectNoSidewaysScroll(page, "account, ar");
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await page.goto("/account/profile");
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("الملف الشخصي");
+    await page.getByLabel("الاسم").fill("");
+    await page.getByRole("button", { name: "حفظ الملف الشخصي" }).click();
+    await expect(page.locator(".error-summary")).toContainText("أدخل اسمك.");
+    await expect(page).toHaveTitle("خطأ: الملف الشخصي · Latchkey");
+    await page.getByLabel("الاسم").fill("نور");
+    await page.getByRole("button", { name: "حفظ الملف الشخصي" }).click();
+    await expect(page.getByRole("status")).toHaveText("تم حفظ الملف الشخصي.");
+    await expectNoAxeViolations(page, "profile, ar");
+    await expectNoSidewaysScroll(page, "profile, ar");
+  });
+});
+
 test.describe("the sign-in pages, with JavaScript", () => {
   test.use({ javaScriptEnabled: true, locale: "de-DE" });
 

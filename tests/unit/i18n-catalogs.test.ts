@@ -18,6 +18,10 @@ const SAME_AS_ENGLISH: Record<string, string[]> = {
   "signUp.name": ["de"],
   "code.code": ["de", "fr"],
   "twoFactor.code": ["de", "fr"],
+  "profile.name": ["de"],
+  "said.nav.passkeys": ["de"],
+  "said.nav.sessions": ["fr"],
+  "said.nav.applications": ["fr"],
 };
 
 type Element = { type: number; value?: string; pluralType?: string; options?: Record<string, { value: Element[] }>; children?: Element[] };
