@@ -5,6 +5,7 @@ import { Form } from "@remix-run/react";
 import { describeDevice } from "~/auth/core/device";
 import { SubmitButton } from "~/components/forms";
 import { relativeTime, utcTime } from "~/components/time";
+import { useT } from "~/i18n/react";
 
 export interface SessionRowData {
   id: string;
@@ -13,6 +14,8 @@ export interface SessionRowData {
   lastActive: string;
   lastActiveAt: string;
   lastActiveUtc: string;
+  /** When the page was made: relative words are worked out from it, the same on the server and in the browser. */
+  now: string;
   /** The session the page is being read with: never revoked from here. */
   current: boolean;
   /** An admin acting as the account's owner. */
@@ -32,36 +35,43 @@ export function sessionRow(
     lastActive: relativeTime(session.updatedAt, now),
     lastActiveAt: session.updatedAt.toISOString(),
     lastActiveUtc: utcTime(session.updatedAt),
+    now: now.toISOString(),
     current: session.id === currentId,
     impersonation: session.impersonatedBy !== null,
   };
 }
 
 export function SessionRow({ session: s, testId }: { session: SessionRowData; testId: string }) {
+  const { t, rich, device, relative, dateTime } = useT();
+  const at = new Date(s.lastActiveAt);
+  const when = relative(at, new Date(s.now));
+  const deviceName = device(s.device);
   return (
     <li data-testid={testId}>
       <div>
         <div>
-          {s.device}
-          {s.current ? <strong> · this device</strong> : null}
-          {s.impersonation ? <strong> · an admin acting as them</strong> : null}
+          {deviceName}
+          {s.current ? <strong>{t("sessions.thisDevice")}</strong> : null}
+          {s.impersonation ? <strong>{t("sessions.adminActing")}</strong> : null}
         </div>
         <div className="muted">
-          {s.ipAddress ? `${s.ipAddress} · ` : ""}
-          {s.current ? (
-            "active now"
-          ) : (
+          {s.ipAddress ? (
             <>
-              last active <time dateTime={s.lastActiveAt} title={s.lastActiveUtc}>{s.lastActive}</time>
+              <span dir="ltr">{s.ipAddress}</span>
+              {" · "}
             </>
-          )}
+          ) : null}
+          {s.current
+            ? t("sessions.activeNow")
+            : rich("sessions.lastActive", { when }, { time: (chunks) => <time dateTime={s.lastActiveAt} title={dateTime(at)}>{chunks}</time> })}
         </div>
       </div>
       {s.current ? null : (
         <Form method="post" className="inline">
           <input type="hidden" name="sessionId" value={s.id} />
           <SubmitButton name="intent" value="revoke-session" className="secondary">
-            Revoke<span className="visually-hidden"> {s.device}, last active {s.lastActive}</span>
+            {t("sessions.revoke")}
+            <span className="visually-hidden"> {t("sessions.revokeHidden", { device: deviceName, when })}</span>
           </SubmitButton>
         </Form>
       )}

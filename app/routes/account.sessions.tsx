@@ -8,8 +8,9 @@ import { pageTitle } from "~/components/page-title";
 import { SessionRow, sessionRow } from "~/components/session-list";
 import { accountAction } from "~/http/account-actions.server";
 import { loadAccountPage } from "~/http/account-page.server";
+import { useT } from "~/i18n/react";
 
-export const meta = pageTitle("Sessions");
+export const meta = pageTitle("sessions.title");
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   return loadAccountPage(request, context, async ({ user, session }) => {
@@ -26,13 +27,14 @@ export const action = (args: ActionFunctionArgs) => accountAction(args);
 export default function AccountSessions() {
   const page = useLoaderData<typeof loader>();
   const last = useActionData<typeof action>();
+  const { t } = useT();
   return (
     <>
       <section aria-labelledby="sessions-heading">
-        <h1 id="sessions-heading">Sessions</h1>
+        <h1 id="sessions-heading">{t("sessions.title")}</h1>
         <FlashMessage flash={page.flash} />
         {last?.error ? <ErrorSummary errors={[last.error]} /> : null}
-        <p className="muted">The browsers and devices signed in to your account. Revoking one signs it out.</p>
+        <p className="muted">{t("sessions.lead")}</p>
         <ul className="sessions">
           {page.sessions.map((s) => (
             <SessionRow key={s.id} session={s} testId="session-row" />
@@ -41,11 +43,11 @@ export default function AccountSessions() {
         {page.sessions.some((s) => !s.current) ? (
           <Form method="post" className="sign-out-others">
             <SubmitButton name="intent" value="revoke-other-sessions" className="secondary">
-              Sign out of all other devices
+              {t("sessions.signOutOthers")}
             </SubmitButton>
           </Form>
         ) : (
-          <p className="muted">You are signed in on this device only.</p>
+          <p className="muted">{t("sessions.onlyThis")}</p>
         )}
       </section>
     </>

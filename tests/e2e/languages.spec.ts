@@ -203,6 +203,14 @@ test.describe("the account overview and profile, without JavaScript", () => {
     await expect(page.getByRole("status")).toHaveText("تم حفظ الملف الشخصي.");
     await expectNoAxeViolations(page, "profile, ar");
     await expectNoSidewaysScroll(page, "profile, ar");
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await page.goto("/account/sessions");
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("الجلسات");
+    const row = page.getByTestId("session-row").first();
+    await expect(row).toContainText("هذا الجهاز");
+    await expect(row).toContainText("نشطة الآن");
+    await expectNoAxeViolations(page, "sessions, ar");
+    await expectNoSidewaysScroll(page, "sessions, ar");
   });
 });
 

@@ -22,6 +22,7 @@ const SAME_AS_ENGLISH: Record<string, string[]> = {
   "said.nav.passkeys": ["de"],
   "said.nav.sessions": ["fr"],
   "said.nav.applications": ["fr"],
+  "sessions.title": ["fr"],
 };
 
 type Element = { type: number; value?: string; pluralType?: string; options?: Record<string, { value: Element[] }>; children?: Element[] };

@@ -72,6 +72,9 @@ const written: string[] = [
   ...["token_expired", "invalid_token", "user_not_found", "unauthorized"].map((error) => verifyLinkProblem(error)!),
   ...[...accountNav(["GitHub"]), ADMIN_NAV_ENTRY].flatMap((entry) => [entry.label, ...(entry.description ? [entry.description] : [])]),
   "Profile saved.",
+  "Signed out Chrome on Linux.",
+  "That session had already ended.",
+  "Signed out of all other devices. This one stays signed in.",
   "You are signed out.",
   ...["the profile and email address can't be changed", "the password can't be changed"].map(
     (kept) => `You are acting as this person, so ${kept} from here. Only they can do that, signed in themselves.`,
