@@ -45,8 +45,9 @@ describe("sign-out", () => {
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ success: true });
     for (const name of [COOKIE.sessionToken, COOKIE.sessionData, COOKIE.dontRemember]) expect(clears(response, name), name).toBe(true);
-    // Only the device cookie stays: it outlives sign-out by design, so the next sign-in here is not "new" (ADR 039).
-    expect([...client.cookies.keys()]).toEqual(["latchkey.device"]);
+    // Only the device and language cookies stay, by design: the next sign-in here is not "new" (ADR 039), and
+    // signing out does not switch the pages' language under the person (ADR 072).
+    expect([...client.cookies.keys()].sort()).toEqual(["latchkey.device", "latchkey.language"]);
     expect(await count(server.database, "session", `"token" = ?`, [token])).toBe(0);
     // The old cookie, replayed, no longer works.
     expect(await sessionOf(stale)).toBeNull();

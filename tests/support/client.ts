@@ -102,3 +102,12 @@ export async function sessionShows(client: ApiClient, check: (session: any) => b
   const read = await eventually(() => client.get("/api/auth/get-session"), (response) => check(response.body), ms);
   if (!check(read.body)) throw new Error(`the server did not hear the write within ${ms} ms: its session reads ${read.text}`);
 }
+
+/**
+ * What a page shows: its HTML without scripts (a page carries its language's messages for hydration, words it
+ * may not show), and text read across tags (an address in `<bdi>` or `dir="ltr"` reads as part of its sentence).
+ * Entities stay as the HTML writes them.
+ */
+export function shownText(html: string): string {
+  return html.replace(/<script\b[^>]*>[\s\S]*?<\/script>/gi, "").replace(/<[^>]+>/g, "");
+}
