@@ -182,12 +182,13 @@ export function ChangeEmailSection({ email, pending, last }: { email: string; pe
 export function ChangePasswordSection({ bounds, last }: { bounds: Bounds; last?: SectionResult }) {
   const schema = useMemo(() => changePasswordSchema(bounds), [bounds]);
   const [form, fields] = useZodForm("change-password", schema, lastFor("change-password", last));
+  const { t, said } = useT();
   return (
-    <Section id="change-password" title="Change password">
-      <IntentForm intent="change-password" form={form} last={last} submit="Change password">
-        <Field label="Current password" meta={fields.currentPassword} type="password" autoComplete="current-password" />
-        <Field label="New password" meta={fields.newPassword} type="password" autoComplete="new-password" hint={passwordLengthHint(bounds)} />
-        <CheckboxField label="Sign out of other devices" meta={fields.revokeOtherSessions} />
+    <Section id="change-password" title={t("security.changePassword")}>
+      <IntentForm intent="change-password" form={form} last={last} submit={t("security.changePassword")}>
+        <Field label={t("security.currentPassword")} meta={fields.currentPassword} type="password" autoComplete="current-password" />
+        <Field label={t("security.newPassword")} meta={fields.newPassword} type="password" autoComplete="new-password" hint={said(passwordLengthHint(bounds))} />
+        <CheckboxField label={t("security.signOutOthers")} meta={fields.revokeOtherSessions} />
       </IntentForm>
     </Section>
   );
@@ -196,11 +197,12 @@ export function ChangePasswordSection({ bounds, last }: { bounds: Bounds; last?:
 export function SetPasswordSection({ bounds, last }: { bounds: Bounds; last?: SectionResult }) {
   const schema = useMemo(() => setPasswordSchema(bounds), [bounds]);
   const [form, fields] = useZodForm("set-password", schema, lastFor("set-password", last));
+  const { t, said } = useT();
   return (
-    <Section id="set-password" title="Set a password">
-      <p className="muted">Your account has no password yet. Set one to sign in with your email address too.</p>
-      <IntentForm intent="set-password" form={form} last={last} submit="Set password">
-        <Field label="New password" meta={fields.newPassword} type="password" autoComplete="new-password" hint={passwordLengthHint(bounds)} />
+    <Section id="set-password" title={t("security.setPassword")}>
+      <p className="muted">{t("security.noPasswordYet")}</p>
+      <IntentForm intent="set-password" form={form} last={last} submit={t("security.setPasswordSubmit")}>
+        <Field label={t("security.newPassword")} meta={fields.newPassword} type="password" autoComplete="new-password" hint={said(passwordLengthHint(bounds))} />
       </IntentForm>
     </Section>
   );

@@ -10,10 +10,11 @@ import { ConfirmItsYou } from "~/components/confirm-its-you";
 import { pageTitle } from "~/components/page-title";
 import { accountAction } from "~/http/account-actions.server";
 import { loadAccountPage } from "~/http/account-page.server";
+import { useT } from "~/i18n/react";
 
 const HERE = "/account/security";
 
-export const meta = pageTitle("Security");
+export const meta = pageTitle("security.title");
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   return loadAccountPage(request, context, async ({ user, session }) => ({
@@ -30,9 +31,10 @@ export const action = (args: ActionFunctionArgs) => accountAction(args);
 export default function AccountSecurity() {
   const page = useLoaderData<typeof loader>();
   const last = useActionData<typeof action>();
+  const { t } = useT();
   return (
     <>
-      <h1 className="page-title">Security</h1>
+      <h1 className="page-title">{t("security.title")}</h1>
       <FlashMessage flash={page.flash} />
       <KeptWhileActing kept="the password can't be changed">
         {page.hasPassword ? (
@@ -40,7 +42,7 @@ export default function AccountSecurity() {
         ) : page.recentSignIn ? (
           <SetPasswordSection key={`password-${page.flash?.id}`} bounds={page.passwordBounds} last={last} />
         ) : (
-          <Section id="set-password" title="Set a password">
+          <Section id="set-password" title={t("security.setPassword")}>
             <ConfirmItsYou what="setting a password" href={page.confirmUrl} />
           </Section>
         )}

@@ -211,6 +211,15 @@ test.describe("the account overview and profile, without JavaScript", () => {
     await expect(row).toContainText("نشطة الآن");
     await expectNoAxeViolations(page, "sessions, ar");
     await expectNoSidewaysScroll(page, "sessions, ar");
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await page.goto("/account/security");
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("الأمان");
+    await page.getByLabel("كلمة المرور الحالية").fill("not the password at all");
+    await page.getByLabel("كلمة المرور الجديدة").fill("another long password");
+    await page.getByRole("button", { name: "تغيير كلمة المرور" }).click();
+    await expect(page.locator(".error-summary")).toContainText("هذه ليست كلمة المرور الحالية.");
+    await expectNoAxeViolations(page, "security, ar");
+    await expectNoSidewaysScroll(page, "security, ar");
   });
 });
 

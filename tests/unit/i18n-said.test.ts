@@ -4,7 +4,15 @@
 import { describe, expect, test } from "vitest";
 import type { z } from "zod";
 import { AuthError, type ErrorName } from "~/auth/errors";
-import { forgotPasswordSchema, passwordLengthHint, resetPasswordFormSchema, signInFormSchema, signUpFormSchema } from "~/auth/schemas";
+import {
+  changePasswordSchema,
+  forgotPasswordSchema,
+  passwordLengthHint,
+  resetPasswordFormSchema,
+  setPasswordSchema,
+  signInFormSchema,
+  signUpFormSchema,
+} from "~/auth/schemas";
 import { USERNAME_HINT, USERNAME_WORDS } from "~/auth/username/schemas";
 import { SHIPPED_CATALOGS } from "~/i18n/catalogs.server";
 import { translator } from "~/i18n/format";
@@ -72,6 +80,13 @@ const written: string[] = [
   ...["token_expired", "invalid_token", "user_not_found", "unauthorized"].map((error) => verifyLinkProblem(error)!),
   ...[...accountNav(["GitHub"]), ADMIN_NAV_ENTRY].flatMap((entry) => [entry.label, ...(entry.description ? [entry.description] : [])]),
   "Profile saved.",
+  ...messagesOf(changePasswordSchema(bounds), {}),
+  ...messagesOf(setPasswordSchema(bounds), { newPassword: "" }),
+  ...(["INVALID_PASSWORD", "CREDENTIAL_ACCOUNT_NOT_FOUND", "USER_ALREADY_HAS_A_PASSWORD", "SESSION_IS_NOT_FRESH"] as ErrorName[]).map((code) => wordsFor(new AuthError(code))),
+  "Password changed. Your other devices are signed out.",
+  "Password changed.",
+  "Password set. You can now sign in with it.",
+  "For your safety, setting a password needs you to confirm it's you, because you signed in a while ago. It takes a moment, and you will come back to this page.",
   "Signed out Chrome on Linux.",
   "That session had already ended.",
   "Signed out of all other devices. This one stays signed in.",
