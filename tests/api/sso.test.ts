@@ -324,27 +324,48 @@ describe("POST /sso/update-provider", () => {
   });
 });
 
-describe("a connection's id used again", () => {
-  it("never inherits the identities of an earlier connection of that id whose organization was deleted", async () => {
+describe("a connection's identities when it goes", () => {
+  const linkIdentity = async (userId: string, providerId: string, sub: string) =>
+    query(world.server.database, `INSERT INTO "account" ("id", "userId", "providerId", "accountId", "createdAt", "updatedAt") VALUES (?, ?, ?, ?, ?, ?)`, [
+      `a-${sub}-${providerId}`,
+      userId,
+      providerId,
+      sub,
+      world.server.database.kind === "sqlite" ? Date.now() : new Date(),
+      world.server.database.kind === "sqlite" ? Date.now() : new Date(),
+    ]);
+  const versionOf = async (userId: string) =>
+    Number((await query<{ v: number }>(world.server.database, `SELECT "credentialsVersion" AS "v" FROM "user" WHERE "id" = ?`, [userId]))[0].v);
+
+  it("end with its organization's deletion, through the one revocation; the people and their accounts stay", async () => {
     const boss = await person(world.server);
     const doomed = (await createOrganization(boss)).id;
     const provider = await registerOidc(world, boss, doomed);
     const linked = await person(world.server);
-    await query(world.server.database, `INSERT INTO "account" ("id", "userId", "providerId", "accountId", "createdAt", "updatedAt") VALUES (?, ?, ?, ?, ?, ?)`, [
-      `a-old-${provider.providerId}`,
-      linked.id,
-      provider.providerId,
-      "sub-old",
-      world.server.database.kind === "sqlite" ? Date.now() : new Date(),
-      world.server.database.kind === "sqlite" ? Date.now() : new Date(),
-    ]);
+    await linkIdentity(linked.id, provider.providerId, "sub-old");
+    const before = await versionOf(linked.id);
     const deleted = await boss.client.post("/api/auth/organization/delete", { organizationId: doomed });
     expect(deleted.status, deleted.text).toBe(200);
     expect(await count(world.server.database, "ssoProvider", `"providerId" = ?`, [provider.providerId])).toBe(0);
-    expect(await count(world.server.database, "account", `"providerId" = ?`, [provider.providerId])).toBe(1);
+    expect(await count(world.server.database, "account", `"providerId" = ?`, [provider.providerId])).toBe(0);
+    // A sign-in through the connection in flight starts no session (ADR 055).
+    expect(await versionOf(linked.id)).toBe(before + 1);
+    expect(await count(world.server.database, "user", `"id" = ?`, [linked.id])).toBe(1);
+  });
 
+  it("end with its removal, through the one revocation, and an id used again inherits none", async () => {
+    const provider = await registerOidc(world, owner, organizationId);
+    const [first, second] = [await person(world.server), await person(world.server)];
+    await linkIdentity(first.id, provider.providerId, "sub-1");
+    await linkIdentity(second.id, provider.providerId, "sub-2");
+    const before = await versionOf(second.id);
+    const removed = await owner.client.post("/api/auth/sso/delete-provider", { providerId: provider.providerId });
+    expect(removed.status, removed.text).toBe(200);
+    expect(await count(world.server.database, "account", `"providerId" = ?`, [provider.providerId])).toBe(0);
+    expect(await versionOf(second.id)).toBe(before + 1);
+    // A row of that id left behind (linked in the moment its connection went) is never inherited.
+    await linkIdentity(first.id, provider.providerId, "sub-late");
     await registerOidc(world, owner, organizationId, { providerId: provider.providerId });
     expect(await count(world.server.database, "account", `"providerId" = ?`, [provider.providerId])).toBe(0);
-    expect(await count(world.server.database, "user", `"id" = ?`, [linked.id])).toBe(1);
   });
 });

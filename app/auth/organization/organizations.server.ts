@@ -10,6 +10,7 @@ import { customRolesAmong } from "~/auth/organization/custom-roles.server";
 import { MEMBER_ORDER, memberWithUser, publicInvitation, publicMember, publicOrganization } from "~/auth/organization/presenters.server";
 import { DEFAULT_PAGE_SIZE, pageArgs, type Page } from "~/auth/schemas";
 import { clearActiveTeam, createDefaultTeam, teamsForFullOrganization } from "~/auth/teams/teams.server";
+import { endOrganizationConnectionIdentities } from "~/auth/sso/identities.server";
 
 const USER_FIELDS = { select: { id: true, name: true, email: true, image: true } } as const;
 
@@ -100,7 +101,11 @@ export async function deleteOrganization(current: SessionWithUser, organizationI
   // Its teams go with it (ON DELETE CASCADE); sessions that had one of them active stop having it.
   const teams = await db.team.findMany({ where: { organizationId }, select: { id: true } });
   if (teams.length) await clearActiveTeam(db, { activeTeamId: { in: teams.map((t) => t.id) } });
-  const deleted = await db.organization.deleteMany({ where: { id: organizationId } });
+  // Its SSO connections go with it (ON DELETE CASCADE), and the identities linked through them end first.
+  const deleted = await db.$transaction(async (tx) => {
+    await endOrganizationConnectionIdentities(tx, organizationId);
+    return tx.organization.deleteMany({ where: { id: organizationId } });
+  });
   if (deleted.count === 0) throw new AuthError("ORGANIZATION_NOT_FOUND");
   // Their links' secrets would expire anyway; they go now with the invitations they belonged to.
   for (const { id } of invitations) await revokeTokensWhere("invitation", "invitationId", id);

@@ -9,6 +9,7 @@ import type { SessionWithUser } from "~/auth/session/sessions.server";
 import { SOCIAL_PROVIDER_IDS } from "~/auth/social/provider-ids";
 import { discoverEndpoints } from "~/auth/sso/discovery.server";
 import { forgetDomainToken, issueDomainToken } from "~/auth/sso/domains.server";
+import { endConnectionIdentities } from "~/auth/sso/identities.server";
 import { presentProvider, presentRegistered, type StoredOidcConfig } from "~/auth/sso/presenters.server";
 import type { RegisterInput } from "~/auth/sso/schemas";
 import { samlConfigFrom } from "~/auth/sso/saml-config.server";
@@ -54,9 +55,9 @@ export async function registerConnection(current: SessionWithUser, input: Regist
       if ((await tx.ssoProvider.count({ where: { organizationId } })) >= env.SSO_PROVIDERS_LIMIT) {
         throw new AuthError("YOU_HAVE_REACHED_THE_MAXIMUM_NUMBER_OF_SSO_PROVIDERS");
       }
-      // Identities left by an earlier connection of this id (its organization was deleted, which removes the
-      // connection but not the `account` rows): never inherited by a new IdP whose `sub`s could collide with them.
-      await tx.account.deleteMany({ where: { providerId: input.providerId } });
+      // Identities an earlier connection of this id may have left (one linked while its organization was being
+      // deleted): never inherited by a new IdP whose `sub`s could collide with them.
+      await endConnectionIdentities(tx, [input.providerId]);
       const provider = await tx.ssoProvider.create({
         data: { providerId: input.providerId, issuer: input.issuer, domain: input.domain, organizationId, userId: current.user.id, ...config },
       });
@@ -89,7 +90,7 @@ export async function getConnection(current: SessionWithUser, providerId: string
 export async function deleteConnection(current: SessionWithUser, providerId: string) {
   const provider = await requireConnectionAdmin(current, providerId);
   await db.$transaction(async (tx) => {
-    await tx.account.deleteMany({ where: { providerId: provider.providerId } });
+    await endConnectionIdentities(tx, [provider.providerId]);
     await forgetDomainToken(tx, provider.providerId);
     await tx.ssoProvider.deleteMany({ where: { id: provider.id } });
   });
