@@ -221,20 +221,21 @@ export function DeleteAccountSection({
   email?: string;
 }) {
   const [form, fields] = useZodForm("delete-account", deleteAccountSchema, lastFor("delete-account", last));
+  const { t, rich } = useT();
   return (
-    <Section id="delete-account" title="Delete account">
+    <Section id="delete-account" title={t("deleteAccount.title")}>
       <p className="warning">
-        <strong>This permanently deletes your account, its sessions and sign-in methods. It cannot be undone.</strong>
+        <strong>{t("deleteAccount.warning")}</strong>
       </p>
-      {mode === "email" ? <p className="muted">We will email you a link to confirm the deletion.</p> : null}
-      <IntentForm intent="delete-account" form={form} last={last} submit="Delete account" danger>
-        {hasPassword ? <Field label="Password" meta={fields.password} type="password" autoComplete="current-password" /> : null}
+      {mode === "email" ? <p className="muted">{t("deleteAccount.byEmail")}</p> : null}
+      <IntentForm intent="delete-account" form={form} last={last} submit={t("deleteAccount.title")} danger>
+        {hasPassword ? <Field label={t("deleteAccount.password")} meta={fields.password} type="password" autoComplete="current-password" /> : null}
         <Field
-          label="Type your email address to confirm"
+          label={t("deleteAccount.confirmEmail")}
           meta={fields.confirmEmail}
           type="text"
           autoComplete="off"
-          hint={email ? <>Type <strong className="address">{email}</strong> exactly.</> : undefined}
+          hint={email ? <>{rich("deleteAccount.typeExactly", { email }, { strong: (chunks) => <strong className="address" dir="ltr">{chunks}</strong> })}</> : undefined}
         />
       </IntentForm>
     </Section>

@@ -10,8 +10,9 @@ import { pageTitle } from "~/components/page-title";
 import { env } from "~/env.server";
 import { accountAction } from "~/http/account-actions.server";
 import { loadAccountPage } from "~/http/account-page.server";
+import { useT } from "~/i18n/react";
 
-export const meta = pageTitle("Delete account");
+export const meta = pageTitle("deleteAccount.title");
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   if (env.AUTH_DELETE_ACCOUNT === "off") throw new Response("Not found", { status: 404 });
@@ -33,9 +34,10 @@ export const action = (args: ActionFunctionArgs) => accountAction(args);
 export default function AccountDelete() {
   const page = useLoaderData<typeof loader>();
   const last = useActionData<typeof action>();
+  const { t } = useT();
   return (
     <>
-      <h1 className="page-title">Delete account</h1>
+      <h1 className="page-title">{t("deleteAccount.title")}</h1>
       <FlashMessage flash={page.flash} />
       <KeptWhileActing kept="the account can't be deleted">
         {page.mustConfirmFirst ? (
@@ -45,7 +47,7 @@ export default function AccountDelete() {
         )}
       </KeptWhileActing>
       <p>
-        <Link to="/account">Keep my account</Link>
+        <Link to="/account">{t("deleteAccount.keep")}</Link>
       </p>
     </>
   );

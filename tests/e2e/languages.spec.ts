@@ -220,6 +220,18 @@ test.describe("the account overview and profile, without JavaScript", () => {
     await expect(page.locator(".error-summary")).toContainText("هذه ليست كلمة المرور الحالية.");
     await expectNoAxeViolations(page, "security, ar");
     await expectNoSidewaysScroll(page, "security, ar");
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await page.goto("/account/delete");
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("حذف الحساب");
+    await page.getByLabel("اكتب عنوان بريدك الإلكتروني للتأكيد").fill("someone-else@example.com");
+    await page.getByLabel("كلمة المرور").fill(user.password);
+    await page.locator("main form").getByRole("button", { name: "حذف الحساب" }).click();
+    await expect(page.locator(".error-summary")).toContainText("هذا ليس عنوان بريدك الإلكتروني.");
+    await expectNoAxeViolations(page, "delete, ar");
+    await expectNoSidewaysScroll(page, "delete, ar");
+    await page.goto("/account-deleted?error=invalid_token");
+    await expect(page).toHaveTitle("خطأ: لم يُحذف الحساب · Latchkey");
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("لم يُحذف حسابك");
   });
 });
 

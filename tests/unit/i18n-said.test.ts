@@ -6,6 +6,7 @@ import type { z } from "zod";
 import { AuthError, type ErrorName } from "~/auth/errors";
 import {
   changePasswordSchema,
+  deleteAccountSchema,
   forgotPasswordSchema,
   passwordLengthHint,
   resetPasswordFormSchema,
@@ -18,7 +19,7 @@ import { SHIPPED_CATALOGS } from "~/i18n/catalogs.server";
 import { translator } from "~/i18n/format";
 import { SHIPPED_LANGUAGES } from "~/i18n/languages";
 import { saidIndex } from "~/i18n/said";
-import { linkRefusal, PAGE_MESSAGES, twoFactorCodeWords, verifyLinkProblem, wordsFor } from "~/http/page-messages.server";
+import { deleteLinkProblem, linkRefusal, PAGE_MESSAGES, twoFactorCodeWords, verifyLinkProblem, wordsFor } from "~/http/page-messages.server";
 import { otpCodeFormSchema } from "~/auth/email-otp/schemas";
 import { secondFactorFormSchema } from "~/auth/two-factor/schemas";
 import { SERVER_TROUBLE } from "~/http/page-action.server";
@@ -85,6 +86,12 @@ const written: string[] = [
   ...(["INVALID_PASSWORD", "CREDENTIAL_ACCOUNT_NOT_FOUND", "USER_ALREADY_HAS_A_PASSWORD", "SESSION_IS_NOT_FRESH"] as ErrorName[]).map((code) => wordsFor(new AuthError(code))),
   "Password changed. Your other devices are signed out.",
   "Password changed.",
+  ...messagesOf(deleteAccountSchema, { confirmEmail: "" }),
+  wordsFor(new AuthError("EMAIL_MISMATCH")),
+  "We sent a confirmation link to ada@example.com. Your account is deleted when you follow it.",
+  "For your safety, deleting your account needs you to confirm it's you, because you signed in a while ago. It takes a moment, and you will come back to this page.",
+  "You are acting as this person, so the account can't be deleted from here. Only they can do that, signed in themselves.",
+  ...["invalid_token", "unauthorized", "delete_user_is_disabled", "you_are_the_only_owner_of_an_organization_with_other_members", "anything"].map((error) => deleteLinkProblem(error)!),
   "Password set. You can now sign in with it.",
   "For your safety, setting a password needs you to confirm it's you, because you signed in a while ago. It takes a moment, and you will come back to this page.",
   "Signed out Chrome on Linux.",
