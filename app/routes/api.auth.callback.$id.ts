@@ -6,10 +6,8 @@ import { requestContext } from "~/auth/request-context.server";
 import { completeSocialFlow } from "~/auth/social/sign-in.server";
 import { readCappedText } from "~/http/body.server";
 import { errorResponse } from "~/http/endpoint.server";
+import { landAfterProvider } from "~/http/provider-return.server";
 import { env } from "~/env.server";
-import { endedBy } from "~/auth/account/claim.server";
-import { setFlash } from "~/http/flash.server";
-import { claimNotice } from "~/http/page-messages.server";
 
 const CALLBACK_FIELDS = ["code", "state", "error", "error_description", "user"];
 
@@ -17,13 +15,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   try {
     const ctx = await requestContext(request, context, "/callback");
     const location = await completeSocialFlow(ctx, params.id ?? "", new URL(request.url).searchParams);
-    // The provider's word claimed a never-proven account (ADR 028): the landing page says what ended and why.
-    const ended = endedBy(ctx);
-    const claim = ended ? claimNotice(ended, "signed-in") : null;
-    if (claim) setFlash(ctx.responseHeaders, claim.text, claim.link ? { link: claim.link } : {});
-    ctx.responseHeaders.set("Location", location);
-    ctx.responseHeaders.set("Cache-Control", "no-store");
-    return new Response(null, { status: 302, headers: ctx.responseHeaders });
+    return landAfterProvider(ctx, location);
   } catch (error) {
     return errorResponse(error);
   }

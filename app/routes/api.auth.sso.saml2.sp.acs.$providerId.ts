@@ -2,15 +2,13 @@
 // no origin check and none of our cookies needed (the RelayState names the server-side state). Signs in and
 // redirects (303) to the callbackURL, or redirects with ?error= and no session; never an error body.
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { endedBy } from "~/auth/account/claim.server";
 import { AuthError } from "~/auth/errors";
 import { enforceRateLimitNoting, type RequestContext } from "~/auth/request-context.server";
 import { MAX_SAML_RESPONSE_BYTES } from "~/auth/sso/saml.server";
 import { completeSamlSignIn } from "~/auth/sso/sign-in.server";
 import { readCappedText } from "~/http/body.server";
 import { errorResponse } from "~/http/endpoint.server";
-import { setFlash } from "~/http/flash.server";
-import { claimNotice } from "~/http/page-messages.server";
+import { landAfterProvider } from "~/http/provider-return.server";
 
 /** The form: a base64 SAMLResponse of at most 256 KB of XML, and the RelayState. */
 const MAX_FORM_BYTES = Math.ceil((MAX_SAML_RESPONSE_BYTES * 4) / 3) * 2 + 4096;
@@ -32,12 +30,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     await enforceRateLimitNoting(ctx.clientIp, "/sso/saml2/sp/acs");
     const form = new URLSearchParams(await readCappedText(request, context, MAX_FORM_BYTES));
     const location = await completeSamlSignIn(ctx, params.providerId ?? "", form);
-    const ended = endedBy(ctx);
-    const claim = ended ? claimNotice(ended, "signed-in") : null;
-    if (claim) setFlash(ctx.responseHeaders, claim.text, claim.link ? { link: claim.link } : {});
-    ctx.responseHeaders.set("Location", location);
-    ctx.responseHeaders.set("Cache-Control", "no-store");
-    return new Response(null, { status: 303, headers: ctx.responseHeaders });
+    return landAfterProvider(ctx, location, 303);
   } catch (error) {
     return errorResponse(error);
   }
