@@ -6,20 +6,19 @@ import { useEffect, useRef } from "react";
 import { twoFactorPasswordFormSchema } from "~/auth/two-factor/schemas";
 import { authClient } from "~/client/auth-client";
 import { ErrorSummary, Field, SubmitButton, useZodForm } from "~/components/forms";
+import { useT } from "~/i18n/react";
 
 export type TwoFactorIntent = "enable" | "confirm" | "disable" | "generate" | "enable-otp" | "disable-otp";
 type Intent = TwoFactorIntent;
 
 /** The codes, shown once; the page puts them in its focused status, after what was done. */
 export function BackupCodes({ codes }: { codes: string[] }) {
-  const file = `Latchkey backup codes\nEach code works once.\n\n${codes.join("\n")}\n`;
+  const { t, rich } = useT();
+  const file = `${t("tf.fileHeading")}\n\n${codes.join("\n")}\n`;
   return (
     <div>
-      <p>
-        <strong>Save these backup codes now.</strong> Each one signs you in once if you lose your phone. They are shown only this
-        once.
-      </p>
-      <ul className="backup-codes" aria-label="Backup codes">
+      <p>{rich("tf.saveCodes", {}, { strong: (chunks) => <strong>{chunks}</strong> })}</p>
+      <ul className="backup-codes" aria-label={t("tf.codesLabel")} dir="ltr">
         {codes.map((code) => (
           <li key={code}>
             <code>{code}</code>
@@ -27,7 +26,7 @@ export function BackupCodes({ codes }: { codes: string[] }) {
         ))}
       </ul>
       <a href={`data:text/plain;charset=utf-8,${encodeURIComponent(file)}`} download="latchkey-backup-codes.txt">
-        Download backup codes
+        {t("tf.download")}
       </a>
     </div>
   );
@@ -36,7 +35,7 @@ export function BackupCodes({ codes }: { codes: string[] }) {
 export function PasswordForm({
   intent,
   id,
-  label = "Password",
+  label,
   submit,
   last,
   danger,
@@ -49,10 +48,11 @@ export function PasswordForm({
   danger?: boolean;
 }) {
   const [form, fields] = useZodForm(id, twoFactorPasswordFormSchema, last?.intent === intent ? (last.result as never) : undefined);
+  const { t } = useT();
   return (
     <Form method="post" action={`/account/two-factor?intent=${intent}`} {...getFormProps(form)}>
       <ErrorSummary form={form} />
-      <Field label={label} meta={fields.password} type="password" autoComplete="current-password" />
+      <Field label={label ?? t("tf.password")} meta={fields.password} type="password" autoComplete="current-password" />
       <SubmitButton className={danger ? "danger" : undefined}>{submit}</SubmitButton>
     </Form>
   );

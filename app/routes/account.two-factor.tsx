@@ -22,8 +22,9 @@ import { BackupCodes, PasswordForm, useFollowTwoFactorSetting, type TwoFactorInt
 import { hasPassword } from "~/auth/account/password-flows.server";
 import { loadAccountPage } from "~/http/account-page.server";
 import { goTo, intent, pageAction, type GoTo } from "~/http/page-action.server";
+import { useT } from "~/i18n/react";
 
-export const meta = pageTitle("Two-factor authentication");
+export const meta = pageTitle("tf.title");
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   return loadAccountPage(request, context, async ({ user }) => {
@@ -105,78 +106,77 @@ export default function AccountTwoFactor() {
   const [confirmForm, confirmFields] = useZodForm("two-factor-confirm", confirmTotpFormSchema, last?.intent === "confirm" ? last.result : undefined);
   const justEnabled = last?.intent === "confirm" && last.backupCodes;
   const acting = useActingAsSomeone();
+  const { t, rich } = useT();
   return (
     <section aria-labelledby="two-factor-heading">
-      <h1 id="two-factor-heading">Two-factor authentication</h1>
+      <h1 id="two-factor-heading">{t("tf.title")}</h1>
       <FlashMessage flash={page.flash} />
       {last?.backupCodes ? (
         <StatusMessage focusKey={last}>
-          <p>{justEnabled ? "Two-factor authentication is now on." : "New backup codes made. The old ones no longer work."}</p>
+          <p>{justEnabled ? t("tf.nowOn") : t("tf.newCodes")}</p>
           <BackupCodes codes={last.backupCodes} />
         </StatusMessage>
       ) : null}
       {acting ? (
         <>
-          <p>
-            Two-factor authentication is <strong>{page.enabled ? "on" : "off"}</strong>.
-          </p>
+          <p>{rich(page.enabled ? "tf.stateOn" : "tf.stateOff", {}, { strong: (chunks) => <strong>{chunks}</strong> })}</p>
           <KeptWhileActingLine kept="two-factor settings can't be changed" />
         </>
       ) : !page.hasPassword ? (
-        <p className="muted">
-          <Link to="/account/security">Set a password on the Security page</Link> first: two-factor authentication protects password
-          sign-ins.
-        </p>
+        <p className="muted">{rich("tf.needPassword", {}, { link: (chunks) => <Link to="/account/security">{chunks}</Link> })}</p>
       ) : page.enabled ? (
         <>
           <p>
-            Two-factor authentication is <strong>on</strong>. Signing in asks for a code from your authenticator app.
-            {"backupCodesLeft" in page ? ` You have ${page.backupCodesLeft} unused backup codes.` : null}
+            {rich("tf.onAsksApp", {}, { strong: (chunks) => <strong>{chunks}</strong> })}
+            {"backupCodesLeft" in page ? ` ${t("tf.codesLeft", { count: page.backupCodesLeft })}` : null}
           </p>
-          <h2>Code by email</h2>
+          <h2>{t("tf.codeByEmail")}</h2>
           {"otpEnabled" in page && page.otpEnabled ? (
             <>
-              <p>
-                On: when you sign in with your password, you may finish with a code we email you instead of the app. Not after
-                signing in with an emailed code, a link, a social account, or a password reset by email: those already rely on your
-                inbox.
-              </p>
-              <PasswordForm intent="disable-otp" id="two-factor-disable-otp" label="Your password, to stop codes by email" submit="Stop offering codes by email" last={last ?? undefined} />
+              <p>{t("tf.otpOn")}</p>
+              <PasswordForm intent="disable-otp" id="two-factor-disable-otp" label={t("tf.otpOnLabel")} submit={t("tf.otpOnSubmit")} last={last ?? undefined} />
             </>
           ) : (
             <>
-              <p>
-                Off: signing in asks for the app (or a backup code). You can also allow a code by email after a password sign-in. It is
-                weaker than the app: anyone who can read your email gets the code.
-              </p>
-              <PasswordForm intent="enable-otp" id="two-factor-enable-otp" label="Your password, to allow codes by email" submit="Allow codes by email" last={last ?? undefined} />
+              <p>{t("tf.otpOff")}</p>
+              <PasswordForm intent="enable-otp" id="two-factor-enable-otp" label={t("tf.otpOffLabel")} submit={t("tf.otpOffSubmit")} last={last ?? undefined} />
             </>
           )}
-          <h2>Generate new backup codes</h2>
-          <p className="muted">New codes replace the old ones, which then stop working.</p>
-          <PasswordForm intent="generate" id="two-factor-generate" label="Your password, to replace the backup codes" submit="Generate new backup codes" last={last ?? undefined} />
-          <h2>Turn off</h2>
-          <PasswordForm intent="disable" id="two-factor-disable" label="Your password, to disable two-factor" submit="Disable two-factor authentication" last={last ?? undefined} danger />
+          <h2>{t("tf.generateHeading")}</h2>
+          <p className="muted">{t("tf.generateLead")}</p>
+          <PasswordForm intent="generate" id="two-factor-generate" label={t("tf.generateLabel")} submit={t("tf.generateHeading")} last={last ?? undefined} />
+          <h2>{t("tf.turnOff")}</h2>
+          <PasswordForm intent="disable" id="two-factor-disable" label={t("tf.disableLabel")} submit={t("tf.disableSubmit")} last={last ?? undefined} danger />
         </>
       ) : page.pending ? (
         <>
-          <p>Scan this QR code with your authenticator app, then enter the code it shows.</p>
-          <img src={page.pending.qrCode} alt="QR code to add Latchkey to your authenticator app" width={240} height={240} />
+          <p>{t("tf.scan")}</p>
+          <img src={page.pending.qrCode} alt={t("tf.qrAlt")} width={240} height={240} />
           <p>
-            Can't scan it? Enter this secret in the app instead: <code data-testid="totp-secret" className="secret">{groupsOfFour(page.pending.secret)}</code>
+            {rich(
+              "tf.cantScan",
+              {},
+              {
+                secret: () => (
+                  <code data-testid="totp-secret" className="secret" dir="ltr">
+                    {groupsOfFour(page.pending!.secret)}
+                  </code>
+                ),
+              },
+            )}
           </p>
           <Form method="post" action="/account/two-factor?intent=confirm" {...getFormProps(confirmForm)}>
             <ErrorSummary form={confirmForm} />
-            <Field label="Code" meta={confirmFields.code} type="text" autoComplete="one-time-code" inputMode="numeric" />
-            <SubmitButton>Turn on two-factor authentication</SubmitButton>
+            <Field label={t("tf.code")} meta={confirmFields.code} type="text" autoComplete="one-time-code" inputMode="numeric" />
+            <SubmitButton>{t("tf.turnOn")}</SubmitButton>
           </Form>
-          <h2>Start over</h2>
-          <PasswordForm intent="enable" id="two-factor-enable" label="Your password, to start over" submit="Make a new QR code" last={last ?? undefined} />
+          <h2>{t("tf.startOver")}</h2>
+          <PasswordForm intent="enable" id="two-factor-enable" label={t("tf.startOverLabel")} submit={t("tf.newQr")} last={last ?? undefined} />
         </>
       ) : (
         <>
-          <p>Protect your account with a second step when you sign in: a code from an authenticator app on your phone.</p>
-          <PasswordForm intent="enable" id="two-factor-enable" submit="Enable two-factor authentication" last={last ?? undefined} />
+          <p>{t("tf.protect")}</p>
+          <PasswordForm intent="enable" id="two-factor-enable" submit={t("tf.enable")} last={last ?? undefined} />
         </>
       )}
     </section>

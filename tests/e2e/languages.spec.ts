@@ -229,6 +229,12 @@ test.describe("the account overview and profile, without JavaScript", () => {
     await expect(page.locator(".error-summary")).toContainText("هذا ليس عنوان بريدك الإلكتروني.");
     await expectNoAxeViolations(page, "delete, ar");
     await expectNoSidewaysScroll(page, "delete, ar");
+    await page.goto("/account/two-factor");
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("المصادقة الثنائية");
+    await expect(page.getByRole("button", { name: "تمكين المصادقة الثنائية" })).toBeVisible();
+    await expectNoAxeViolations(page, "two-factor, ar");
+    await expectNoSidewaysScroll(page, "two-factor, ar");
+    await page.setViewportSize({ width: 1280, height: 720 });
     await page.goto("/account-deleted?error=invalid_token");
     await expect(page).toHaveTitle("خطأ: لم يُحذف الحساب · Latchkey");
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("لم يُحذف حسابك");

@@ -23,6 +23,7 @@ const SAME_AS_ENGLISH: Record<string, string[]> = {
   "said.nav.sessions": ["fr"],
   "said.nav.applications": ["fr"],
   "sessions.title": ["fr"],
+  "tf.code": ["de", "fr"],
 };
 
 type Element = { type: number; value?: string; pluralType?: string; options?: Record<string, { value: Element[] }>; children?: Element[] };

@@ -21,7 +21,7 @@ import { SHIPPED_LANGUAGES } from "~/i18n/languages";
 import { saidIndex } from "~/i18n/said";
 import { deleteLinkProblem, linkRefusal, PAGE_MESSAGES, twoFactorCodeWords, verifyLinkProblem, wordsFor } from "~/http/page-messages.server";
 import { otpCodeFormSchema } from "~/auth/email-otp/schemas";
-import { secondFactorFormSchema } from "~/auth/two-factor/schemas";
+import { secondFactorFormSchema, twoFactorPasswordFormSchema } from "~/auth/two-factor/schemas";
 import { SERVER_TROUBLE } from "~/http/page-action.server";
 import { accountNav, ADMIN_NAV_ENTRY } from "~/components/account-nav";
 import { SIGNED_OUT_ELSEWHERE } from "~/http/page-session.server";
@@ -86,6 +86,12 @@ const written: string[] = [
   ...(["INVALID_PASSWORD", "CREDENTIAL_ACCOUNT_NOT_FOUND", "USER_ALREADY_HAS_A_PASSWORD", "SESSION_IS_NOT_FRESH"] as ErrorName[]).map((code) => wordsFor(new AuthError(code))),
   "Password changed. Your other devices are signed out.",
   "Password changed.",
+  ...messagesOf(twoFactorPasswordFormSchema, {}),
+  "That code is not right. Check the time on your phone and try again.",
+  "Two-factor authentication is off.",
+  "Signing in can now finish with a code by email.",
+  "Signing in no longer offers a code by email.",
+  "You are acting as this person, so two-factor settings can't be changed from here. Only they can do that, signed in themselves.",
   ...messagesOf(deleteAccountSchema, { confirmEmail: "" }),
   wordsFor(new AuthError("EMAIL_MISMATCH")),
   "We sent a confirmation link to ada@example.com. Your account is deleted when you follow it.",
