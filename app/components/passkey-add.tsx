@@ -5,11 +5,13 @@
 import { useEffect, useState } from "react";
 import { authClient } from "~/client/auth-client";
 import { describePasskeyError, type usePasskeyCeremony } from "~/components/passkey-ui";
+import { useT } from "~/i18n/react";
 
 export const ADD_PASSKEY_CEREMONY = "passkey-add";
 
 export function AddPasskey({ ceremony }: { ceremony: ReturnType<typeof usePasskeyCeremony> }) {
   const [supported, setSupported] = useState<boolean | null>(null);
+  const { t } = useT();
 
   useEffect(() => setSupported(authClient.passkey.supported()), []);
 
@@ -22,14 +24,14 @@ export function AddPasskey({ ceremony }: { ceremony: ReturnType<typeof usePasske
   if (supported === null) {
     return (
       <noscript>
-        <p className="muted">Adding a passkey needs JavaScript.</p>
+        <p className="muted">{t("passkeys.needsJs")}</p>
       </noscript>
     );
   }
-  if (!supported) return <p className="muted">This browser cannot create passkeys.</p>;
+  if (!supported) return <p className="muted">{t("passkeys.unsupported")}</p>;
   return (
     <div>
-      <button {...ceremony.buttonProps(() => void add())}>Add a passkey</button>
+      <button {...ceremony.buttonProps(() => void add())}>{t("passkeys.add")}</button>
     </div>
   );
 }

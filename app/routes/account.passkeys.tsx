@@ -21,10 +21,11 @@ import { ADD_PASSKEY_CEREMONY, AddPasskey } from "~/components/passkey-add";
 import { usePasskeyCeremony } from "~/components/passkey-ui";
 import { loadAccountPage } from "~/http/account-page.server";
 import { goTo, intent, pageAction } from "~/http/page-action.server";
+import { useT } from "~/i18n/react";
 
 const HERE = "/account/passkeys";
 
-export const meta = pageTitle("Passkeys");
+export const meta = pageTitle("passkeys.title");
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   return loadAccountPage(request, context, async ({ user, session }) => ({
@@ -66,8 +67,6 @@ export async function action({ request, context }: ActionFunctionArgs) {
   return data({ intent: refused.intent as "rename" | "delete", id: new URL(request.url).searchParams.get("id"), result: refused.result }, refused.init);
 }
 
-const formatDate = (iso: string) => new Date(iso).toISOString().slice(0, 10);
-
 type Last = ReturnType<typeof useActionData<typeof action>>;
 
 function PasskeyRow({ passkey, last }: { passkey: Passkey; last: Last }) {
@@ -76,28 +75,38 @@ function PasskeyRow({ passkey, last }: { passkey: Passkey; last: Last }) {
     id: passkey.id,
     name: passkey.name ?? "",
   });
-  const label = passkey.name || "Unnamed passkey";
+  const { t, rich, date, dateTime } = useT();
+  const label = passkey.name || t("passkeys.unnamed");
   const synced = passkey.backedUp || passkey.deviceType === "multiDevice";
+  const added = new Date(passkey.createdAt);
   return (
     <li data-testid="passkey-row">
       <div>
         <div>
-          <strong>{label}</strong>
+          <strong>
+            <bdi>{label}</bdi>
+          </strong>
         </div>
         <div className="muted">
-          Added {formatDate(passkey.createdAt)} · {synced ? "Synced across your devices" : "On one device only (not synced)"}
+          {rich(synced ? "passkeys.addedSynced" : "passkeys.addedOneDevice", { date: date(added) }, {
+            time: (chunks) => (
+              <time dateTime={passkey.createdAt} title={dateTime(added)}>
+                {chunks}
+              </time>
+            ),
+          })}
         </div>
         <Form method="post" action={`${HERE}?intent=rename&id=${encodeURIComponent(passkey.id)}`} {...getFormProps(form)}>
           <ErrorSummary form={form} />
           <input type="hidden" name="id" value={passkey.id} />
-          <Field label="Passkey name" meta={fields.name} type="text" autoComplete="off" />
-          <SubmitButton className="secondary">Rename</SubmitButton>
+          <Field label={t("passkeys.name")} meta={fields.name} type="text" autoComplete="off" />
+          <SubmitButton className="secondary">{t("passkeys.rename")}</SubmitButton>
         </Form>
       </div>
       <Form method="post" action={`${HERE}?intent=delete&id=${encodeURIComponent(passkey.id)}`} className="inline">
         <input type="hidden" name="id" value={passkey.id} />
-        <button type="submit" className="danger" aria-label={`Delete ${label}`}>
-          Delete
+        <button type="submit" className="danger" aria-label={t("passkeys.deleteLabel", { name: label })}>
+          {t("passkeys.delete")}
         </button>
       </Form>
     </li>
@@ -116,20 +125,23 @@ export default function AccountPasskeys() {
   // where the button is far down the page and the list grows above it.
   const adding = usePasskeyCeremony(ADD_PASSKEY_CEREMONY);
   const acting = useActingAsSomeone();
+  const { t } = useT();
   return (
     <section aria-labelledby="passkeys-heading">
-      <h1 id="passkeys-heading">Passkeys</h1>
+      <h1 id="passkeys-heading">{t("passkeys.title")}</h1>
       {adding.started ? adding.message : <FlashMessage flash={loaded.flash} />}
       <ErrorSummary errors={topErrors} />
-      <p className="muted">A passkey lets you sign in with your fingerprint, face or device PIN instead of a password.</p>
+      <p className="muted">{t("passkeys.lead")}</p>
       {acting ? <KeptWhileActingLine kept="passkeys can't be added, renamed or deleted" /> : null}
       {passkeys.length === 0 ? (
-        <p>You have no passkeys yet.</p>
+        <p>{t("passkeys.none")}</p>
       ) : acting ? (
         <ul className="sessions passkeys">
           {passkeys.map((p) => (
             <li key={p.id} data-testid="passkey-row">
-              <strong>{p.name || "Unnamed passkey"}</strong>
+              <strong>
+                <bdi>{p.name || t("passkeys.unnamed")}</bdi>
+              </strong>
             </li>
           ))}
         </ul>

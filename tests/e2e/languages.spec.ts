@@ -235,6 +235,12 @@ test.describe("the account overview and profile, without JavaScript", () => {
     await expectNoAxeViolations(page, "two-factor, ar");
     await expectNoSidewaysScroll(page, "two-factor, ar");
     await page.setViewportSize({ width: 1280, height: 720 });
+    await page.goto("/account/passkeys");
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("مفاتيح المرور");
+    await expect(page.locator("main")).toContainText("ليس لديك مفاتيح مرور بعد.");
+    await expectNoAxeViolations(page, "passkeys, ar");
+    await expectNoSidewaysScroll(page, "passkeys, ar");
+    await page.setViewportSize({ width: 1280, height: 720 });
     await page.goto("/account-deleted?error=invalid_token");
     await expect(page).toHaveTitle("خطأ: لم يُحذف الحساب · Latchkey");
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("لم يُحذف حسابك");

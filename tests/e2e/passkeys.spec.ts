@@ -62,7 +62,8 @@ async function addPasskeyOnAccountPage(page: Page) {
   await expect(page.getByRole("status")).toBeInViewport();
   expect(await page.getByRole("status").evaluate((status) => status.previousElementSibling?.tagName)).toBe("H1");
   await expect(page.getByTestId("passkey-row")).toContainText("Chrome on Linux");
-  await expect(page.getByTestId("passkey-row")).toContainText(`Added ${new Date().toISOString().slice(0, 10)}`);
+  // Dates by Intl in the reader's language (issue 44): English as "2 December 2026".
+  await expect(page.getByTestId("passkey-row")).toContainText(`Added ${new Intl.DateTimeFormat("en-GB", { dateStyle: "long", timeZone: "UTC" }).format(new Date())}`);
   await expect(page.getByTestId("passkey-row")).toContainText("On one device only (not synced)");
 }
 

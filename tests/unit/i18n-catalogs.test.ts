@@ -24,6 +24,7 @@ const SAME_AS_ENGLISH: Record<string, string[]> = {
   "said.nav.applications": ["fr"],
   "sessions.title": ["fr"],
   "tf.code": ["de", "fr"],
+  "passkeys.title": ["de"],
 };
 
 type Element = { type: number; value?: string; pluralType?: string; options?: Record<string, { value: Element[] }>; children?: Element[] };

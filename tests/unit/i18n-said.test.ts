@@ -22,6 +22,7 @@ import { saidIndex } from "~/i18n/said";
 import { deleteLinkProblem, linkRefusal, PAGE_MESSAGES, twoFactorCodeWords, verifyLinkProblem, wordsFor } from "~/http/page-messages.server";
 import { otpCodeFormSchema } from "~/auth/email-otp/schemas";
 import { secondFactorFormSchema, twoFactorPasswordFormSchema } from "~/auth/two-factor/schemas";
+import { renamePasskeyForm } from "~/auth/passkey/schemas";
 import { SERVER_TROUBLE } from "~/http/page-action.server";
 import { accountNav, ADMIN_NAV_ENTRY } from "~/components/account-nav";
 import { SIGNED_OUT_ELSEWHERE } from "~/http/page-session.server";
@@ -86,6 +87,13 @@ const written: string[] = [
   ...(["INVALID_PASSWORD", "CREDENTIAL_ACCOUNT_NOT_FOUND", "USER_ALREADY_HAS_A_PASSWORD", "SESSION_IS_NOT_FRESH"] as ErrorName[]).map((code) => wordsFor(new AuthError(code))),
   "Password changed. Your other devices are signed out.",
   "Password changed.",
+  "Passkey renamed.",
+  "Passkey deleted.",
+  "Passkey added. You can now sign in with it.",
+  ...messagesOf(renamePasskeyForm, { id: "x", name: "" }),
+  wordsFor(new AuthError("PASSKEY_NOT_FOUND")),
+  "For your safety, adding a passkey needs you to confirm it's you, because you signed in a while ago. It takes a moment, and you will come back to this page.",
+  "You are acting as this person, so passkeys can't be added, renamed or deleted from here. Only they can do that, signed in themselves.",
   ...messagesOf(twoFactorPasswordFormSchema, {}),
   "That code is not right. Check the time on your phone and try again.",
   "Two-factor authentication is off.",
