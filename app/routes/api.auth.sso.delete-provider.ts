@@ -7,5 +7,5 @@ import { endpoint } from "~/http/endpoint.server";
 export const { loader, action } = endpoint({
   method: "POST",
   body: providerIdBody,
-  handler: async ({ body, ctx }) => deleteConnection(await requireSession(ctx), body.providerId),
+  handler: async ({ body, ctx }) => deleteConnection(await requireSession(ctx), body.providerId, ctx),
 });

@@ -7,5 +7,5 @@ import { endpoint } from "~/http/endpoint.server";
 export const { loader, action } = endpoint({
   method: "POST",
   body: registerBody,
-  handler: async ({ body, ctx }) => registerConnection(await requireSession(ctx), body),
+  handler: async ({ body, ctx }) => registerConnection(await requireSession(ctx), body, ctx),
 });

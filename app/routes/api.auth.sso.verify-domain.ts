@@ -8,7 +8,7 @@ export const { loader, action } = endpoint({
   method: "POST",
   body: providerIdBody,
   handler: async ({ body, ctx }) => {
-    await verifyDomain(await requireSession(ctx), body.providerId);
+    await verifyDomain(await requireSession(ctx), body.providerId, ctx);
     return new Response(null, { status: 204, headers: { "Cache-Control": "no-store" } });
   },
 });

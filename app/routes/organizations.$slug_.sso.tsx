@@ -54,7 +54,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
       run: async (value, current, ctx) => {
         const organization = await organizationOf(current);
         const { clientId, clientSecret, ...rest } = value;
-        await registerConnection(current, { ...rest, organizationId: organization.id, oidcConfig: { clientId, clientSecret } });
+        await registerConnection(current, { ...rest, organizationId: organization.id, oidcConfig: { clientId, clientSecret } }, ctx);
         return back(ctx, `Added ${value.providerId}. Next, prove the domain with the TXT record below.`);
       },
     }),
@@ -70,7 +70,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
           domain: value.domain,
           organizationId: organization.id,
           samlConfig: { entryPoint: value.entryPoint, cert: value.cert, idpMetadata: { entityID: value.idpEntityId } },
-        });
+        }, ctx);
         return back(ctx, `Added ${value.providerId}. Next, prove the domain with the TXT record below.`);
       },
     }),
@@ -82,7 +82,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
       run: async (value, current, ctx) => {
         await ours(current, value.providerId);
         try {
-          await verifyDomain(current, value.providerId);
+          await verifyDomain(current, value.providerId, ctx);
         } catch (error) {
           if (error instanceof AuthError && error.code === "DOMAIN_VERIFICATION_FAILED") throw new AuthError("DOMAIN_NOT_VERIFIED_YET", { message: VERIFY_FAILED_WORDS });
           throw error;
@@ -108,7 +108,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
       refusalShown: "page",
       run: async (value, current, ctx) => {
         await ours(current, value.providerId);
-        await deleteConnection(current, value.providerId);
+        await deleteConnection(current, value.providerId, ctx);
         return back(ctx, `Removed ${value.providerId}. Its people can no longer sign in with it.`);
       },
     }),

@@ -278,6 +278,35 @@ describe("proving the domain by DNS TXT", () => {
   });
 });
 
+describe("a connection's security events", () => {
+  it("are recorded on the actor's account when a connection is added, proven and removed, never with a secret", async () => {
+    const boss = await person(world.server);
+    const organization = await createOrganization(boss);
+    const provider = await registerOidc(world, boss, organization.id);
+    await proveDomain(world, boss, provider);
+    expect((await boss.client.post("/api/auth/sso/delete-provider", { providerId: provider.providerId })).status).toBe(200);
+    const rows = await query<{ type: string; details: string; sessionId: string | null }>(
+      world.server.database,
+      `SELECT "type", "details", "sessionId" FROM "securityEvent" WHERE "userId" = ? AND "type" LIKE 'sso_%' ORDER BY "createdAt", "id"`,
+      [boss.id],
+    );
+    expect(rows.map((row) => row.type).sort()).toEqual(["sso_connection_added", "sso_connection_removed", "sso_domain_verified"]);
+    for (const row of rows) {
+      expect(JSON.parse(row.details)).toEqual({
+        organizationId: organization.id,
+        organizationName: expect.any(String),
+        providerId: provider.providerId,
+        protocol: "oidc",
+        domain: provider.domain,
+      });
+      expect(row.details).not.toContain(CLIENT_SECRET);
+      expect(row.sessionId).not.toBeNull();
+    }
+    const activity = await boss.client.get("/account/activity");
+    expect(activity.text).toContain(`Single sign-on connection “${provider.providerId}” (OpenID Connect, ${provider.domain}) added to`);
+  });
+});
+
 describe("POST /sso/update-provider", () => {
   it("changes a connection partly: a new domain is unproven again with a new token; a new secret is sealed", async () => {
     const provider = await registerOidc(world, owner, organizationId);

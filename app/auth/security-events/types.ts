@@ -59,6 +59,11 @@ export const SECURITY_EVENT_TYPES = [
   "organization_role_deleted",
   // On the affected person's account, the actor recorded: {organizationId, organizationName, from, to, byOther}.
   "organization_member_role_changed",
+  // An organization's single sign-on connections (issue 43, ADR 070), on the actor's account: {organizationId,
+  // organizationName, providerId, protocol: "oidc" | "saml", domain}. Never a secret of the connection.
+  "sso_connection_added",
+  "sso_connection_removed",
+  "sso_domain_verified",
 ] as const;
 
 /**

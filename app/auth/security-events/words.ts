@@ -95,6 +95,8 @@ const application = (details: SecurityEventDetails) => `“${text(details.applic
 /** A team and its organization as the event stored them (either may be renamed or gone since). */
 const team = (details: SecurityEventDetails) => `“${text(details.teamName, "a team")}”`;
 const organization = (details: SecurityEventDetails) => `“${text(details.organizationName, "an organization")}”`;
+const connection = (details: SecurityEventDetails) =>
+  `“${text(details.providerId, "a connection")}” (${details.protocol === "saml" ? "SAML" : "OpenID Connect"}, ${text(details.domain, "its domain")})`;
 
 /** A role's name as the event stored it, and a member's roles ("admin,billing" → "admin, billing"). */
 const role = (value: unknown) => `“${text(value, "a role")}”`;
@@ -207,6 +209,12 @@ export function describeEvent(type: string, details: SecurityEventDetails, reade
       return `Role ${role(details.role)} deleted from ${organization(details)}`;
     case "organization_member_role_changed":
       return `Your role in ${organization(details)} changed from ${roleList(details.from)} to ${roleList(details.to)}${details.byOther === true ? " by another member" : ""}`;
+    case "sso_connection_added":
+      return `Single sign-on connection ${connection(details)} added to ${organization(details)}`;
+    case "sso_connection_removed":
+      return `Single sign-on connection ${connection(details)} removed from ${organization(details)}`;
+    case "sso_domain_verified":
+      return `Domain of single sign-on connection ${connection(details)} proven for ${organization(details)}`;
     default:
       return "Account changed";
   }

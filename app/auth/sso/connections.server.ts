@@ -10,6 +10,8 @@ import { SOCIAL_PROVIDER_IDS } from "~/auth/social/provider-ids";
 import { discoverEndpoints } from "~/auth/sso/discovery.server";
 import { forgetDomainToken, issueDomainToken } from "~/auth/sso/domains.server";
 import { endConnectionIdentities } from "~/auth/sso/identities.server";
+import { recordConnectionEvent } from "~/auth/sso/events.server";
+import type { RequestContext } from "~/auth/request-context.server";
 import { presentProvider, presentRegistered, type StoredOidcConfig } from "~/auth/sso/presenters.server";
 import type { RegisterInput } from "~/auth/sso/schemas";
 import { samlConfigFrom } from "~/auth/sso/saml-config.server";
@@ -23,7 +25,7 @@ function isReserved(providerId: string): boolean {
 }
 
 /** POST /sso/register. */
-export async function registerConnection(current: SessionWithUser, input: RegisterInput) {
+export async function registerConnection(current: SessionWithUser, input: RegisterInput, ctx?: RequestContext) {
   if (!input.organizationId) throw new AuthError("ORGANIZATIONID_IS_REQUIRED");
   const organizationId = input.organizationId;
   const role = await roleIn(organizationId, current.user.id);
@@ -61,6 +63,7 @@ export async function registerConnection(current: SessionWithUser, input: Regist
       const provider = await tx.ssoProvider.create({
         data: { providerId: input.providerId, issuer: input.issuer, domain: input.domain, organizationId, userId: current.user.id, ...config },
       });
+      await recordConnectionEvent(tx, "sso_connection_added", current, provider, ctx);
       return { provider, token: await issueDomainToken(tx, provider.providerId) };
     }, TX_OPTIONS);
     return presentRegistered(provider, token);
@@ -87,12 +90,13 @@ export async function getConnection(current: SessionWithUser, providerId: string
  * POST /sso/delete-provider: the connection, its pending domain token and the identities linked through it go
  * together; people keep their accounts and memberships. Sign-in through it is 404 afterwards.
  */
-export async function deleteConnection(current: SessionWithUser, providerId: string) {
+export async function deleteConnection(current: SessionWithUser, providerId: string, ctx?: RequestContext) {
   const provider = await requireConnectionAdmin(current, providerId);
   await db.$transaction(async (tx) => {
     await endConnectionIdentities(tx, [provider.providerId]);
     await forgetDomainToken(tx, provider.providerId);
-    await tx.ssoProvider.deleteMany({ where: { id: provider.id } });
+    const { count } = await tx.ssoProvider.deleteMany({ where: { id: provider.id } });
+    if (count > 0) await recordConnectionEvent(tx, "sso_connection_removed", current, provider, ctx);
   });
   return { success: true };
 }

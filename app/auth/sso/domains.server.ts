@@ -10,6 +10,8 @@ import { requireConnectionAdmin } from "~/auth/sso/access.server";
 import { db, type Transaction } from "~/db.server";
 import { env } from "~/env.server";
 import type { SessionWithUser } from "~/auth/session/sessions.server";
+import { recordConnectionEvent } from "~/auth/sso/events.server";
+import type { RequestContext } from "~/auth/request-context.server";
 
 export const DOMAIN_TOKEN_LENGTH = 24;
 export const DOMAIN_TOKEN_TTL_SECONDS = 7 * 24 * 60 * 60;
@@ -75,7 +77,7 @@ async function txtAt(dns: Resolver, name: string): Promise<string[]> {
  * POST /sso/verify-domain: every listed domain must carry the record. Proven → the connection is verified
  * (answered 204 by the route); otherwise 502 DOMAIN_VERIFICATION_FAILED and nothing changes.
  */
-export async function verifyDomain(current: SessionWithUser, providerId: string): Promise<void> {
+export async function verifyDomain(current: SessionWithUser, providerId: string, ctx?: RequestContext): Promise<void> {
   const provider = await requireConnectionAdmin(current, providerId, "INSUFICCIENT_ACCESS");
   if (provider.domainVerified) throw new AuthError("DOMAIN_VERIFIED");
   const token = await liveDomainToken(providerId);
@@ -86,7 +88,10 @@ export async function verifyDomain(current: SessionWithUser, providerId: string)
   const found = await Promise.all(records.map(async ({ name }) => (await txtAt(dns, name)).some((value) => value.trim() === expected || value.trim() === token)));
   if (!found.every(Boolean)) throw new AuthError("DOMAIN_VERIFICATION_FAILED");
   // Conditional on the domain being the one checked: a change of domain meanwhile needs its own proof.
-  const { count } = await db.ssoProvider.updateMany({ where: { providerId, domain: provider.domain, domainVerified: false }, data: { domainVerified: true } });
-  if (count === 0) throw new AuthError("DOMAIN_VERIFICATION_FAILED");
-  await forgetDomainToken(db, providerId);
+  await db.$transaction(async (tx) => {
+    const { count } = await tx.ssoProvider.updateMany({ where: { providerId, domain: provider.domain, domainVerified: false }, data: { domainVerified: true } });
+    if (count === 0) throw new AuthError("DOMAIN_VERIFICATION_FAILED");
+    await forgetDomainToken(tx, providerId);
+    await recordConnectionEvent(tx, "sso_domain_verified", current, provider, ctx);
+  });
 }
