@@ -15,19 +15,22 @@ import { startSocialFlow } from "~/auth/social/sign-in.server";
 import { FlashMessage } from "~/components/account-sections";
 import { KeptWhileActingLine, useActingAsSomeone } from "~/components/kept-while-acting";
 import { ConfirmItsYou } from "~/components/confirm-its-you";
-import { ERROR_TITLE_PREFIX, ErrorSummary } from "~/components/forms";
+import { ErrorSummary } from "~/components/forms";
 import { withErrorTitle } from "~/components/page-title";
 import { loadAccountPage } from "~/http/account-page.server";
 import { setFlash } from "~/http/flash.server";
 import { requirePageSession } from "~/http/page-session.server";
 import { socialSignInProblem } from "~/http/page-messages.server";
 import { goTo, pageForm } from "~/http/page-action.server";
+import { titleTranslator } from "~/components/page-title";
+import { useT } from "~/i18n/react";
 
 const HERE = "/account/linked-accounts";
 
-export const meta: MetaFunction<typeof loader> = withErrorTitle(({ data }) => [
-  { title: `${(data as { error?: string | null } | undefined)?.error ? ERROR_TITLE_PREFIX : ""}Linked accounts · Latchkey` },
-]);
+export const meta: MetaFunction<typeof loader> = withErrorTitle(({ data, matches }) => {
+  const t = titleTranslator(matches);
+  return [{ title: `${(data as { error?: string | null } | undefined)?.error ? t.t("common.errorPrefix") : ""}${t.t("linked.title")} · Latchkey` }];
+});
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const params = new URL(request.url).searchParams;
@@ -75,44 +78,45 @@ export default function LinkedAccounts() {
   const refused = useActionData<typeof action>()?.result;
   const errors = [...Object.values(refused?.error ?? {}).flat(), page.error];
   const acting = useActingAsSomeone();
+  const { t } = useT();
   return (
     <section aria-labelledby="linked-heading">
-      <h1 id="linked-heading">Linked accounts</h1>
+      <h1 id="linked-heading">{t("linked.title")}</h1>
       <FlashMessage flash={page.flash} />
       <ErrorSummary errors={errors} />
-      <p className="muted">Sign in with any of these. You can't remove the last one.</p>
+      <p className="muted">{t("linked.lead")}</p>
       {acting ? <KeptWhileActingLine kept="accounts can't be linked or unlinked" /> : null}
       {acting || page.recentSignIn || page.providers.every((p) => p.linked) ? null : <ConfirmItsYou what="linking an account" href={page.confirmUrl} />}
       <ul className="linked-accounts">
         <li>
-          <span>Password</span>
-          <span className="muted">{page.hasPassword ? "Set" : "Not set"}</span>
+          <span>{t("linked.password")}</span>
+          <span className="muted">{page.hasPassword ? t("linked.set") : t("linked.notSet")}</span>
         </li>
         {page.providers.map((provider) => (
           <li key={provider.id}>
             <span>{provider.name}</span>
             {acting ? (
-              <span className="muted">{provider.linked ? "Linked" : "Not linked"}</span>
+              <span className="muted">{provider.linked ? t("linked.linked") : t("linked.notLinked")}</span>
             ) : (
               <Form method="post" action={HERE} reloadDocument>
                 <input type="hidden" name="provider" value={provider.id} />
                 {provider.linked ? (
-                  <button type="submit" name="intent" value="unlink" className="secondary" aria-label={`Unlink ${provider.name}`}>
-                    Unlink
+                  <button type="submit" name="intent" value="unlink" className="secondary" aria-label={t("linked.unlinkLabel", { provider: provider.name })}>
+                    {t("linked.unlink")}
                   </button>
                 ) : page.recentSignIn ? (
-                  <button type="submit" name="intent" value="link" aria-label={`Link ${provider.name}`}>
-                    Link
+                  <button type="submit" name="intent" value="link" aria-label={t("linked.linkLabel", { provider: provider.name })}>
+                    {t("linked.link")}
                   </button>
                 ) : (
-                  <span className="muted">Not linked</span>
+                  <span className="muted">{t("linked.notLinked")}</span>
                 )}
               </Form>
             )}
           </li>
         ))}
       </ul>
-      {page.providers.length === 0 ? <p className="muted">No sign-in providers are configured on this server.</p> : null}
+      {page.providers.length === 0 ? <p className="muted">{t("linked.none")}</p> : null}
     </section>
   );
 }

@@ -241,6 +241,13 @@ test.describe("the account overview and profile, without JavaScript", () => {
     await expectNoAxeViolations(page, "passkeys, ar");
     await expectNoSidewaysScroll(page, "passkeys, ar");
     await page.setViewportSize({ width: 1280, height: 720 });
+    await page.goto("/account/linked-accounts?error=access_denied");
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("الحسابات المرتبطة");
+    await expect(page.locator(".error-summary")).toContainText("ألغيت تسجيل الدخول لدى الموفر.");
+    await expect(page).toHaveTitle("خطأ: الحسابات المرتبطة · Latchkey");
+    await expectNoAxeViolations(page, "linked accounts, ar");
+    await expectNoSidewaysScroll(page, "linked accounts, ar");
+    await page.setViewportSize({ width: 1280, height: 720 });
     await page.goto("/account-deleted?error=invalid_token");
     await expect(page).toHaveTitle("خطأ: لم يُحذف الحساب · Latchkey");
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("لم يُحذف حسابك");

@@ -19,7 +19,7 @@ import { SHIPPED_CATALOGS } from "~/i18n/catalogs.server";
 import { translator } from "~/i18n/format";
 import { SHIPPED_LANGUAGES } from "~/i18n/languages";
 import { saidIndex } from "~/i18n/said";
-import { deleteLinkProblem, linkRefusal, PAGE_MESSAGES, twoFactorCodeWords, verifyLinkProblem, wordsFor } from "~/http/page-messages.server";
+import { deleteLinkProblem, socialSignInProblem, linkRefusal, PAGE_MESSAGES, twoFactorCodeWords, verifyLinkProblem, wordsFor } from "~/http/page-messages.server";
 import { otpCodeFormSchema } from "~/auth/email-otp/schemas";
 import { secondFactorFormSchema, twoFactorPasswordFormSchema } from "~/auth/two-factor/schemas";
 import { renamePasskeyForm } from "~/auth/passkey/schemas";
@@ -87,6 +87,32 @@ const written: string[] = [
   ...(["INVALID_PASSWORD", "CREDENTIAL_ACCOUNT_NOT_FOUND", "USER_ALREADY_HAS_A_PASSWORD", "SESSION_IS_NOT_FRESH"] as ErrorName[]).map((code) => wordsFor(new AuthError(code))),
   "Password changed. Your other devices are signed out.",
   "Password changed.",
+  ...[
+    "access_denied",
+    "state_not_found",
+    "state_mismatch",
+    "please_restart_the_process",
+    "no_code",
+    "invalid_code",
+    "invalid_token",
+    "unable_to_get_user_info",
+    "email_not_found",
+    "account not linked",
+    "email_not_verified",
+    "account_already_linked",
+    "account_already_linked_to_different_user",
+    "email_doesn't_match",
+    "unable_to_link_account",
+    "unable to create user",
+    "oauth_provider_not_found",
+    "too_many_requests",
+    "something new",
+  ].map((code) => socialSignInProblem(code)!),
+  ...(["YOU_CANT_UNLINK_YOUR_LAST_ACCOUNT", "ACCOUNT_NOT_FOUND"] as ErrorName[]).map((code) => wordsFor(new AuthError(code))),
+  "GitHub is linked. You can sign in with it now.",
+  "GitHub is unlinked.",
+  "For your safety, linking an account needs you to confirm it's you, because you signed in a while ago. It takes a moment, and you will come back to this page.",
+  "You are acting as this person, so accounts can't be linked or unlinked from here. Only they can do that, signed in themselves.",
   "Passkey renamed.",
   "Passkey deleted.",
   "Passkey added. You can now sign in with it.",
