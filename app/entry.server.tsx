@@ -8,7 +8,7 @@ import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { startHousekeeping } from "~/auth/housekeeping.server";
-import { backgroundWorkSettled } from "~/auth/verification.server";
+import { backgroundWorkSettled } from "~/background-work.server";
 import { promoteConfiguredAdmins, setAdminByEmail } from "~/auth/admin/bootstrap.server";
 import { startRateLimiting } from "~/auth/rate-limit/limits.server";
 import { preloadBreachedList } from "~/auth/password-policy/check.server";

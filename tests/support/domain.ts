@@ -21,7 +21,7 @@ export async function openDomain(kind?: DatabaseKind): Promise<DomainHandle> {
     db,
     async close() {
       // Work a test's calls left running after their answer (mails, events) finishes against this database.
-      await (await import("~/auth/verification.server")).backgroundWorkSettled();
+      await (await import("~/background-work.server")).backgroundWorkSettled();
       await db.$disconnect();
       await database.drop();
     },

@@ -4,11 +4,11 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { openDomain, type DomainHandle } from "../support/domain";
 
 let domain: DomainHandle;
-let work: typeof import("~/auth/verification.server");
+let work: typeof import("~/background-work.server");
 
 beforeAll(async () => {
   domain = await openDomain("sqlite");
-  work = await import("~/auth/verification.server");
+  work = await import("~/background-work.server");
 });
 afterAll(async () => {
   await domain?.close();

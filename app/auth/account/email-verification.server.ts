@@ -17,7 +17,8 @@ import {
   sendVerificationNow,
   type VerificationPayload,
 } from "~/auth/sign-in/verification-link.server";
-import { afterResponse, consumeToken, peekToken, readSignedToken, revokeAllTokensOf, type SignedPayload } from "~/auth/verification.server";
+import { consumeToken, peekToken, readSignedToken, revokeAllTokensOf, type SignedPayload } from "~/auth/verification.server";
+import { afterResponse } from "~/background-work.server";
 import { db, isUniqueViolation, type User } from "~/db.server";
 import { env } from "~/env.server";
 import { normalizeEmail } from "~/auth/core/email-address";

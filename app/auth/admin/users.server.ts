@@ -17,7 +17,7 @@ import { CREDENTIAL_PROVIDER, assertPasswordLength, hashPassword } from "~/auth/
 import { assertPasswordNotCompromised } from "~/auth/password-policy/check.server";
 import { mailResetLinkTo } from "~/auth/account/password-flows.server";
 import { siteName } from "~/auth/security-events/notify-admin-acts.server";
-import { afterResponse } from "~/auth/verification.server";
+import { afterResponse } from "~/background-work.server";
 import { adminNotices } from "~/email/admin-notices.server";
 import { DELETION_ENDS } from "~/auth/account/delete-account.server";
 import { settleOrganizationsOfDeletedUser } from "~/auth/organization/access.server";

@@ -10,7 +10,7 @@
 import { addEvidence, powKey, readEvidence } from "~/auth/proof-of-work/evidence.server";
 import { clientBucket } from "~/auth/rate-limit/limits.server";
 import { newDeviceSurge } from "~/auth/sign-in/hasher-queue.server";
-import { afterResponse } from "~/auth/verification.server";
+import { afterResponse } from "~/background-work.server";
 import { ADDRESS_BURST_WINDOW_MS } from "~/auth/proof-of-work/windows";
 import { env } from "~/env.server";
 

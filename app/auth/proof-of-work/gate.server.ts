@@ -11,7 +11,7 @@ import { createProofChallenge, spendProof } from "~/auth/proof-of-work/challenge
 import type { RequestContext } from "~/auth/request-context.server";
 import { recordSecurityEvent } from "~/auth/security-events/record.server";
 import { presentedDeviceHash } from "~/auth/sign-in/known-device.server";
-import { afterResponse } from "~/auth/verification.server";
+import { afterResponse } from "~/background-work.server";
 import { db } from "~/db.server";
 import { env } from "~/env.server";
 

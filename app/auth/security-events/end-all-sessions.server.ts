@@ -10,7 +10,7 @@ import type { RequestContext } from "~/auth/request-context.server";
 import { recordSecurityEvent } from "~/auth/security-events/record.server";
 import { clearSessionCookies } from "~/auth/session/sessions.server";
 import { forgetThisDevice } from "~/auth/two-factor/trusted-device.server";
-import { afterResponse } from "~/auth/verification.server";
+import { afterResponse } from "~/background-work.server";
 import { db } from "~/db.server";
 import { sendMail } from "~/email/mailer.server";
 import { emails } from "~/email/templates.server";

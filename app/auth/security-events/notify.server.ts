@@ -7,7 +7,7 @@ import { takeFromQuota } from "~/auth/rate-limit/limits.server";
 import type { SecurityEventDetails } from "~/auth/security-events/types";
 import { signInMethodWords } from "~/auth/security-events/words";
 import { adminActOf, isAdminAct, mailAdminAct } from "~/auth/security-events/notify-admin-acts.server";
-import { afterResponse } from "~/auth/verification.server";
+import { afterResponse } from "~/background-work.server";
 import { db } from "~/db.server";
 import { sendMail } from "~/email/mailer.server";
 import { emails, type NewWayIn } from "~/email/templates.server";

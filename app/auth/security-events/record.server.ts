@@ -8,7 +8,7 @@ import { actingAdminFor } from "~/auth/security-events/acting-admin.server";
 import type { RequestContext } from "~/auth/request-context.server";
 import { announceEvent } from "~/auth/security-events/notify.server";
 import type { SecurityEventDetails, SecurityEventType } from "~/auth/security-events/types";
-import { afterResponse } from "~/auth/verification.server";
+import { afterResponse } from "~/background-work.server";
 import { afterCommit, db, type Db, type Transaction } from "~/db.server";
 
 export interface SecurityEventInput {

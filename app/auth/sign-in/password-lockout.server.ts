@@ -10,7 +10,7 @@ import type { RequestContext } from "~/auth/request-context.server";
 import { recordFailedSignIn, recordSecurityEvent } from "~/auth/security-events/record.server";
 import { DEVICE_COOKIE, presentedDeviceHash } from "~/auth/sign-in/known-device.server";
 import { cookiesOfHeader } from "~/auth/core/cookies.server";
-import { afterResponse } from "~/auth/verification.server";
+import { afterResponse } from "~/background-work.server";
 import { lockoutPlaces } from "~/auth/rate-limit/limits.server";
 import type { Reservation } from "~/auth/rate-limit/stores.server";
 import { passwordHasher, type HasherLane } from "~/auth/sign-in/hasher-queue.server";

@@ -8,7 +8,7 @@ import { recordSecurityEvent } from "~/auth/security-events/record.server";
 import type { SessionWithUser } from "~/auth/session/sessions.server";
 import { recentlyVerified } from "~/auth/step-up/recently-verified.server";
 import { CREDENTIAL_PROVIDER } from "~/auth/account/password.server";
-import { afterResponse } from "~/auth/verification.server";
+import { afterResponse } from "~/background-work.server";
 import { db, type User } from "~/db.server";
 
 export type ReverifyMethod = "password" | "passkey" | "totp" | "otp";
