@@ -4,7 +4,7 @@
 // form), so it works without JavaScript like the other confirmation steps.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, type ReactNode } from "react";
 import { z } from "zod";
 import { listApplications, revokeApplication } from "~/auth/oidc-provider/consent.server";
 import { describeScopes } from "~/auth/oidc-provider/scopes";
@@ -14,13 +14,14 @@ import { pageTitle } from "~/components/page-title";
 import { relativeTime, utcTime } from "~/components/time";
 import { loadAccountPage } from "~/http/account-page.server";
 import { answerIntent, goTo, intent, pageAction } from "~/http/page-action.server";
+import { useT } from "~/i18n/react";
 
-export const meta = pageTitle("Applications");
+export const meta = pageTitle("apps.title");
 
 const HERE = "/account/applications";
 
 /** A moment as the page shows it: words people read, the exact UTC time on hover and for <time>. */
-const moment = (date: Date, now: Date) => ({ at: date.toISOString(), words: relativeTime(date, now), utc: utcTime(date) });
+const moment = (date: Date, now: Date) => ({ at: date.toISOString(), words: relativeTime(date, now), utc: utcTime(date), now: now.toISOString() });
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   return loadAccountPage(request, context, async ({ user }) => {
@@ -63,41 +64,38 @@ type PageData = ReturnType<typeof useLoaderData<typeof loader>>;
 export default function AccountApplications() {
   const page = useLoaderData<typeof loader>();
   const last = useActionData<typeof action>();
+  const { t, said } = useT();
   return (
     <section aria-labelledby="applications-heading">
-      <h1 id="applications-heading">Applications</h1>
+      <h1 id="applications-heading">{t("apps.title")}</h1>
       <FlashMessage flash={page.flash} />
       {last?.error ? <ErrorSummary errors={[last.error]} /> : null}
-      <p className="muted">Applications you signed in to with your Latchkey account. Revoking access signs you out of the application and it has to ask again.</p>
+      <p className="muted">{t("apps.lead")}</p>
       {page.confirm ? <ConfirmRevoke app={page.confirm} /> : null}
-      {page.confirmGone ? <p role="status">That application no longer has access to your account.</p> : null}
+      {page.confirmGone ? <p role="status">{t("apps.gone")}</p> : null}
       {page.applications.length === 0 ? (
-        <p>You have not allowed any applications yet.</p>
+        <p>{t("apps.none")}</p>
       ) : (
         <ul className="sessions applications">
           {page.applications.map((app) => (
             <li key={app.clientId} data-testid="application-row">
               <div>
-                <strong>{app.name}</strong>
+                <strong>
+                  <bdi>{app.name}</bdi>
+                </strong>
                 <div className="muted">
-                  Allowed <When moment={app.allowedAt} />
+                  <When moment={app.allowedAt} message="apps.allowed" />
                   {" · "}
-                  {app.lastUsedAt ? (
-                    <>
-                      last used <When moment={app.lastUsedAt} />
-                    </>
-                  ) : (
-                    "not used yet"
-                  )}
+                  {app.lastUsedAt ? <When moment={app.lastUsedAt} message="apps.lastUsed" /> : t("apps.notUsed")}
                 </div>
-                <ul className="scopes" aria-label={`What ${app.name} may do`}>
+                <ul className="scopes" aria-label={t("apps.scopesLabel", { name: app.name })}>
                   {app.allowed.map((words) => (
-                    <li key={words}>{words}</li>
+                    <li key={words}>{said(words)}</li>
                   ))}
                 </ul>
               </div>
-              <Link to={`${HERE}?${new URLSearchParams({ revoke: app.clientId })}`} className="button-link secondary" aria-label={`Revoke access for ${app.name}`}>
-                Revoke access
+              <Link to={`${HERE}?${new URLSearchParams({ revoke: app.clientId })}`} className="button-link secondary" aria-label={t("apps.revokeLabel", { name: app.name })}>
+                {t("apps.revoke")}
               </Link>
             </li>
           ))}
@@ -107,11 +105,20 @@ export default function AccountApplications() {
   );
 }
 
-function When({ moment: m }: { moment: { at: string; words: string; utc: string } }) {
+/** "Allowed 5 minutes ago": relative words from the page's own moment, the full date and time in the title. */
+function When({ moment: m, message }: { moment: { at: string; now: string }; message: string }) {
+  const { rich, relative, dateTime } = useT();
+  const at = new Date(m.at);
   return (
-    <time dateTime={m.at} title={m.utc}>
-      {m.words}
-    </time>
+    <>
+      {rich(message, { when: relative(at, new Date(m.now)) }, {
+        time: (chunks) => (
+          <time dateTime={m.at} title={dateTime(at)}>
+            {chunks}
+          </time>
+        ),
+      })}
+    </>
   );
 }
 
@@ -120,20 +127,22 @@ function ConfirmRevoke({ app }: { app: NonNullable<PageData["confirm"]> }) {
   // React's autoFocus moves focus only to form controls; the question is a group, focused once it is shown.
   const question = useRef<HTMLDivElement>(null);
   useEffect(() => question.current?.focus(), [app.clientId]);
+  const { t, rich } = useT();
+  const bdi = { bdi: (chunks: ReactNode[]) => <bdi>{chunks}</bdi> };
   return (
     <div className="confirm banner" role="group" aria-labelledby="revoke-question" tabIndex={-1} ref={question}>
       <p id="revoke-question">
-        <strong>Revoke access for {app.name}?</strong>
+        <strong>{rich("apps.confirmQuestion", { name: app.name }, bdi)}</strong>
       </p>
-      <p>{app.name} is signed out of your account and has to ask you again before it can use it.</p>
+      <p>{rich("apps.confirmText", { name: app.name }, bdi)}</p>
       <Form method="post" action={HERE} className="row-actions">
         <input type="hidden" name="clientId" value={app.clientId} />
         <input type="hidden" name="name" value={app.name} />
         <SubmitButton name="intent" value="revoke-application" className="danger">
-          Yes, revoke access
+          {t("apps.yesRevoke")}
         </SubmitButton>
         <Link to={HERE} className="button-link secondary">
-          Cancel
+          {t("apps.cancel")}
         </Link>
       </Form>
     </div>

@@ -248,6 +248,12 @@ test.describe("the account overview and profile, without JavaScript", () => {
     await expectNoAxeViolations(page, "linked accounts, ar");
     await expectNoSidewaysScroll(page, "linked accounts, ar");
     await page.setViewportSize({ width: 1280, height: 720 });
+    await page.goto("/account/applications");
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("التطبيقات");
+    await expect(page.locator("main")).toContainText("لم تسمح لأي تطبيق بعد.");
+    await expectNoAxeViolations(page, "applications, ar");
+    await expectNoSidewaysScroll(page, "applications, ar");
+    await page.setViewportSize({ width: 1280, height: 720 });
     await page.goto("/account-deleted?error=invalid_token");
     await expect(page).toHaveTitle("خطأ: لم يُحذف الحساب · Latchkey");
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("لم يُحذف حسابك");

@@ -25,6 +25,7 @@ const SAME_AS_ENGLISH: Record<string, string[]> = {
   "sessions.title": ["fr"],
   "tf.code": ["de", "fr"],
   "passkeys.title": ["de"],
+  "apps.title": ["fr"],
 };
 
 type Element = { type: number; value?: string; pluralType?: string; options?: Record<string, { value: Element[] }>; children?: Element[] };

@@ -23,6 +23,7 @@ import { deleteLinkProblem, socialSignInProblem, linkRefusal, PAGE_MESSAGES, two
 import { otpCodeFormSchema } from "~/auth/email-otp/schemas";
 import { secondFactorFormSchema, twoFactorPasswordFormSchema } from "~/auth/two-factor/schemas";
 import { renamePasskeyForm } from "~/auth/passkey/schemas";
+import { describeScopes } from "~/auth/oidc-provider/scopes";
 import { SERVER_TROUBLE } from "~/http/page-action.server";
 import { accountNav, ADMIN_NAV_ENTRY } from "~/components/account-nav";
 import { SIGNED_OUT_ELSEWHERE } from "~/http/page-session.server";
@@ -87,6 +88,9 @@ const written: string[] = [
   ...(["INVALID_PASSWORD", "CREDENTIAL_ACCOUNT_NOT_FOUND", "USER_ALREADY_HAS_A_PASSWORD", "SESSION_IS_NOT_FRESH"] as ErrorName[]).map((code) => wordsFor(new AuthError(code))),
   "Password changed. Your other devices are signed out.",
   "Password changed.",
+  ...describeScopes(["openid", "profile", "email", "offline_access"]),
+  "Team Wiki can no longer use your account.",
+  "Access revoked.",
   ...[
     "access_denied",
     "state_not_found",
