@@ -4,10 +4,9 @@ import { cloneElement, isValidElement, type ReactNode } from "react";
 import { IntlMessageFormat } from "intl-messageformat";
 import { directionOf, type Direction } from "~/i18n/languages";
 import { saidIndex } from "~/i18n/said";
+import type { Messages, Value, Values } from "~/i18n/message-types";
 
-export type Messages = Readonly<Record<string, string>>;
-export type Value = string | number | boolean | Date | null | undefined;
-export type Values = Record<string, Value>;
+export type { Messages, Value, Values } from "~/i18n/message-types";
 
 /** Compiled messages by language and text: bounded by the catalogs themselves (their messages never change). */
 const compiled = new Map<string, IntlMessageFormat>();

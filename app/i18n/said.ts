@@ -4,7 +4,7 @@
 // {min} = 8 and said in German. The JSON API, which shares the schemas, keeps its English (ADR 072). Browser and
 // server run the same code, so a field message reads the same whoever finds the problem.
 import { IntlMessageFormat } from "intl-messageformat";
-import type { Messages, Values } from "~/i18n/format";
+import type { Messages, Values } from "~/i18n/message-types";
 
 type Element = { type: number; value?: string; options?: Record<string, { value: Element[] }>; children?: Element[] };
 
