@@ -2,6 +2,7 @@
 // calls this at sign-in and sign-up): the languages on offer, the picker's cookie, a signed-out request's choice.
 import { cookieName, cookiesOfHeader, requestCookies, setCookie } from "~/auth/core/cookies.server";
 import type { RequestContext } from "~/auth/request-context.server";
+import { db } from "~/db.server";
 import { env } from "~/env.server";
 import { chooseLanguage } from "~/i18n/negotiate";
 
@@ -33,4 +34,19 @@ export function setLanguageCookie(ctx: RequestContext, language: string): void {
 /** An account's language: its saved one while on offer, else the operator's default (mail to it, ADR 072). */
 export function languageOfAccount(user: { locale?: string | null } | null | undefined): string {
   return isOffered(user?.locale) ? user.locale : env.i18n.defaultLanguage;
+}
+
+/**
+ * Issue 44: an account without a language (made before there were any) gets the one it signs in with, and the
+ * picker's cookie follows the account's, so signing out later does not switch languages under the person.
+ */
+export async function keepLanguage<U extends { id: string; locale: string | null }>(ctx: RequestContext, user: U): Promise<U> {
+  let kept = user;
+  if (user.locale === null) {
+    const locale = languageWithoutAccount(ctx.request);
+    await db.user.updateMany({ where: { id: user.id, locale: null }, data: { locale } });
+    kept = { ...user, locale };
+  }
+  setLanguageCookie(ctx, languageOfAccount(kept));
+  return kept;
 }

@@ -25,7 +25,7 @@ import { recordSecurityEvent } from "~/auth/security-events/record.server";
 import type { SignInMethod } from "~/auth/security-events/words";
 import { db, type Session, type User } from "~/db.server";
 import { env } from "~/env.server";
-import { languageOfAccount, languageWithoutAccount, setLanguageCookie } from "~/i18n/choose.server";
+import { keepLanguage } from "~/i18n/choose.server";
 
 export const COOKIE_NAMES = {
   sessionToken: cookieName("session_token"),
@@ -101,12 +101,11 @@ export const sessionStartProbe: { beforeLock?: (userId: string) => Promise<void>
 
 /**
  * Creates a session for a user who just proved who they are, and sets its cookies. Called by the first-factor
- * door (app/auth/sign-in/first-factor.server.ts) and the names it gives its exceptions, and by a finished
- * two-factor attempt: nowhere else, so no way in skips the verified-address check or the second factor. A session this browser
- * already had ends here: signing in again (as anyone) must not leave the earlier session usable.
- * `signedInAt`: for a session that replaces another without a new sign-in, the replaced session's sign-in time,
- * so how recent the sign-in is (ADR 030) does not start again.
- * `signIn`: the session, the device mark and the `sign_in` event commit together, in one transaction.
+ * door (app/auth/sign-in/first-factor.server.ts) and the names it gives its exceptions, and by a finished two-factor
+ * attempt: nowhere else, so no way in skips the verified-address check or the second factor. A session this browser
+ * already had ends here: signing in again (as anyone) must not leave the earlier session usable. `signedInAt`: for
+ * a session replacing another without a new sign-in, the replaced one's sign-in time (ADR 030's clock does not start
+ * again). `signIn`: the session, the device mark and the `sign_in` event commit together, in one transaction.
  */
 export async function startSession(
   ctx: RequestContext,
@@ -119,10 +118,7 @@ export async function startSession(
     signIn?: SignInRecord;
     /** An admin's session as this user (ADR 049): it lasts `lifetimeSeconds`, and the admin's own session is kept. */
     impersonation?: { adminId: string; lifetimeSeconds: number };
-    /**
-     * The credentials version read with the proof this session rests on (ADR 055), when it is not `user`'s own
-     * (a two-factor attempt's, read with its first factor; a password change's, after its own revocation).
-     */
+    /** The credentials version the proof was read with (ADR 055), when not `user`'s own (a two-factor attempt's, a password change's). */
     credentialsVersion?: number;
     /** The answer when that version has moved: the door's own answer to a wrong credential. */
     refusal?: ErrorName;
@@ -190,22 +186,6 @@ export async function startSession(
   return { ...data, newDevice };
 }
 
-/**
- * Issue 44: an account without a language (made before there were any) gets the one it signs in with, and the
- * picker's cookie follows the account's, so signing out later does not switch languages under the person.
- */
-async function keepLanguage(ctx: RequestContext, user: User): Promise<User> {
-  let kept = user;
-  if (user.locale === null) {
-    const locale = languageWithoutAccount(ctx.request);
-    await db.user.updateMany({ where: { id: user.id, locale: null }, data: { locale } });
-    kept = { ...user, locale };
-  }
-  setLanguageCookie(ctx, languageOfAccount(kept));
-  return kept;
-}
-
-/** The session token from the signed cookie, or null when absent or tampered with. */
 /**
  * Session cookies whose signature was already checked, to the token they carry: the HMAC was a sixth of a
  * signed-in read. The same string always verifies the same way, and only a string that verified gets in, so
