@@ -2,6 +2,7 @@
 // members, roles, the permission table, leaving and removing — every rule and message, on both databases.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiClient, sessionShows, signUp, uniqueEmail } from "../support/client";
+import { addMember, person as personOf, type Person } from "../support/organizations";
 import { expectLifetime } from "../support/cookies";
 import { checkMail, expectNoNewMail, mailCount, nextMail } from "../support/mail";
 import { type Mailbox } from "../support/mailbox";
@@ -30,17 +31,7 @@ afterAll(async () => {
   await mailbox?.stop();
 });
 
-export interface Person {
-  client: ApiClient;
-  id: string;
-  email: string;
-}
-
-async function person(target: TestServer = server, prefix = "org"): Promise<Person> {
-  const client = new ApiClient(target.baseUrl);
-  const created = await signUp(client, { email: uniqueEmail(prefix) });
-  return { client, id: created.user.id, email: created.email };
-}
+const person = (target: TestServer = server, prefix = "org"): Promise<Person> => personOf(target, prefix);
 
 let slugCounter = 0;
 const uniqueSlug = (prefix = "team") => `${prefix}-${Date.now().toString(36)}-${++slugCounter}`;
@@ -49,19 +40,6 @@ async function createOrg(owner: Person, slug = uniqueSlug()) {
   const response = await owner.client.post(`${ORG}/create`, { name: `Team ${slug}`, slug });
   expect(response.status, response.text).toBe(200);
   return response.body as { id: string; slug: string; members: Array<{ id: string; role: string; userId: string }> };
-}
-
-/** Makes `who` a member of the organization with `role` (straight into the database: invitations are tested elsewhere). */
-async function addMember(target: TestServer, organizationId: string, who: Person, role: string): Promise<string> {
-  const id = `m-${Math.random().toString(36).slice(2)}`;
-  await query(target.database, `INSERT INTO "member" ("id", "organizationId", "userId", "role", "createdAt") VALUES (?, ?, ?, ?, ?)`, [
-    id,
-    organizationId,
-    who.id,
-    role,
-    target.database.kind === "sqlite" ? Date.now() : new Date(),
-  ]);
-  return id;
 }
 
 async function team(target: TestServer = server) {

@@ -30,6 +30,17 @@ afterAll(async () => {
   await world?.stop();
 });
 
+/** An identity linked through a connection, straight into the database (sign-in through it is tested elsewhere). */
+const linkIdentity = async (userId: string, providerId: string, sub: string) =>
+  query(world.server.database, `INSERT INTO "account" ("id", "userId", "providerId", "accountId", "createdAt", "updatedAt") VALUES (?, ?, ?, ?, ?, ?)`, [
+    `a-${sub}-${providerId}`,
+    userId,
+    providerId,
+    sub,
+    world.server.database.kind === "sqlite" ? Date.now() : new Date(),
+    world.server.database.kind === "sqlite" ? Date.now() : new Date(),
+  ]);
+
 describe("POST /sso/register", () => {
   it("stores an OIDC connection with the discovered endpoints and answers it with its domain token and redirect URI, never the secret", async () => {
     const body = oidcRegistration(world, organizationId, { domain: "Example-One.test, sub.example-two.test" });
@@ -201,14 +212,7 @@ describe("reading and removing connections", () => {
   it("removes a connection for its organization's owners and admins only, with the identities linked through it", async () => {
     const provider = await registerOidc(world, owner, organizationId);
     const linked = await person(world.server);
-    await query(world.server.database, `INSERT INTO "account" ("id", "userId", "providerId", "accountId", "createdAt", "updatedAt") VALUES (?, ?, ?, ?, ?, ?)`, [
-      `a-${provider.providerId}`,
-      linked.id,
-      provider.providerId,
-      "sub-1",
-      world.server.database.kind === "sqlite" ? Date.now() : new Date(),
-      world.server.database.kind === "sqlite" ? Date.now() : new Date(),
-    ]);
+    await linkIdentity(linked.id, provider.providerId, "sub-1");
     const member = await person(world.server);
     await addMember(world.server, organizationId, member, "member");
     expect((await member.client.post("/api/auth/sso/delete-provider", { providerId: provider.providerId })).status).toBe(403);
@@ -354,15 +358,6 @@ describe("POST /sso/update-provider", () => {
 });
 
 describe("a connection's identities when it goes", () => {
-  const linkIdentity = async (userId: string, providerId: string, sub: string) =>
-    query(world.server.database, `INSERT INTO "account" ("id", "userId", "providerId", "accountId", "createdAt", "updatedAt") VALUES (?, ?, ?, ?, ?, ?)`, [
-      `a-${sub}-${providerId}`,
-      userId,
-      providerId,
-      sub,
-      world.server.database.kind === "sqlite" ? Date.now() : new Date(),
-      world.server.database.kind === "sqlite" ? Date.now() : new Date(),
-    ]);
   const versionOf = async (userId: string) =>
     Number((await query<{ v: number }>(world.server.database, `SELECT "credentialsVersion" AS "v" FROM "user" WHERE "id" = ?`, [userId]))[0].v);
 
