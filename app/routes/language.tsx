@@ -36,7 +36,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const current = await lookAtSession(request, context);
   if (current) {
     const accountId = current.session.impersonatedBy ?? current.user.id;
-    await db.user.update({ where: { id: accountId }, data: { locale: language } });
+    // updateMany: an account deleted a moment ago changes nothing (no 500).
+    await db.user.updateMany({ where: { id: accountId }, data: { locale: language } });
   }
   return redirect(target, { headers: ctx.responseHeaders });
 }
