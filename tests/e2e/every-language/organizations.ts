@@ -1,0 +1,4 @@
+// The organizations pages, in every language (tests/e2e/every-language.spec.ts).
+import type { PageInEveryLanguage } from "./pages";
+
+export const organizationsPages: PageInEveryLanguage[] = [];
