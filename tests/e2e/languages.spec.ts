@@ -290,3 +290,28 @@ test.describe("with JavaScript", () => {
     await expect(page.getByTestId("language-picker").getByRole("button")).toHaveText("تغيير اللغة");
   });
 });
+
+test.describe("the picker with JavaScript", () => {
+  test.use({ javaScriptEnabled: true, locale: "en-GB" });
+
+  test("a language picked with the pointer applies at once; arrow keys wait for the button", async ({ page }) => {
+    await page.goto("/sign-in?from=picker");
+    await page.waitForFunction(() => {
+      const form = document.querySelector('[data-testid="language-picker"]');
+      return form !== null && Object.keys(form).some((key) => key.startsWith("__reactProps"));
+    });
+    const select = page.getByLabel("Language", { exact: true });
+    // The keyboard: the value moves, the page stays until the button is pressed.
+    await select.focus();
+    await select.press("ArrowDown");
+    await expect(select).not.toHaveValue("en");
+    await page.waitForTimeout(300);
+    await expect(page.locator("html")).toHaveAttribute("lang", "en");
+    await expect(page).toHaveURL(/\/sign-in\?from=picker$/);
+    // The pointer: picked from the list, applied at once, the same page.
+    await select.dispatchEvent("pointerdown");
+    await select.selectOption({ label: "Español" });
+    await expect(page.locator("html")).toHaveAttribute("lang", "es");
+    await expect(page).toHaveURL(/\/sign-in\?from=picker$/);
+  });
+});
