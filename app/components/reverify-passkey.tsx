@@ -4,10 +4,12 @@
 import { useEffect, useState } from "react";
 import { authClient } from "~/client/auth-client";
 import { continueTo, describePasskeyError, usePasskeyCeremony } from "~/components/passkey-ui";
+import { useT } from "~/i18n/react";
 
 export function ReverifyWithPasskey({ redirectTo }: { redirectTo: string }) {
   const [supported, setSupported] = useState(false);
   const ceremony = usePasskeyCeremony("reverify-passkey");
+  const { t } = useT();
   useEffect(() => setSupported(authClient.passkey.supported()), []);
   if (!supported) return null;
 
@@ -23,10 +25,10 @@ export function ReverifyWithPasskey({ redirectTo }: { redirectTo: string }) {
 
   return (
     <section aria-labelledby="reverify-passkey-heading">
-      <h2 id="reverify-passkey-heading">Use a passkey</h2>
+      <h2 id="reverify-passkey-heading">{t("reverify.passkeyTitle")}</h2>
       {ceremony.message}
       <button className="secondary" {...ceremony.buttonProps(() => void confirm())}>
-        Confirm with a passkey
+        {t("reverify.passkeyButton")}
       </button>
     </section>
   );

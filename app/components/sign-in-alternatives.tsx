@@ -9,7 +9,7 @@ export function SignInAlternatives({ redirectTo }: { redirectTo: string | null }
     <p className="muted">
       <Link to={`/sign-in/code${keep}`}>{t("signIn.emailCode")}</Link>
       {" · "}
-      <Link to={`/sign-in/sso${keep}`}>Sign in with SSO</Link>
+      <Link to={`/sign-in/sso${keep}`}>{t("sso.title")}</Link>
     </p>
   );
 }

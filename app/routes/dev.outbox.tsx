@@ -1,9 +1,12 @@
 // Development outbox: the messages sent while no SMTP server is configured and BASE_URL is a localhost URL.
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+// The page's frame is in the reader's language; each mail is shown as it was sent (in its recipient's language).
+import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
+import { pageTitle } from "~/components/page-title";
 import { localOutbox, mayReadLocalOutbox } from "~/email/mailer.server";
+import { useT } from "~/i18n/react";
 
-export const meta: MetaFunction = () => [{ title: "Outbox · Latchkey" }];
+export const meta = pageTitle("outbox.title");
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   if (!mayReadLocalOutbox(request, context.peerAddress)) throw new Response("Not found", { status: 404 });
@@ -14,18 +17,24 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export default function Outbox() {
   const { messages } = useLoaderData<typeof loader>();
+  const { t, rich, dateTime } = useT();
   return (
     <section>
-      <h1>Outbox</h1>
-      <p className="muted">Messages this server would have emailed (no SMTP_URL is set). Newest first; kept in memory.</p>
-      {messages.length === 0 ? <p>No messages yet.</p> : null}
+      <h1>{t("outbox.title")}</h1>
+      <p className="muted">{rich("outbox.lead", {}, { code: (chunks) => <code>{chunks}</code> })}</p>
+      {messages.length === 0 ? <p>{t("outbox.none")}</p> : null}
       {messages.map((m, i) => (
         <article key={i} className="outbox-message">
-          <h2>{m.subject}</h2>
+          {/* The mail's own words, in the language it was sent in. */}
+          <h2 dir="auto">{m.subject}</h2>
           <p className="muted">
-            To {m.to} · {m.sentAt}
+            {rich("outbox.to", { to: m.to }, { ltr: (chunks) => <span dir="ltr">{chunks}</span> })}
+            {" · "}
+            <time dateTime={m.sentAt} title={dateTime(new Date(m.sentAt))}>
+              {dateTime(new Date(m.sentAt))}
+            </time>
           </p>
-          <pre>
+          <pre dir="auto">
             {m.text.split(/(https?:\/\/\S+)/).map((part, j) => (j % 2 === 1 ? <a key={j} href={part}>{part}</a> : part))}
           </pre>
         </article>

@@ -5,6 +5,7 @@
 // else is told whose invitation it is and offered to sign out. Signed out: sign in or create an account with the
 // invited address filled in, coming back here afterwards. Expired, canceled or unknown: a clear page.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ReactNode } from "react";
 import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
@@ -13,8 +14,9 @@ import { acceptInvitation, describeInvitation, inviteeStanding, rejectInvitation
 import { signOut } from "~/auth/session/sessions.server";
 import { FlashMessage } from "~/components/account-sections";
 import { DevOutboxLink } from "~/components/dev-outbox-link";
-import { ERROR_TITLE_PREFIX, ErrorSummary, SubmitButton } from "~/components/forms";
-import { withErrorTitle } from "~/components/page-title";
+import { ErrorSummary, SubmitButton } from "~/components/forms";
+import { IsolatedList } from "~/components/isolated-list";
+import { titleTranslator, withErrorTitle } from "~/components/page-title";
 import { mayReadLocalOutbox } from "~/email/mailer.server";
 import { takeFlashNotice } from "~/http/flash.server";
 import { goTo, intent, organizationAction, pageThatPosted, type IntentResult } from "~/http/organization-actions.server";
@@ -22,18 +24,32 @@ import { claimNotice, verifyLinkProblem } from "~/http/page-messages.server";
 import { endedBy } from "~/auth/account/claim.server";
 import { requestContext } from "~/http/page.server";
 import { pageSession } from "~/http/page-session.server";
-import { describeRole } from "~/auth/organization/permissions";
-import { expiryWords } from "~/components/time";
+import { isKnownRole, parseRoles } from "~/auth/organization/permissions";
+import { daysBetween } from "~/i18n/format";
+import { useT } from "~/i18n/react";
 
 /** An invitation that cannot be used (not found, expired, withdrawn) is a failure page: "Error: " and its heading. */
 const FAILED_STATES = new Set(["unknown", "expired", "canceled"]);
 
-export const meta: MetaFunction<typeof loader> = withErrorTitle(({ data }) => {
+/** What the page says of an invitation no longer open, by its state: a heading and what to do. */
+const GONE: Record<string, { title: string; text: string }> = {
+  unknown: { title: "invitation.unknownTitle", text: "invitation.unknownText" },
+  expired: { title: "invitation.expiredTitle", text: "invitation.expiredText" },
+  canceled: { title: "invitation.canceledTitle", text: "invitation.canceledText" },
+  accepted: { title: "invitation.acceptedTitle", text: "invitation.acceptedText" },
+  rejected: { title: "invitation.rejectedTitle", text: "invitation.rejectedText" },
+};
+const gone = (state: string) => GONE[state] ?? GONE.unknown!;
+/** The built-in roles as shown (the stored value stays "owner", "admin", "member"). */
+const ROLE_NAMES: Record<string, string> = { owner: "invitation.roleOwner", admin: "invitation.roleAdmin", member: "invitation.roleMember" };
+
+export const meta: MetaFunction<typeof loader> = withErrorTitle(({ data, matches }) => {
   const page = data as { linkProblem?: string | null; state?: string } | undefined;
   const closed = page?.state !== undefined && page.state !== "pending";
   const failed = Boolean(page?.linkProblem) || (closed && FAILED_STATES.has(page.state!));
-  const title = closed ? (GONE[page.state!] ?? GONE.unknown)[0] : "Invitation";
-  return [{ title: `${failed ? ERROR_TITLE_PREFIX : ""}${title} · Latchkey` }];
+  const { t } = titleTranslator(matches);
+  const title = t(closed ? gone(page.state!).title : "invitation.title");
+  return [{ title: `${failed ? t("common.errorPrefix") : ""}${title} · Latchkey` }];
 });
 
 const MAX_TOKEN = 200;
@@ -50,8 +66,8 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     {
       state,
       invitation,
-      // In the reader's words, worked out here so the page without JavaScript reads the same.
-      expiresIn: invitation ? expiryWords(new Date(invitation.expiresAt)) : null,
+      // The page's own moment: the days until the expiry are counted from it alike on the server and in the browser.
+      now: new Date().toISOString(),
       // Passed on to accept only when it is this invitation's live secret.
       token: linkSecretValid ? token : null,
       here,
@@ -126,28 +142,29 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   });
 }
 
-const GONE: Record<string, [string, string]> = {
-  unknown: ["Invitation not found", "This invitation does not exist. The link may be incomplete; ask for a new invitation."],
-  expired: ["This invitation has expired", "Ask someone in the organization to invite you again."],
-  canceled: ["This invitation was withdrawn", "It was canceled by the organization. Ask them to invite you again if you still want to join."],
-  accepted: ["This invitation was already accepted", "It has been used. If it was you, the organization is in your list."],
-  rejected: ["This invitation was declined", "Ask the organization for a new invitation if you changed your mind."],
-};
+const bdi = (chunks: ReactNode[]) => <bdi>{chunks}</bdi>;
+const ltr = (chunks: ReactNode[]) => <span dir="ltr">{chunks}</span>;
+const strongLtr = (chunks: ReactNode[]) => (
+  <strong className="address" dir="ltr">
+    {chunks}
+  </strong>
+);
 
 export default function InvitationPage() {
   const page = useLoaderData<typeof loader>();
   const last = useActionData<typeof action>() as IntentResult | undefined;
+  const { t, rich, said, date, dateTime } = useT();
   const { invitation, viewer, token } = page;
   if (page.state !== "pending" || !invitation) {
-    const [title, text] = GONE[page.state] ?? GONE.unknown;
+    const { title, text } = gone(page.state);
     return (
       <section>
-        <h1>{title}</h1>
+        <h1>{t(title)}</h1>
         <FlashMessage flash={page.flash} />
-        {invitation ? <p>The invitation to {invitation.organizationName} is no longer open.</p> : null}
-        <p>{text}</p>
+        {invitation ? <p>{rich("invitation.noLongerOpen", { organization: invitation.organizationName }, { bdi })}</p> : null}
+        <p>{t(text)}</p>
         <p>
-          <Link to="/">Home</Link>
+          <Link to="/">{t("invitation.home")}</Link>
         </p>
       </section>
     );
@@ -155,41 +172,74 @@ export default function InvitationPage() {
   const returnTo = encodeURIComponent(page.here);
   const email = encodeURIComponent(invitation.email);
   const tokenInput = token ? <input type="hidden" name="token" value={token} /> : null;
+  const expiresAt = new Date(invitation.expiresAt);
+  const invited = {
+    inviter: invitation.inviterName || invitation.inviterEmail,
+    inviterEmail: invitation.inviterEmail,
+    email: invitation.email,
+    organization: invitation.organizationName,
+    role: invitation.role,
+    count: invitation.teamNames.length,
+    teams: invitation.teamNames.join(", "),
+  };
+  const tags = {
+    who: bdi,
+    ltr,
+    address: strongLtr,
+    org: (chunks: ReactNode[]) => (
+      <strong>
+        <bdi>{chunks}</bdi>
+      </strong>
+    ),
+    // Built-in roles as the page names them; a custom role is the organization's own word.
+    role: () => (
+      <IsolatedList
+        items={parseRoles(invitation.role)}
+        type="unit"
+        render={(role) => <strong>{isKnownRole(role) ? t(ROLE_NAMES[role]!) : <bdi>{role}</bdi>}</strong>}
+      />
+    ),
+    teams: () => (
+      <IsolatedList
+        items={invitation.teamNames}
+        render={(name) => (
+          <strong>
+            <bdi>{name}</bdi>
+          </strong>
+        )}
+      />
+    ),
+  };
   // Every form posts to the invitation itself (never with a verification link's `?error=`, which would then
   // come back with the answer).
   return (
     <section>
-      <h1>Join {invitation.organizationName}</h1>
+      <h1>{rich("invitation.join", { organization: invitation.organizationName }, { bdi })}</h1>
       <FlashMessage flash={page.flash} />
-      <ErrorSummary errors={[page.linkProblem ? `We could not verify your email address. ${page.linkProblem}` : null, last?.error]} />
+      <ErrorSummary errors={[page.linkProblem ? t("invitation.verifyFailed", { problem: said(page.linkProblem) }) : null, last?.error]} />
       <p>
-        {invitation.inviterName || invitation.inviterEmail} ({invitation.inviterEmail}) invited <strong>{invitation.email}</strong> to join{" "}
-        <strong>{invitation.organizationName}</strong> as <strong>{describeRole(invitation.role)}</strong>
-        {invitation.teamNames.length ? (
-          <>
-            , in the {invitation.teamNames.length === 1 ? "team" : "teams"}{" "}
-            {invitation.teamNames.map((name, i) => (
-              <span key={i}>
-                {i > 0 ? ", " : ""}
-                <strong>{name}</strong>
-              </span>
-            ))}
-          </>
-        ) : null}
-        .
+        {invitation.teamNames.length
+          ? rich("invitation.invitedToTeams", invited, tags)
+          : rich("invitation.invited", invited, tags)}
       </p>
       <p className="muted">
-        The invitation expires <time dateTime={new Date(invitation.expiresAt).toISOString()}>{page.expiresIn}</time>.
+        {rich("invitation.expires", { days: Math.max(0, daysBetween(new Date(page.now), expiresAt)), date: date(expiresAt) }, {
+          time: (chunks) => (
+            <time dateTime={expiresAt.toISOString()} title={dateTime(expiresAt)}>
+              {chunks}
+            </time>
+          ),
+        })}
       </p>
       {!viewer ? (
         <>
-          <p>Sign in or create an account with {invitation.email} to accept.</p>
+          <p>{rich("invitation.signInToAccept", { email: invitation.email }, { ltr })}</p>
           <p className="row-actions">
             <Link className="button" to={`/sign-in?email=${email}&redirectTo=${returnTo}`}>
-              Sign in to accept
+              {t("invitation.signIn")}
             </Link>
             <Link className="button secondary" to={`/sign-up?email=${email}&redirectTo=${returnTo}`}>
-              Create an account to accept
+              {t("invitation.signUp")}
             </Link>
           </p>
         </>
@@ -198,53 +248,46 @@ export default function InvitationPage() {
           <Form method="post" action={page.here} className="inline">
             <input type="hidden" name="intent" value="accept" />
             {tokenInput}
-            <button type="submit">Accept invitation</button>
+            <button type="submit">{t("invitation.accept")}</button>
           </Form>
           <Form method="post" action={page.here} className="inline">
             <input type="hidden" name="intent" value="decline" />
             {tokenInput}
             <button type="submit" className="secondary">
-              Decline
+              {t("invitation.decline")}
             </button>
           </Form>
         </div>
       ) : viewer.standing === "verify-email-first" ? (
         <div className="banner" role="region" aria-labelledby="verify-first-heading">
-          <h2 id="verify-first-heading">Verify your email address first</h2>
-          <p>
-            Anyone can sign up with any address, so before you can accept or decline we need to know that{" "}
-            <strong className="address">{viewer.email}</strong> is yours.
-          </p>
+          <h2 id="verify-first-heading">{t("invitation.verifyFirst")}</h2>
+          <p>{rich("invitation.verifyWhy", { email: viewer.email }, { address: strongLtr })}</p>
           {page.mayResendVerification ? (
             <>
               <p>
-                Follow the link in the verification email we sent you; it brings you back here. Opening this invitation from the link in the
-                invitation email works too.
+                {t("invitation.followVerification")}
                 <DevOutboxLink show={page.outbox} />
               </p>
               <Form method="post" action={page.here}>
                 <input type="hidden" name="intent" value="resend-verification" />
-                <SubmitButton className="secondary">Resend verification email</SubmitButton>
+                <SubmitButton className="secondary">{t("invitation.resend")}</SubmitButton>
               </Form>
             </>
           ) : (
             <p>
-              Open this invitation from the link in the invitation email sent to {invitation.email}: following it proves the address is
-              yours.
+              {rich("invitation.openFromMail", { email: invitation.email }, { ltr })}
               <DevOutboxLink show={page.outbox} />
             </p>
           )}
         </div>
       ) : (
         <>
-          <p className="warning">
-            This invitation is for {invitation.email}, but you are signed in as {viewer.email}.
-          </p>
+          <p className="warning">{rich("invitation.notYours", { email: invitation.email, viewer: viewer.email }, { ltr })}</p>
           <Form method="post" action={page.here}>
             <input type="hidden" name="intent" value="sign-out" />
             {tokenInput}
             <button type="submit" className="secondary">
-              Sign out and sign in as {invitation.email}
+              {rich("invitation.switch", { email: invitation.email }, { ltr })}
             </button>
           </Form>
         </>

@@ -5,21 +5,25 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect, redirectDocument } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import type { ReactNode } from "react";
 import { z } from "zod";
 import { answerConsent, interactionStep } from "~/auth/oidc-provider/interaction.server";
 import { describeScopes } from "~/auth/oidc-provider/scopes";
 import { INTERACTION_PAGE } from "~/auth/oidc-provider/constants";
 import { requestContext } from "~/auth/request-context.server";
 import { signOut } from "~/auth/session/sessions.server";
-import { ERROR_TITLE_PREFIX, ErrorSummary, SubmitButton } from "~/components/forms";
-import { withErrorTitle } from "~/components/page-title";
+import { ErrorSummary, SubmitButton } from "~/components/forms";
+import { titleTranslator, withErrorTitle } from "~/components/page-title";
 import { answerIntent, goTo, intent, pageAction } from "~/http/page-action.server";
 import { pageSession } from "~/http/page-session.server";
+import { useT } from "~/i18n/react";
 
 // A failure page says so first, in words of its own (issue 41): "Error: This request has expired".
-export const meta: MetaFunction = withErrorTitle(({ data }) => {
+// The page's language is the root loader's: the application's ui_locales count while its request waits here.
+export const meta: MetaFunction = withErrorTitle(({ data, matches }) => {
   const step = (data as { step?: string } | undefined)?.step;
-  const title = step === "expired" ? `${ERROR_TITLE_PREFIX}This request has expired` : step === "impersonating" ? `${ERROR_TITLE_PREFIX}Allow access` : "Allow access";
+  const { t } = titleTranslator(matches);
+  const title = step === "expired" ? t("common.errorPrefix") + t("consent.expiredTitle") : (step === "impersonating" ? t("common.errorPrefix") : "") + t("consent.title");
   return [{ title: `${title} · Latchkey` }];
 });
 
@@ -69,16 +73,20 @@ export async function action(args: ActionFunctionArgs) {
   return answerIntent(outcome);
 }
 
+const bdi = (chunks: ReactNode[]) => <bdi>{chunks}</bdi>;
+const ltr = (chunks: ReactNode[]) => <span dir="ltr">{chunks}</span>;
+
 export default function AllowAccess() {
   const page = useLoaderData<typeof loader>();
   const last = useActionData<typeof action>();
+  const { t, rich, said } = useT();
   if (page.step === "expired") {
     return (
       <section className="card narrow" aria-labelledby="expired-heading">
-        <h1 id="expired-heading">This request has expired</h1>
-        <p>The application's sign-in request is no longer open in this browser. Go back to the application and start again.</p>
+        <h1 id="expired-heading">{t("consent.expiredTitle")}</h1>
+        <p>{t("consent.expiredText")}</p>
         <p>
-          <Link to="/account">Go to your account</Link>
+          <Link to="/account">{t("consent.toYourAccount")}</Link>
         </p>
       </section>
     );
@@ -86,61 +94,79 @@ export default function AllowAccess() {
   if (page.step === "impersonating") {
     return (
       <section className="card narrow" aria-labelledby="impersonating-heading">
-        <h1 id="impersonating-heading">You can't sign in to applications as someone else</h1>
+        <h1 id="impersonating-heading">{t("consent.impersonatingTitle")}</h1>
+        <p>{rich("consent.impersonatingText", { name: page.name, email: page.email }, { bdi, ltr })}</p>
+        <p>{t("consent.impersonatingStop")}</p>
         <p>
-          You are acting as {page.name} ({page.email}). While you do, no application can be let in to their account, so this sign-in request was not
-          answered.
-        </p>
-        <p>Stop acting as them (the button at the top of the page), then try again from the application to sign in as yourself.</p>
-        <p>
-          <Link to="/account">Go to the account</Link>
+          <Link to="/account">{t("consent.toTheAccount")}</Link>
         </p>
       </section>
     );
   }
   const asked = page.newScopes.length > 0 ? page.newScopes : page.scopes;
+  const application = { application: page.clientName };
+  const who = (chunks: ReactNode[]) => (
+    <strong>
+      <bdi>{chunks}</bdi>
+    </strong>
+  );
   return (
     <Form method="post" reloadDocument className="card narrow" aria-labelledby="consent-heading">
-      <h1 id="consent-heading">Allow {page.clientName} to use your account?</h1>
+      <h1 id="consent-heading">{rich("consent.question", application, { bdi })}</h1>
       {last && "error" in last && last.error ? <ErrorSummary errors={[last.error]} /> : null}
       <p className="consent-account" data-testid="consent-account">
-        Signed in as <strong>{page.account.name || page.account.email}</strong>
-        {page.account.name ? <span className="muted"> ({page.account.email})</span> : null} — not you?{" "}
+        {page.account.name
+          ? rich("consent.signedInAsNamed", { name: page.account.name, email: page.account.email }, {
+              who,
+              muted: (chunks) => <span className="muted">{chunks}</span>,
+              ltr,
+            })
+          : rich("consent.signedInAs", { email: page.account.email }, {
+              who: (chunks) => (
+                <strong>
+                  <span dir="ltr">{chunks}</span>
+                </strong>
+              ),
+            })}{" "}
         <SubmitButton name="intent" value="switch-account" className="link-button">
-          Sign out and use another account
+          {t("consent.switch")}
         </SubmitButton>
       </p>
       <p>
-        <strong>{page.clientName}</strong>
-        {page.clientSite ? (
-          <>
-            {" "}
-            (<a href={page.clientSite} rel="noopener noreferrer" className="address" data-testid="client-site">
-              {new URL(page.clientSite).host}
-            </a>)
-          </>
-        ) : null}{" "}
-        would like to:
+        {page.clientSite
+          ? rich("consent.wouldLikeSite", { ...application, host: new URL(page.clientSite).host }, {
+              app: who,
+              site: (chunks) => (
+                <a href={page.clientSite!} rel="noopener noreferrer" className="address" dir="ltr" data-testid="client-site">
+                  {chunks}
+                </a>
+              ),
+            })
+          : rich("consent.wouldLike", application, { app: who })}
       </p>
       <ul>
         {asked.map((words) => (
-          <li key={words}>{words}</li>
+          <li key={words}>{said(words)}</li>
         ))}
       </ul>
       {page.returnsTo ? (
         <p>
-          Whatever you choose, you will be sent back to <strong className="address">{page.returnsTo}</strong>.
+          {rich("consent.returnsTo", { host: page.returnsTo }, {
+            address: (chunks) => (
+              <strong className="address" dir="ltr">
+                {chunks}
+              </strong>
+            ),
+          })}
         </p>
       ) : null}
-      <p className="muted">
-        You can take this back at any time under <Link to="/account/applications">Applications</Link> in your account.
-      </p>
+      <p className="muted">{rich("consent.takeBack", {}, { link: (chunks) => <Link to="/account/applications">{chunks}</Link> })}</p>
       <div className="actions">
         <SubmitButton name="intent" value="allow">
-          Allow
+          {t("consent.allow")}
         </SubmitButton>
         <SubmitButton name="intent" value="deny" className="secondary">
-          Deny
+          {t("consent.deny")}
         </SubmitButton>
       </div>
     </Form>

@@ -19,8 +19,9 @@ import { ReverifyWithPasskey } from "~/components/reverify-passkey";
 import { takeFlashNotice } from "~/http/flash.server";
 import { answerIntent, goTo, intent, pageAction } from "~/http/page-action.server";
 import { requirePageSession } from "~/http/page-session.server";
+import { useT } from "~/i18n/react";
 
-export const meta = pageTitle("Confirm it's you");
+export const meta = pageTitle("reverify.title");
 
 /** Where to go afterwards: a path on this site, whatever was asked (`/account` otherwise). */
 function destination(url: URL): string {
@@ -40,6 +41,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       recent: recentlyVerified(current.session),
       email: current.user.email,
       sent: url.searchParams.get("sent") === "1",
+      // From the loader: a constant of a server module is not in the browser's bundle.
+      codeMinutes: REVERIFY_OTP_SECONDS / 60,
       flash,
       signInAgain: `/sign-in?${new URLSearchParams({ redirectTo, reauthenticate: "1" })}`,
     },
@@ -105,27 +108,24 @@ export default function Reverify() {
   const last = useActionData<typeof action>();
   const here = `/reverify?${new URLSearchParams({ redirectTo: page.redirectTo })}`;
   const has = (method: ReverifyMethod) => page.methods.includes(method);
+  const { t } = useT();
   return (
     <div className="card narrow">
-      <h1>Confirm it's you</h1>
+      <h1>{t("reverify.title")}</h1>
       <FlashMessage flash={page.flash} />
       {last?.error ? <ErrorSummary id="reverify-error" errors={[last.error]} /> : null}
-      <p>
-        {page.recent
-          ? "You confirmed it's you a moment ago. You can confirm again, or go back."
-          : "For your safety, some changes need you to confirm it's you when you signed in a while ago. Choose one way below; then you'll go back to the page you were on."}
-      </p>
+      <p>{page.recent ? t("reverify.recent") : t("reverify.lead")}</p>
       {has("password") ? <PasswordForm action={here} last={last} email={page.email} /> : null}
-      {has("totp") ? <CodeForm intentName="totp" action={here} last={last} title="Use your authenticator app" label="6-digit code from the app" /> : null}
+      {has("totp") ? <CodeForm intentName="totp" action={here} last={last} title={t("reverify.totpTitle")} label={t("reverify.totpLabel")} /> : null}
       {has("passkey") ? <ReverifyWithPasskey redirectTo={page.redirectTo} /> : null}
-      {has("otp") ? <EmailCode action={here} last={last} sent={page.sent} /> : null}
-      <h2>Other ways</h2>
+      {has("otp") ? <EmailCode action={here} last={last} sent={page.sent} minutes={page.codeMinutes} /> : null}
+      <h2>{t("reverify.otherWays")}</h2>
       <ul className="plain">
         <li>
-          <Link to={page.signInAgain}>Sign in again instead</Link>
+          <Link to={page.signInAgain}>{t("reverify.signInAgain")}</Link>
         </li>
         <li>
-          <Link to={page.redirectTo}>Go back without confirming</Link>
+          <Link to={page.redirectTo}>{t("reverify.goBack")}</Link>
         </li>
       </ul>
     </div>
@@ -136,16 +136,17 @@ type Last = ReturnType<typeof useActionData<typeof action>>;
 
 function PasswordForm({ action, last, email }: { action: string; last: Last; email: string }) {
   const [form, fields] = useZodForm("reverify-password", reverifyPasswordForm, last?.intent === "password" ? last.result : undefined);
+  const { t } = useT();
   return (
     <section aria-labelledby="reverify-password-heading">
-      <h2 id="reverify-password-heading">Use your password</h2>
+      <h2 id="reverify-password-heading">{t("reverify.passwordTitle")}</h2>
       <Form method="post" action={action} {...getFormProps(form)}>
         <ErrorSummary form={form} />
         <input type="hidden" name="intent" value="password" />
         {/* Lets a password manager pick the right entry; never submitted as a field of its own. */}
         <input type="email" name="username" autoComplete="username" value={email} readOnly hidden />
-        <Field label="Password" meta={fields.password} type="password" autoComplete="current-password" />
-        <SubmitButton>Confirm</SubmitButton>
+        <Field label={t("reverify.password")} meta={fields.password} type="password" autoComplete="current-password" />
+        <SubmitButton>{t("reverify.confirm")}</SubmitButton>
       </Form>
     </section>
   );
@@ -153,6 +154,7 @@ function PasswordForm({ action, last, email }: { action: string; last: Last; ema
 
 function CodeForm({ intentName, action, last, title, label }: { intentName: "totp" | "otp"; action: string; last: Last; title: string; label: string }) {
   const [form, fields] = useZodForm(`reverify-${intentName}`, reverifyCodeForm, last?.intent === intentName ? last.result : undefined);
+  const { t } = useT();
   return (
     <section aria-labelledby={`reverify-${intentName}-heading`} id={intentName}>
       <h2 id={`reverify-${intentName}-heading`}>{title}</h2>
@@ -160,31 +162,32 @@ function CodeForm({ intentName, action, last, title, label }: { intentName: "tot
         <ErrorSummary form={form} />
         <input type="hidden" name="intent" value={intentName} />
         <Field label={label} meta={fields.code} type="text" autoComplete="one-time-code" inputMode="numeric" />
-        <SubmitButton>Confirm</SubmitButton>
+        <SubmitButton>{t("reverify.confirm")}</SubmitButton>
       </Form>
     </section>
   );
 }
 
-function EmailCode({ action, last, sent }: { action: string; last: Last; sent: boolean }) {
+function EmailCode({ action, last, sent, minutes }: { action: string; last: Last; sent: boolean; minutes: number }) {
+  const { t } = useT();
   if (!sent && last?.intent !== "otp") {
     return (
       <section aria-labelledby="reverify-email-heading">
-        <h2 id="reverify-email-heading">Get a code by email</h2>
+        <h2 id="reverify-email-heading">{t("reverify.emailTitle")}</h2>
         <Form method="post" action={action}>
           <input type="hidden" name="intent" value="send-otp" />
-          <SubmitButton className="secondary">Email me a code</SubmitButton>
+          <SubmitButton className="secondary">{t("reverify.emailMe")}</SubmitButton>
         </Form>
       </section>
     );
   }
   return (
     <>
-      {sent && !last ? <StatusMessage id="reverify-sent">We emailed you a code. It works for {REVERIFY_OTP_SECONDS / 60} minutes.</StatusMessage> : null}
-      <CodeForm intentName="otp" action={action} last={last} title="Enter the code we emailed you" label="6-digit code from the email" />
+      {sent && !last ? <StatusMessage id="reverify-sent">{t("reverify.sent", { minutes })}</StatusMessage> : null}
+      <CodeForm intentName="otp" action={action} last={last} title={t("reverify.otpTitle")} label={t("reverify.otpLabel")} />
       <Form method="post" action={action}>
         <input type="hidden" name="intent" value="send-otp" />
-        <SubmitButton className="secondary">Email me a new code</SubmitButton>
+        <SubmitButton className="secondary">{t("reverify.emailMeNew")}</SubmitButton>
       </Form>
     </>
   );

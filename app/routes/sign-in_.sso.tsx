@@ -14,10 +14,11 @@ import { SSO_START_WORDS, ssoReturnProblem } from "~/auth/sso/words";
 import { ErrorSummary, Field, SubmitButton, useZodForm } from "~/components/forms";
 import { pageTitle } from "~/components/page-title";
 import { pageForm } from "~/http/page-action.server";
+import { useT } from "~/i18n/react";
 
 const schema = z.object({ email: emailField, redirectTo: z.string().max(2048).optional() });
 
-export const meta = pageTitle<{ problem: string | null }>("Sign in with SSO", (data) => data.problem !== null);
+export const meta = pageTitle<{ problem: string | null }>("sso.title", (data) => data.problem !== null);
 
 export function loader({ request }: LoaderFunctionArgs) {
   return data({ problem: ssoReturnProblem(new URL(request.url).searchParams.get("error")) });
@@ -63,16 +64,17 @@ export default function SignInWithSso() {
   const redirectTo = searchParams.get("redirectTo") ?? "";
   const [form, fields] = useZodForm("sso-sign-in", schema, actionData?.result);
   const keep = redirectTo ? `?${new URLSearchParams({ redirectTo })}` : "";
+  const { t } = useT();
   return (
     <Form method="post" action={`/sign-in/sso${keep}`} className="card" {...getFormProps(form)}>
-      <h1>Sign in with SSO</h1>
-      <p className="muted">Use your work email address: we send you to your organization's sign-in.</p>
+      <h1>{t("sso.title")}</h1>
+      <p className="muted">{t("sso.lead")}</p>
       <ErrorSummary form={form} errors={actionData ? [] : [problem]} />
       <input type="hidden" name="redirectTo" value={redirectTo} />
-      <Field label="Work email" meta={fields.email} type="email" autoComplete="email" />
-      <SubmitButton className="primary wide">Continue</SubmitButton>
+      <Field label={t("sso.email")} meta={fields.email} type="email" autoComplete="email" />
+      <SubmitButton className="primary wide">{t("sso.continue")}</SubmitButton>
       <p className="muted">
-        <Link to={`/sign-in${keep}`}>Sign in another way</Link>
+        <Link to={`/sign-in${keep}`}>{t("sso.otherWay")}</Link>
       </p>
     </Form>
   );

@@ -24,6 +24,8 @@ import { otpCodeFormSchema } from "~/auth/email-otp/schemas";
 import { secondFactorFormSchema, twoFactorPasswordFormSchema } from "~/auth/two-factor/schemas";
 import { renamePasskeyForm } from "~/auth/passkey/schemas";
 import { describeScopes } from "~/auth/oidc-provider/scopes";
+import { SSO_START_WORDS, ssoReturnProblem } from "~/auth/sso/words";
+import { reverifyCodeForm, reverifyPasswordForm } from "~/auth/step-up/schemas";
 import { SERVER_TROUBLE } from "~/http/page-action.server";
 import { accountNav, ADMIN_NAV_ENTRY } from "~/components/account-nav";
 import { SIGNED_OUT_ELSEWHERE } from "~/http/page-session.server";
@@ -149,6 +151,27 @@ const written: string[] = [
   linkRefusal("invalid_callbackurl")!,
   SERVER_TROUBLE,
   SIGNED_OUT_ELSEWHERE,
+  // Invitations, the consent page, "Confirm it's you", single sign-on, stopping acting as someone.
+  "You joined Acme Corp.",
+  "You accepted the invitation.",
+  "You declined the invitation to Acme Corp.",
+  "You declined the invitation.",
+  "We sent a verification link to ada@example.com. Follow it, then accept the invitation here.",
+  ...(
+    ["INVITATION_NOT_FOUND", "INVITER_IS_NO_LONGER_A_MEMBER_OF_THE_ORGANIZATION", "ORGANIZATION_MEMBERSHIP_LIMIT_REACHED", "USER_IS_ALREADY_A_MEMBER_OF_THIS_ORGANIZATION", "EMAIL_VERIFICATION_REQUIRED_BEFORE_ACCEPTING_OR_REJECTING_INVITATION"] as ErrorName[]
+  ).map((code) => wordsFor(new AuthError(code))),
+  "This request has expired. Go back to the application and start again.",
+  "You are signed out. Sign in with the account you want to use.",
+  "Thanks, it's confirmed. You can go on.",
+  ...messagesOf(reverifyPasswordForm, {}),
+  ...messagesOf(reverifyCodeForm, { code: "" }),
+  ...(["INVALID_PASSWORD", "INVALID_CODE", "INVALID_OTP", "OTP_EXPIRED", "TOO_MANY_ATTEMPTS", "UNAUTHORIZED", "EMAIL_NOT_VERIFIED"] as ErrorName[]).map((code) => wordsFor(new AuthError(code))),
+  ...["invalid_state", "invalid_provider", "access_denied", "email_domain_mismatch", "email_not_found", "banned", "invalid_id_token", "token_exchange_failed", "no_code", "other"].map((code) => ssoReturnProblem(code)!),
+  ...Object.values(SSO_START_WORDS),
+  "You stopped acting as Ada Lovelace.",
+  "Your email address ada@example.com is verified, and you are signed in. Nothing you set up has changed.",
+  "The change to ada@new.example was cancelled and every device was signed out.",
+  "The change to ada@new.example was cancelled and every device was signed out. Choose a new password with the link we sent to ada@example.com before you sign in again.",
 ];
 
 test("every sentence the sign-in pages write is one of the catalog's", () => {
