@@ -9,7 +9,7 @@ import { hmacBase64Url, randomToken, safeEqual, sha256Hex } from "~/auth/core/cr
 import { normalizeTypedCode } from "~/auth/core/typed-code";
 import { AuthError } from "~/auth/errors";
 import { db, isRecordNotFound, isUniqueViolation } from "~/db.server";
-import { sendMail, type MailMessage } from "~/email/mailer.server";
+import { sendMail, type MailDraft } from "~/email/mailer.server";
 import { env } from "~/env.server";
 
 export type TokenPurpose =
@@ -81,7 +81,7 @@ export async function mailToken<P extends TokenPayload>(
   purpose: TokenPurpose,
   payload: P,
   options: IssueOptions,
-  compose: (token: string) => MailMessage,
+  compose: (token: string) => MailDraft,
   sending: { securityNotice?: boolean } = {},
 ): Promise<void> {
   const token = await issueToken(purpose, payload, options);

@@ -3,20 +3,41 @@
 // /dev/outbox page. A failed send is always logged; callers choose whether the user may be told.
 import { AuthError } from "~/auth/errors";
 import { takeFromQuota, tooManyRequests } from "~/auth/rate-limit/limits.server";
+import { mailLanguageFor, type MailRecipient } from "~/email/language.server";
 import { env } from "~/env.server";
+import { translatorFor } from "~/i18n/i18n.server";
+import type { Translator } from "~/i18n/format";
 import { metrics } from "~/observability/metrics.server";
 
-export interface MailMessage {
-  to: string;
+/** A message's words in one language. */
+export interface MailContent {
   subject: string;
   text: string;
   html: string;
+}
+
+/**
+ * A message before its language is known: `write` words it once sendMail has found the recipient's language
+ * (issue 44: the recipient's, never that of whoever caused the mail).
+ */
+export interface MailDraft {
+  to: string;
+  write(t: Translator): MailContent;
   /** The template's name (`withKinds`): latchkey_mails_total's `kind`, and what a log line says instead of the address. */
+  kind?: string;
+  /** Whose language when `to` is not the account's address (any more): a notice to an address just replaced. */
+  recipient?: MailRecipient;
+}
+
+/** A message as sent: written in `language`, which its Content-Language header names. */
+export interface MailMessage extends MailContent {
+  to: string;
+  language: string;
   kind?: string;
 }
 
-/** Each template's messages carry its name as their `kind`; `prefix` names a family ("passkeySignUp" + "Code"). */
-export function withKinds<T extends Record<string, (...args: never[]) => MailMessage>>(templates: T, prefix = ""): T {
+/** Each template's drafts carry its name as their `kind`; `prefix` names a family ("passkeySignUp" + "Code"). */
+export function withKinds<T extends Record<string, (...args: never[]) => MailDraft>>(templates: T, prefix = ""): T {
   const kindOf = (name: string) => (prefix ? `${prefix}${name[0].toUpperCase()}${name.slice(1)}` : name);
   return Object.fromEntries(
     Object.entries(templates).map(([name, make]) => [name, (...args: never[]) => ({ ...make(...args), kind: kindOf(name) })]),
@@ -25,6 +46,16 @@ export function withKinds<T extends Record<string, (...args: never[]) => MailMes
 
 export interface OutboxEntry extends MailMessage {
   sentAt: Date;
+}
+
+/** The draft written in `language` (a translator per language, operators' overrides included). */
+export function writeMail(draft: MailDraft, language: string): MailMessage {
+  return { to: draft.to, language, ...draft.write(translatorFor(language)) };
+}
+
+/** What nodemailer is handed: the parts, and the language they are in as Content-Language. */
+export function smtpMessage({ language, kind: _kind, ...content }: MailMessage) {
+  return { ...content, headers: { "Content-Language": language } };
 }
 
 const OUTBOX_SIZE = 50;
@@ -58,7 +89,7 @@ export function localOutbox(): readonly OutboxEntry[] {
 
 async function deliver(message: MailMessage): Promise<void> {
   if (smtp) {
-    await (await smtp).sendMail({ from: env.MAIL_FROM, ...message });
+    await (await smtp).sendMail({ from: env.MAIL_FROM, ...smtpMessage(message) });
     return;
   }
   // Written as it always was, not as a log line: a developer reads and follows it (issue 40's documented exception).
@@ -78,19 +109,20 @@ async function deliver(message: MailMessage): Promise<void> {
  * follows a change that is itself rate-limited, and a flood of new-device notices is collapsed where they are
  * made (docs/decisions/048-security-events.md, which replaces ADR 030's separate notice quota).
  */
-export async function sendMail(message: MailMessage, options: { securityNotice?: boolean } = {}): Promise<void> {
+export async function sendMail(draft: MailDraft, options: { securityNotice?: boolean } = {}): Promise<void> {
   if (env.AUTH_MAIL_PER_RECIPIENT_PER_HOUR > 0 && !options.securityNotice) {
     const rule = { windowSeconds: 60 * 60, max: env.AUTH_MAIL_PER_RECIPIENT_PER_HOUR };
-    const verdict = await takeFromQuota(`mail-to|${message.to.toLowerCase()}`, rule);
+    const verdict = await takeFromQuota(`mail-to|${draft.to.toLowerCase()}`, rule);
     if (!verdict.allowed) {
       // The template, never the address (issue 40): who asked is on the request's line.
-      console.warn(`[latchkey] not sending a "${message.kind ?? "other"}" mail: its recipient had ${rule.max} messages this hour already`);
+      console.warn(`[latchkey] not sending a "${draft.kind ?? "other"}" mail: its recipient had ${rule.max} messages this hour already`);
       throw tooManyRequests(verdict.retryAfterSeconds);
     }
   }
-  const { to: _to, kind = "other", ...content } = message;
+  const { kind = "other" } = draft;
   try {
-    await deliver({ to: message.to, ...content });
+    // Looked up here, in whatever work sends the mail (after the answer, for the notices sent in the background).
+    await deliver(writeMail(draft, await mailLanguageFor(draft.recipient ?? draft.to)));
     if (smtp) metrics.mail(kind, "sent");
   } catch (error) {
     if (smtp) metrics.mail(kind, "failed");

@@ -13,6 +13,8 @@ export interface ReceivedMail {
   subject: string;
   text: string;
   html: string;
+  /** The Content-Language header: the language the message is written in (issue 44). */
+  language: string;
   /** Every http(s) link in the text part. */
   links: string[];
 }
@@ -73,6 +75,7 @@ export class Mailbox {
               subject: parsed.subject ?? "",
               text,
               html: typeof parsed.html === "string" ? parsed.html : "",
+              language: String(parsed.headers.get("content-language") ?? ""),
               links: text.match(/https?:\/\/[^\s<>"]+/g) ?? [],
             });
             callback();

@@ -26,6 +26,7 @@ const SAME_AS_ENGLISH: Record<string, string[]> = {
   "tf.code": ["de", "fr"],
   "passkeys.title": ["de"],
   "apps.title": ["fr"],
+  "mail.common.actionLine": ["de", "es", "ar", "he"],
 };
 
 type Element = { type: number; value?: string; pluralType?: string; options?: Record<string, { value: Element[] }>; children?: Element[] };

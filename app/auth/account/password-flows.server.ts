@@ -16,7 +16,7 @@ import { requireProofUnderBurst } from "~/auth/proof-of-work/gate.server";
 import { db, isUniqueViolation } from "~/db.server";
 import { proveInbox } from "~/auth/account/claim.server";
 import { revokeWaysIn } from "~/auth/account/revocation.server";
-import type { MailMessage } from "~/email/mailer.server";
+import type { MailDraft } from "~/email/mailer.server";
 import { emails } from "~/email/templates.server";
 import { assertPasswordNotCompromised } from "~/auth/password-policy/check.server";
 import { env } from "~/env.server";
@@ -54,7 +54,7 @@ async function mailResetLink(email: string, redirectTo: string | undefined): Pro
 }
 
 /** The mail a reset link travels in: the request's own by default; "This wasn't me" and an admin's have theirs. */
-export type ResetLinkMail = (url: string, lifetimeSeconds: number) => MailMessage;
+export type ResetLinkMail = (url: string, lifetimeSeconds: number) => MailDraft;
 
 /**
  * Mails a reset link to the account's address. `securityNotice`: sent whatever the per-recipient cap says

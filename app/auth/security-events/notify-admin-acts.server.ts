@@ -5,7 +5,6 @@
 import { isAdminRole } from "~/auth/admin/permissions";
 import { absoluteUrl, PAGES } from "~/auth/core/links.server";
 import type { SecurityEventDetails } from "~/auth/security-events/types";
-import { describeEvent } from "~/auth/security-events/words";
 import { db } from "~/db.server";
 import { adminNotices, type AdminAct } from "~/email/admin-notices.server";
 import { sendMail } from "~/email/mailer.server";
@@ -47,7 +46,7 @@ export function adminActOf(type: string, details: SecurityEventDetails, ownerMai
         ? { kind: "email_changed", from: details.from, to: details.to }
         : null;
     default:
-      return ownerMailed ? { kind: "other", sentence: describeEvent(type, details) } : null;
+      return ownerMailed ? { kind: "other", event: type } : null;
   }
 }
 
@@ -55,9 +54,10 @@ export function adminActOf(type: string, details: SecurityEventDetails, ownerMai
 export const siteName = (): string => new URL(env.BASE_URL).host;
 
 export async function mailAdminAct(event: ActedEvent, act: AdminAct): Promise<void> {
-  const user = await db.user.findUnique({ where: { id: event.userId }, select: { email: true } });
+  const user = await db.user.findUnique({ where: { id: event.userId }, select: { email: true, locale: true } });
   if (!user) return; // removed a moment later
   const to = act.kind === "email_changed" ? act.from : user.email;
   const links = { activityUrl: absoluteUrl(PAGES.activity), resetUrl: absoluteUrl(PAGES.forgotPassword), signInUrl: absoluteUrl(PAGES.signIn) };
-  await sendMail(adminNotices.act(to, siteName(), act, event.createdAt, links), { securityNotice: true });
+  // The owner's language, never the administrator's: also when it goes to the address the account had.
+  await sendMail(adminNotices.act(to, siteName(), act, event.createdAt, links, user), { securityNotice: true });
 }

@@ -5,12 +5,11 @@
 import { absoluteUrl, PAGES } from "~/auth/core/links.server";
 import { takeFromQuota } from "~/auth/rate-limit/limits.server";
 import type { SecurityEventDetails } from "~/auth/security-events/types";
-import { signInMethodWords } from "~/auth/security-events/words";
 import { adminActOf, isAdminAct, mailAdminAct } from "~/auth/security-events/notify-admin-acts.server";
 import { afterResponse } from "~/background-work.server";
 import { db } from "~/db.server";
 import { sendMail } from "~/email/mailer.server";
-import { emails, type NewWayIn } from "~/email/templates.server";
+import { emails, type NewWayIn, type SignInHow } from "~/email/templates.server";
 import { env } from "~/env.server";
 
 export const ACTIVITY_PAGE = PAGES.activity;
@@ -72,12 +71,20 @@ function newWayInOf(kind: NewWayIn["kind"], details: SecurityEventDetails): NewW
   return { kind };
 }
 
+/** How the sign-in was made, as the mail says it in the owner's language (the provider's configured name). */
+function signInHow(details: SecurityEventDetails): SignInHow {
+  const provider = typeof details.providerName === "string" ? details.providerName : typeof details.provider === "string" ? details.provider : undefined;
+  return { method: typeof details.method === "string" ? details.method : undefined, provider };
+}
+
 async function mailOwner(event: StoredEvent, details: SecurityEventDetails, ownerEmail: string | undefined): Promise<void> {
   const activityUrl = absoluteUrl(ACTIVITY_PAGE);
   if (event.type === "email_changed") {
     // To the address the account had (the new one may be the intruder's), when it was the owner's proven inbox.
     if (details.fromVerified === true && typeof details.from === "string" && typeof details.to === "string") {
-      await sendMail(emails.securityMailEmailChanged(details.from, details.to, event.createdAt, activityUrl), { securityNotice: true });
+      // In the account's language: the old address belongs to no account any more.
+      const owner = await db.user.findUnique({ where: { id: event.userId }, select: { locale: true } });
+      await sendMail(emails.securityMailEmailChanged(details.from, details.to, event.createdAt, activityUrl, owner ?? undefined), { securityNotice: true });
     }
     return;
   }
@@ -98,7 +105,7 @@ async function mailOwner(event: StoredEvent, details: SecurityEventDetails, owne
     event.type === "sign_in"
       ? emails.securityMailNewDevice(
           user.email,
-          { at: event.createdAt, device: event.device ?? "an unknown device", method: signInMethodWords(details), ipAddress: event.ipAddress },
+          { at: event.createdAt, device: event.device ?? "Unknown device", how: signInHow(details), ipAddress: event.ipAddress },
           activityUrl,
           absoluteUrl(PAGES.forgotPassword),
         )
