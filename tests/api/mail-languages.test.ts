@@ -1,17 +1,24 @@
 // Issue 44, "Mails": each mail is in its recipient's saved language — never in that of whoever caused it (a browser
 // asking for a reset, an inviter, a sign-in from a browser in another language) — and an address without an
 // account reads the operator's AUTH_DEFAULT_LANGUAGE. Content-Language names the language; <html lang dir> too.
+// An operator's AUTH_MESSAGES_DIR override reaches mails as it reaches pages.
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { ApiClient, PASSWORD, uniqueEmail } from "../support/client";
 import { mailCount, nextMail } from "../support/mail";
 import type { Mailbox, ReceivedMail } from "../support/mailbox";
 import { ORG, uniqueSlug } from "../support/organizations";
 import { useServerWithMailbox, type TestServer } from "../support/server";
+import { query } from "../support/sql";
 
 let server: TestServer;
 let mailbox: Mailbox;
+const messages = mkdtempSync(path.join(tmpdir(), "latchkey-mail-messages-"));
+writeFileSync(path.join(messages, "de.json"), JSON.stringify({ "mail.resetPassword.subject": "Neues Passwort für Beispiel GmbH" }));
 // Spanish by default, so a mail in the default language cannot pass for one in English.
-useServerWithMailbox({ AUTH_EMAIL_VERIFICATION: "off", AUTH_DEFAULT_LANGUAGE: "es" }, (running) => ({ server, mailbox } = running));
+useServerWithMailbox({ AUTH_EMAIL_VERIFICATION: "off", AUTH_DEFAULT_LANGUAGE: "es", AUTH_MESSAGES_DIR: messages }, (running) => ({ server, mailbox } = running));
 
 /** An account saved in `locale`, signed in from a browser that asks for `browserLanguage`. */
 async function account(locale: string, browserLanguage: string, name = "Lea") {
@@ -29,7 +36,7 @@ function expectLanguage(mail: ReceivedMail, language: string, dir: "ltr" | "rtl"
 }
 
 describe("mails in the recipient's language", () => {
-  it("a reset asked for from a French browser reaches a German account in German", async () => {
+  it("a reset asked for from a French browser reaches a German account in German (with the operator's words)", async () => {
     const { email } = await account("de", "de");
     const seen = mailCount(mailbox, email);
     const asked = await new ApiClient(server.baseUrl).post(
@@ -40,7 +47,7 @@ describe("mails in the recipient's language", () => {
     expect(asked.status, asked.text).toBe(200);
     const mail = await nextMail(mailbox, email, undefined, seen);
     expectLanguage(mail, "de", "ltr");
-    expect(mail.subject).toBe("Setzen Sie Ihr Passwort zurück · Latchkey");
+    expect(mail.subject).toBe("Neues Passwort für Beispiel GmbH · Latchkey");
     expect(mail.text).toContain("Dieser Link läuft in 1 Stunde ab und funktioniert nur einmal.");
     expect(mail.text).not.toMatch(/mot de passe|your password/i);
   });
@@ -82,6 +89,19 @@ describe("mails in the recipient's language", () => {
     expect(mail.text).toContain("כתובת IP 127.0.0.1");
     expect(mail.text).toContain(`${server.baseUrl}/account/activity`);
     expect(mail.text).not.toMatch(/[\u0600-\u06FF]/); // nothing Arabic
+  });
+
+  it("an administrator reading French suspends a Hebrew account: the notice is in Hebrew", async () => {
+    const admin = await account("fr", "fr", "Admin");
+    await query(server.database, `UPDATE "user" SET "role" = 'admin' WHERE "email" = ?`, [admin.email]);
+    const hebrew = await account("he", "he");
+    const id = (await hebrew.client.get("/api/auth/get-session")).body.user.id as string;
+    const seen = mailCount(mailbox, hebrew.email);
+    const banned = await admin.client.post("/api/auth/admin/ban-user", { userId: id }, { "accept-language": "fr" });
+    expect(banned.status, banned.text).toBe(200);
+    const mail = await nextMail(mailbox, hebrew.email, undefined, seen);
+    expectLanguage(mail, "he", "rtl");
+    expect(mail.subject).toBe("החשבון הושעה · Latchkey");
   });
 
   it("an account with no saved language reads the operator's default; English readers keep English", async () => {
