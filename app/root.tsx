@@ -1,3 +1,4 @@
+import { useEffect } from "react";
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Link, Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useRouteError, useRouteLoaderData } from "@remix-run/react";
@@ -11,7 +12,9 @@ import { SIGNED_OUT_ELSEWHERE, sessionEndedElsewhere } from "~/http/page-session
 import { viewerOf } from "~/http/viewer.server";
 import { uiLocalesWaitingAt } from "~/auth/oidc-provider/interaction.server";
 import { translator } from "~/i18n/format";
-import { languageOfRequest, pageLanguage, type PageLanguage } from "~/i18n/i18n.server";
+import { directionOf } from "~/i18n/languages";
+import { languageChoice, languageOfRequest, type LanguageChoice, type PageLanguage } from "~/i18n/i18n.server";
+import { documentMessages, PageMessagesData, pageMessagesFor } from "~/i18n/page-messages";
 import { ErrorPageLanguageData, I18nProvider, useErrorPageLanguage, useT } from "~/i18n/react";
 import stylesUrl from "~/styles.css";
 
@@ -21,7 +24,7 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: stylesUrl 
 export const meta: MetaFunction<typeof loader> = ({ error, data }) => {
   if (!error) return [{ title: "Latchkey" }];
   if (!data) return [];
-  const t = translator(data.language.lang, data.language.messages);
+  const t = translator(data.language.lang, pageMessagesFor(data.language.lang)?.messages ?? {});
   return [{ title: `${t.t("common.errorPrefix")}${t.t(failureOf(error).title)} · Latchkey` }];
 };
 
@@ -38,7 +41,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       .catch(() => null)
       .then((uiLocales) => languageOfRequest(request, context, { uiLocales })),
   ]);
-  const language: PageLanguage = pageLanguage(lang);
+  const language: LanguageChoice = languageChoice(lang);
   return data(
     { formFailed: context.formFailed === true, viewer, signedOutElsewhere: endedElsewhere ? SIGNED_OUT_ELSEWHERE : null, language },
     // The ended session's cookies are cleared with the page that says so, so the next page does not repeat it.
@@ -55,7 +58,13 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const viewer = root ? root.viewer : errorPageViewer;
   // The language likewise: the root loader's, or the entry's for an error page it did not run for.
   const errorPageLanguage = useErrorPageLanguage();
-  const language = root ? root.language : errorPageLanguage;
+  const language = root ? withMessages(root.language) : errorPageLanguage;
+  // A client-side navigation into another language (signing in to an account saved in one): this document has no
+  // messages for it, so it is loaded whole, as the picker's choice is.
+  const languageChanged = root != null && language?.lang !== root.language.lang;
+  useEffect(() => {
+    if (languageChanged) window.location.reload();
+  }, [languageChanged]);
   return (
     <html lang={language?.lang ?? "en"} dir={language?.dir ?? "ltr"}>
       <I18nProvider language={language}>
@@ -69,6 +78,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <body>
           {!root && errorPageViewer ? <ErrorPageViewerData viewer={errorPageViewer} /> : null}
           {!root && errorPageLanguage ? <ErrorPageLanguageData language={errorPageLanguage} /> : null}
+          {root && language ? <PageMessagesData language={language} /> : null}
           {viewer?.impersonated ? <ImpersonationBanner viewer={viewer} /> : null}
           <header className="site-header">
             <Link to="/" className="brand">
@@ -90,6 +100,13 @@ export function Layout({ children }: { children: React.ReactNode }) {
       </I18nProvider>
     </html>
   );
+}
+
+/** The root's language with the messages the document carries (the document's own language if it lacks them). */
+function withMessages(choice: LanguageChoice): PageLanguage | null {
+  const known = pageMessagesFor(choice.lang) ?? documentMessages();
+  if (!known) return null;
+  return { ...choice, ...known, dir: directionOf(known.lang) };
 }
 
 function SignedOutElsewhere() {

@@ -4,14 +4,16 @@
 // wraps its `meta` in `withErrorTitle`. With JavaScript on, `ErrorSummary` keeps the title in step in the browser.
 import type { MetaFunction } from "@remix-run/node";
 import { ERROR_TITLE_PREFIX } from "~/components/forms";
-import { translator, type Messages, type Translator } from "~/i18n/format";
+import { translator, type Translator } from "~/i18n/format";
+import { pageMessagesFor } from "~/i18n/page-messages";
 
-type RootData = { formFailed?: boolean; language?: { lang: string; messages: Messages } } | undefined;
+type RootData = { formFailed?: boolean; language?: { lang: string } } | undefined;
 
 /** The root's translator for `meta` (which hooks cannot reach); English keys as themselves without it. */
 export function titleTranslator(matches: { id: string; data?: unknown }[]): Translator {
   const root = matches.find((match) => match.id === "root")?.data as RootData;
-  return translator(root?.language?.lang ?? "en", root?.language?.messages ?? {});
+  const lang = root?.language?.lang ?? "en";
+  return translator(lang, pageMessagesFor(lang)?.messages ?? {});
 }
 
 /** A title: a catalog key is read in the page's language; any other text (a page not yet translated) as written. */

@@ -10,6 +10,7 @@ import { SHIPPED_CATALOGS } from "~/i18n/catalogs.server";
 import { directionOf, nativeNameOf, SOURCE_LANGUAGE, type Direction } from "~/i18n/languages";
 import { LANGUAGE_COOKIE } from "~/i18n/choose.server";
 import { chooseLanguage } from "~/i18n/negotiate";
+import { rememberPageMessages } from "~/i18n/page-messages";
 
 export { isOffered, LANGUAGE_COOKIE, languageOfAccount, languageWithoutAccount, offeredLanguages, setLanguageCookie } from "~/i18n/choose.server";
 
@@ -56,15 +57,19 @@ export async function languageOfRequest(
   );
 }
 
-export interface PageLanguage {
+/** What the root loader hands down at every navigation: the language, not its messages (ADR 073). */
+export interface LanguageChoice {
   lang: string;
   dir: Direction;
+  /** The picker's list: each language named in itself. */
+  offered: { tag: string; name: string; dir: Direction }[];
+}
+
+export interface PageLanguage extends LanguageChoice {
   /** The messages pages use (mail and API keys stay on the server). */
   messages: Messages;
   /** The shipped English of the "said.*" sentences, to find the code's English by (other languages only). */
   source?: Messages;
-  /** The picker's list: each language named in itself. */
-  offered: { tag: string; name: string; dir: Direction }[];
 }
 
 const pageMessages = new Map<string, Messages>();
@@ -74,12 +79,14 @@ function saidSource(): Messages {
   said ??= Object.fromEntries(Object.entries(SHIPPED_CATALOGS[SOURCE_LANGUAGE]).filter(([key]) => key.startsWith("said.")));
   return said;
 }
-/** What the root loader hands the browser, so it hydrates to the server's words. */
+/** The language and its messages, for a page the server writes (the messages registered for the document). */
 export function pageLanguage(language: string): PageLanguage {
   let messages = pageMessages.get(language);
   if (!messages) {
     messages = Object.fromEntries(Object.entries(messagesOf(language)).filter(([key]) => !key.startsWith("mail.") && !key.startsWith("apiError.")));
     pageMessages.set(language, messages);
+    // For the root's component and `meta`, which write them into the document once (page-messages.tsx).
+    rememberPageMessages({ lang: language, messages, ...(language === SOURCE_LANGUAGE ? {} : { source: saidSource() }) });
   }
   return {
     lang: language,
@@ -88,4 +95,10 @@ export function pageLanguage(language: string): PageLanguage {
     ...(language === SOURCE_LANGUAGE ? {} : { source: saidSource() }),
     offered: env.i18n.languages.map((tag) => ({ tag, name: nativeNameOf(tag), dir: directionOf(tag) })),
   };
+}
+
+/** What the root loader hands down: the language without its messages, which the document carries once. */
+export function languageChoice(language: string): LanguageChoice {
+  const { lang, dir, offered } = pageLanguage(language);
+  return { lang, dir, offered };
 }

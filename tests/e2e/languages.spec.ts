@@ -289,6 +289,24 @@ test.describe("with JavaScript", () => {
     await expect(page.locator("html")).toHaveAttribute("lang", "ar");
     await expect(page.getByTestId("language-picker").getByRole("button")).toHaveText("تغيير اللغة");
   });
+
+  test("signing in without a page load to an account saved in another language: the next page is in it", async ({ page, request, baseURL }) => {
+    const account = { name: "Lena", email: `lena-${Date.now()}@example.com`, password: "correct horse battery staple" };
+    const signUp = await request.post("/api/auth/sign-up/email", { data: { ...account, locale: "de" } });
+    expect(signUp.status()).toBe(200);
+    await page.goto("/sign-in");
+    await expect(page.locator("html")).toHaveAttribute("lang", "ar");
+    await waitForHydration(page);
+    await page.locator('main input[name="email"]').fill(account.email);
+    await page.locator('main input[name="password"]').fill(account.password);
+    await page.locator("main form").first().locator('button[type="submit"]').first().click();
+    await expect(page).toHaveURL(/\/account$/);
+    await expect(page.locator("html")).toHaveAttribute("lang", "de");
+    await expect(page.locator("html")).toHaveAttribute("dir", "ltr");
+    await expect(page.getByRole("heading", { level: 1 })).not.toHaveText(/[\u0600-\u06FF]/);
+    await expect(page.getByTestId("language-picker").getByRole("button")).toHaveText("Sprache ändern");
+    expect(baseURL).toBeTruthy();
+  });
 });
 
 test.describe("the picker with JavaScript", () => {
