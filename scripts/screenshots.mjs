@@ -1,7 +1,10 @@
 // npm run screenshots: every page, in light and dark, at desktop and phone size, written to screenshots/
 // (git-ignored), so a reviewer can look at the whole product in a minute. Builds if app/ changed, runs the app
 // on a throw-away SQLite database (mail goes to the development outbox) and drives Chromium with Playwright.
-//   npm run screenshots [-- --out <folder>] [-- --only <name-substring>]
+//   npm run screenshots [-- --out <folder>] [-- --only <name-substring>] [-- --languages en,de,ar,he]
+// English is captured at desktop and phone size; German, Arabic and Hebrew (issue 44: long compounds, right to left)
+// at desktop and at 320 px, each in a folder of its own. States find fields and buttons by name, not by their words,
+// so the same steps work in every language.
 import { createHash, randomBytes } from "node:crypto";
 import { mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
@@ -14,13 +17,26 @@ import { createScratchDatabase } from "./lib/scratch-database.mjs";
 import { spawnServer } from "./lib/spawn-server.mjs";
 
 const { values: args } = parseArgs({
-  options: { out: { type: "string", default: path.join(projectRoot, "screenshots") }, only: { type: "string" } },
+  options: {
+    out: { type: "string", default: path.join(projectRoot, "screenshots") },
+    only: { type: "string" },
+    languages: { type: "string", default: "en,de,ar,he" },
+  },
 });
 
 const SIZES = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } };
+/** Other languages at the narrowest phone a page must fit (no sideways scrolling at 320 px). */
+const LANGUAGE_SIZES = { desktop: SIZES.desktop, narrow: { width: 320, height: 700 } };
 const SCHEMES = ["light", "dark"];
 const PASSWORD = "correct horse battery staple";
 const EXECUTABLE = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+
+/** A field of the page's main content, by its name (the same in every language). */
+const field = (page, name) => page.locator(`main [name="${name}"]`).first();
+/** The first form's submit button in the main content (sign-in's "Sign in", sign-up's "Sign up"…). */
+const submit = (page) => page.locator("main form").first().locator('button[type="submit"]').first();
+/** A button by the intent it posts. */
+const intent = (page, value) => page.locator(`main button[name="intent"][value="${value}"]`).first();
 
 /** The scratch database's file, for the states that set up an application straight in it (issue 41). */
 let databaseFile = "";
@@ -60,16 +76,16 @@ function allowTeamWiki(email) {
     const { id } = db.prepare(`SELECT "id" FROM "user" WHERE "email" = ?`).get(email);
     const now = Date.now();
     db.prepare(
-      `INSERT OR IGNORE INTO "oidcConsent" ("id", "userId", "clientId", "scopes", "grantId", "tokensIssuedAt", "lastUsedAt", "createdAt", "updatedAt") VALUES (?, ?, ?, 'email openid profile', 'screenshots-grant', ?, ?, ?, ?)`,
-    ).run("screenshots-consent", id, TEAM_WIKI.id, now - 3_600_000, now - 3_600_000, now - 3 * 86_400_000, now);
+      `INSERT OR IGNORE INTO "oidcConsent" ("id", "userId", "clientId", "scopes", "grantId", "tokensIssuedAt", "lastUsedAt", "createdAt", "updatedAt") VALUES (?, ?, ?, 'email openid profile', ?, ?, ?, ?, ?)`,
+    ).run(`screenshots-consent-${id}`, id, TEAM_WIKI.id, `screenshots-grant-${id}`, now - 3_600_000, now - 3_600_000, now - 3 * 86_400_000, now);
   });
 }
 
 /** Sign-ins through the API from other devices, done once however many sizes and schemes are captured. */
 const done = new Set();
 async function signInsElsewhere(page, user, key, { wrong = 0, right = 0 }) {
-  if (done.has(key)) return;
-  done.add(key);
+  if (done.has(`${user.email}:${key}`)) return;
+  done.add(`${user.email}:${key}`);
   const origin = new URL(page.url()).origin;
   const post = (password) =>
     fetch(new URL("/api/auth/sign-in/email", origin), { method: "POST", headers: { "content-type": "application/json", origin }, body: JSON.stringify({ email: user.email, password }) });
@@ -88,9 +104,9 @@ const STATES = [
     name: "sign-in-error",
     go: async (page, user) => {
       await page.goto("/sign-in");
-      await page.getByLabel("Email").fill(user.email);
-      await page.getByLabel("Password").fill("not the password");
-      await page.getByRole("button", { name: "Sign in" }).click();
+      await field(page, "email").fill(user.email);
+      await field(page, "password").fill("not the password");
+      await submit(page).click();
     },
   },
   { name: "sign-up", go: (page) => page.goto("/sign-up") },
@@ -98,10 +114,10 @@ const STATES = [
     name: "sign-up-error",
     go: async (page, user) => {
       await page.goto("/sign-up");
-      await page.getByLabel("Name", { exact: true }).fill("Ada");
-      await page.getByLabel("Email").fill(user.email);
-      await page.getByLabel("Password").fill("short");
-      await page.getByRole("button", { name: "Sign up" }).click();
+      await field(page, "name").fill("Ada");
+      await field(page, "email").fill(user.email);
+      await field(page, "password").fill("short");
+      await submit(page).click();
     },
   },
   {
@@ -109,20 +125,20 @@ const STATES = [
     name: "sign-up-username-error",
     go: async (page) => {
       await page.goto("/sign-up");
-      await page.getByLabel("Name", { exact: true }).fill("Grace");
-      await page.getByLabel("Email").fill("grace@example.com");
-      await page.getByLabel("Username (optional)").fill("grace hopper");
-      await page.getByLabel("Password").fill(PASSWORD);
-      await page.getByRole("button", { name: "Sign up", exact: true }).click();
+      await field(page, "name").fill("Grace");
+      await field(page, "email").fill("grace@example.com");
+      await field(page, "username").fill("grace hopper");
+      await field(page, "password").fill(PASSWORD);
+      await submit(page).click();
     },
   },
   {
     name: "sign-in-username-error",
     go: async (page) => {
       await page.goto("/sign-in");
-      await page.getByLabel("Email or username").fill("ada_lovelace");
-      await page.getByLabel("Password").fill("not the password");
-      await page.getByRole("button", { name: "Sign in", exact: true }).click();
+      await field(page, "email").fill("ada_lovelace");
+      await field(page, "password").fill("not the password");
+      await submit(page).click();
     },
   },
   { name: "forgot-password", go: (page) => page.goto("/forgot-password") },
@@ -130,8 +146,8 @@ const STATES = [
     name: "forgot-password-sent",
     go: async (page, user) => {
       await page.goto("/forgot-password");
-      await page.getByLabel("Email").fill(user.email);
-      await page.getByRole("button", { name: "Send reset link" }).click();
+      await field(page, "email").fill(user.email);
+      await submit(page).click();
     },
   },
   { name: "reset-password-bad-link", go: (page) => page.goto("/reset-password?token=expired") },
@@ -153,7 +169,7 @@ const STATES = [
     signedIn: true,
     go: async (page) => {
       await page.goto("/account/profile");
-      await page.getByRole("button", { name: "Save profile" }).click();
+      await submit(page).click();
     },
   },
   { name: "account-security", signedIn: true, go: (page) => page.goto("/account/security") },
@@ -162,9 +178,9 @@ const STATES = [
     signedIn: true,
     go: async (page) => {
       await page.goto("/account/security");
-      await page.getByLabel("Current password").fill("wrong");
-      await page.getByLabel("New password").fill("short");
-      await page.getByRole("button", { name: "Change password" }).click();
+      await field(page, "currentPassword").fill("wrong");
+      await field(page, "newPassword").fill("short");
+      await page.locator("main form:has([name=newPassword]) button[type=submit]").first().click();
     },
   },
   { name: "account-sessions", signedIn: true, go: (page) => page.goto("/account/sessions") },
@@ -179,7 +195,7 @@ const STATES = [
         body: JSON.stringify({ email: user.email, password: user.password }),
       });
       await page.goto("/account/sessions");
-      await page.getByRole("button", { name: "Sign out of all other devices" }).click();
+      await intent(page, "revoke-other-sessions").click();
       await page.waitForURL("**/account/sessions");
     },
   },
@@ -200,7 +216,7 @@ const STATES = [
     go: async (page, user) => {
       await signInsElsewhere(page, user, "many", { right: 21 });
       await page.goto("/account/activity");
-      await page.getByRole("link", { name: "Older events" }).click();
+      await page.locator('main a[href*="cursor="]').last().click();
       await page.waitForURL("**/account/activity?cursor=*");
     },
   },
@@ -233,9 +249,9 @@ const STATES = [
     go: async (page) => {
       const slug = `solo-${Date.now().toString(36)}`;
       await page.goto("/organizations");
-      await page.getByLabel("Name", { exact: true }).fill("Solo Studio");
-      await page.getByLabel("Slug").fill(slug);
-      await page.getByRole("button", { name: "Create organization" }).click();
+      await field(page, "name").fill("Solo Studio");
+      await field(page, "slug").fill(slug);
+      await page.locator("main form:has([name=slug]) button[type=submit]").first().click();
       await page.waitForURL(`**/organizations/${slug}`);
       await page.goto(`/organizations/${slug}`);
     },
@@ -251,7 +267,7 @@ const STATES = [
     signedIn: true,
     go: async (page) => {
       await page.goto(`/admin/users/${memberId}`);
-      await page.getByRole("button", { name: /^Impersonate / }).click();
+      await intent(page, "impersonate").click();
       await page.waitForURL("**/account");
       await page.goto("/account/security");
     },
@@ -262,7 +278,7 @@ const STATES = [
     go: async (page) => {
       await page.goto("/sign-in");
       await page.route("**/sign-in", (route) => route.continue({ postData: `email=${"x".repeat(70 * 1024)}` }));
-      await page.getByRole("button", { name: "Sign in", exact: true }).click();
+      await submit(page).click();
       await page.unrouteAll();
     },
   },
@@ -271,11 +287,20 @@ const STATES = [
     go: async (page) => {
       await page.goto("/sign-in");
       await page.route("**/sign-in", (route) => route.continue({ url: new URL("/email-verified", page.url()).toString() }));
-      await page.getByRole("button", { name: "Sign in", exact: true }).click();
+      await submit(page).click();
       await page.unrouteAll();
     },
   },
 ];
+
+async function signUpThroughApi(baseUrl, account) {
+  const answer = await fetch(`${baseUrl}/api/auth/sign-up/email`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: baseUrl },
+    body: JSON.stringify(account),
+  });
+  if (!answer.ok) throw new Error(`sign-up failed: ${answer.status} ${await answer.text()}`);
+}
 
 async function main() {
   ensureBuilt();
@@ -288,52 +313,49 @@ async function main() {
   try {
     rmSync(args.out, { recursive: true, force: true });
     mkdirSync(args.out, { recursive: true });
-    const user = { name: "Ada Lovelace", email: "ada.lovelace@example.com", password: PASSWORD };
-    const signUp = await fetch(`${server.baseUrl}/api/auth/sign-up/email`, {
-      method: "POST",
-      headers: { "content-type": "application/json", origin: server.baseUrl },
-      body: JSON.stringify(user),
-    });
-    if (!signUp.ok) throw new Error(`sign-up failed: ${signUp.status} ${await signUp.text()}`);
+    const languages = args.languages.split(",").map((tag) => tag.trim()).filter(Boolean);
     registerTeamWiki();
     const member = { name: "Mary Member", email: "mary.member@example.com", password: PASSWORD };
-    const memberSignUp = await fetch(`${server.baseUrl}/api/auth/sign-up/email`, {
-      method: "POST",
-      headers: { "content-type": "application/json", origin: server.baseUrl },
-      body: JSON.stringify(member),
-    });
-    if (!memberSignUp.ok) throw new Error(`sign-up failed: ${memberSignUp.status} ${await memberSignUp.text()}`);
-    memberId = inDatabase((db) => {
-      db.prepare(`UPDATE "user" SET "role" = 'admin' WHERE "email" = ?`).run(user.email);
-      return db.prepare(`SELECT "id" FROM "user" WHERE "email" = ?`).get(member.email).id;
-    });
+    await signUpThroughApi(server.baseUrl, member);
+    memberId = inDatabase((db) => db.prepare(`SELECT "id" FROM "user" WHERE "email" = ?`).get(member.email).id);
 
     let count = 0;
-    for (const [sizeName, viewport] of Object.entries(SIZES)) {
-      for (const colorScheme of SCHEMES) {
-        const context = await browser.newContext({ baseURL: server.baseUrl, viewport, colorScheme, javaScriptEnabled: false });
-        const page = await context.newPage();
-        let signedIn = false;
-        for (const state of STATES) {
-          if (args.only && !state.name.includes(args.only)) continue;
-          if (state.signedIn && !signedIn) {
-            await page.goto("/sign-in");
-            await page.getByLabel("Email").fill(user.email);
-            await page.getByLabel("Password").fill(user.password);
-            await page.getByRole("button", { name: "Sign in" }).click();
-            await page.waitForURL("**/account");
-            signedIn = true;
+    for (const language of languages) {
+      // Ada in each language: her saved language is the one her signed-in pages come in; she is an admin.
+      const user = { name: "Ada Lovelace", email: language === "en" ? "ada.lovelace@example.com" : `ada.lovelace+${language}@example.com`, password: PASSWORD };
+      await signUpThroughApi(server.baseUrl, { ...user, locale: language });
+      inDatabase((db) => db.prepare(`UPDATE "user" SET "role" = 'admin' WHERE "email" = ?`).run(user.email));
+      const folder = language === "en" ? args.out : path.join(args.out, language);
+      mkdirSync(folder, { recursive: true });
+      for (const [sizeName, viewport] of Object.entries(language === "en" ? SIZES : LANGUAGE_SIZES)) {
+        for (const colorScheme of SCHEMES) {
+          const context = await browser.newContext({ baseURL: server.baseUrl, viewport, colorScheme, javaScriptEnabled: false });
+          // Signed out, the picker's cookie says the language (as if chosen at the foot of a page).
+          const languageCookie = { name: "latchkey.language", value: language, url: server.baseUrl };
+          await context.addCookies([languageCookie]);
+          const page = await context.newPage();
+          let signedIn = false;
+          for (const state of STATES) {
+            if (args.only && !state.name.includes(args.only)) continue;
+            if (state.signedIn && !signedIn) {
+              await page.goto("/sign-in");
+              await field(page, "email").fill(user.email);
+              await field(page, "password").fill(user.password);
+              await submit(page).click();
+              await page.waitForURL("**/account");
+              signedIn = true;
+            }
+            if (!state.signedIn && signedIn) {
+              await context.clearCookies();
+              await context.addCookies([languageCookie]);
+              signedIn = false;
+            }
+            await state.go(page, user);
+            await page.screenshot({ path: path.join(folder, `${state.name}-${colorScheme}-${sizeName}.png`), fullPage: true });
+            count += 1;
           }
-          if (!state.signedIn && signedIn) {
-            await context.clearCookies();
-            signedIn = false;
-          }
-          await state.go(page, user);
-          const file = path.join(args.out, `${state.name}-${colorScheme}-${sizeName}.png`);
-          await page.screenshot({ path: file, fullPage: true });
-          count += 1;
+          await context.close();
         }
-        await context.close();
       }
     }
     console.log(`[screenshots] ${count} screenshots in ${path.relative(process.cwd(), args.out) || "."}`);
