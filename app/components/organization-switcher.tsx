@@ -6,13 +6,14 @@ import { Form, Link, useLocation, useRevalidator } from "@remix-run/react";
 import { useEffect, useState, type FormEvent } from "react";
 import { authClient } from "~/client/auth-client";
 import { StatusMessage } from "~/components/forms";
+import { useT } from "~/i18n/react";
 
 export interface SwitcherProps {
   /** `more`: the person is in more organizations than listed (the first 100, and the active one). */
   data: { organizations: Array<{ id: string; name: string }>; activeId: string | null; more?: boolean } | null;
 }
 
-/** The confirmation of a switch, the same with JavaScript and without. */
+/** The confirmation of a switch, the same with JavaScript and without (said in the reader's language where shown). */
 export const switchedWords = (name: string | null) => (name ? `Switched to ${name}.` : "No organization is active now.");
 
 export function OrganizationSwitcher({ data }: SwitcherProps) {
@@ -21,13 +22,14 @@ export function OrganizationSwitcher({ data }: SwitcherProps) {
 }
 
 function Switcher({ organizations, activeId: loadedActiveId, more }: { organizations: Array<{ id: string; name: string }>; activeId: string | null; more: boolean }) {
+  const { t, rich, said } = useT();
   const location = useLocation();
   const revalidator = useRevalidator();
   const active = authClient.useActiveOrganization();
   // The loader's answer until the client's first; then the live one.
   const activeId = active.isPending ? loadedActiveId : (active.data?.id ?? null);
   const [selected, setSelected] = useState(activeId ?? "");
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState(false);
   const [switched, setSwitched] = useState<string | null>(null);
   useEffect(() => setSelected(activeId ?? ""), [activeId]);
   // The confirmation takes the focus (StatusMessage); once the reloaded page has settled around it, it is
@@ -39,10 +41,10 @@ function Switcher({ organizations, activeId: loadedActiveId, more }: { organizat
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    setError(null);
+    setError(false);
     setSwitched(null);
     const result = await authClient.organization.setActive({ organizationId: selected || null });
-    if (result.error) return setError("The organization could not be switched. Reload the page and try again.");
+    if (result.error) return setError(true);
     setSwitched(switchedWords(organizations.find((o) => o.id === selected)?.name ?? null));
     revalidator.revalidate(); // the client refetches the active organization itself (and tells the other tabs)
   }
@@ -53,34 +55,33 @@ function Switcher({ organizations, activeId: loadedActiveId, more }: { organizat
           bottom edge, and the page cannot scroll it any higher. */}
       {switched ? (
         <StatusMessage id="switched" focusKey={switched}>
-          {switched}
+          {said(switched)}
         </StatusMessage>
       ) : null}
       <input type="hidden" name="intent" value="set-active" />
       <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
-      <label htmlFor="active-organization">Active organization</label>{" "}
+      <label htmlFor="active-organization">{t("orgs.switcher.label")}</label>{" "}
       <select id="active-organization" name="organizationId" aria-describedby="active-organization-hint" value={selected} onChange={(event) => setSelected(event.target.value)}>
-        <option value="">None</option>
+        <option value="">{t("orgs.switcher.none")}</option>
         {organizations.map((o) => (
           <option key={o.id} value={o.id}>
             {o.name}
           </option>
         ))}
       </select>{" "}
-      <button type="submit">Switch</button>
+      <button type="submit">{t("orgs.switcher.submit")}</button>
       <span id="active-organization-hint" className="hint organization-switcher-hint">
-        The organization you work in on this browser: applications that use your sign-in here see it as your current one. Creating an
-        organization or accepting an invitation makes it active. Your other devices keep their own.
+        {t("orgs.switcher.hint")}
       </span>
       {more ? (
         <span className="muted">
           {" "}
-          Your first 100 organizations are listed; <Link to="/organizations">all of them are on the Organizations page</Link>.
+          {rich("orgs.switcher.more", { count: 100 }, { link: (chunks) => <Link to="/organizations">{chunks}</Link> })}
         </span>
       ) : null}
       {error ? (
         <span className="errors" role="alert">
-          {error}
+          {t("orgs.switcher.failed")}
         </span>
       ) : null}
     </Form>

@@ -5,7 +5,7 @@
 import { getFormProps } from "@conform-to/react";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useLocation, useSearchParams } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { z } from "zod";
 import { cancelInvitation, inviteMember } from "~/auth/organization/invitations.server";
@@ -13,10 +13,12 @@ import { leaveOrganization, removeMember, updateMemberRole } from "~/auth/organi
 import { deleteOrganization, organizationOfMember, switcherData, updateOrganization } from "~/auth/organization/organizations.server";
 import { memberView } from "~/auth/organization/member-view.server";
 import { describeRole, parseRoles } from "~/auth/organization/permissions";
+import { RoleNames, roleName } from "~/components/organization-words";
+import { useT } from "~/i18n/react";
 import type { RequestContext } from "~/auth/request-context.server";
 import type { SessionWithUser } from "~/auth/session/sessions.server";
 import { idField, inviteForm, memberRoleForm, organizationSettingsForm } from "~/auth/organization/schemas";
-import { ConfirmQuestion } from "~/components/confirm-question";
+import { Confirm, Expiry, Refusal, useConfirming } from "~/components/organization-confirm";
 import { CheckboxField, ErrorList, ErrorSummary, Field, SubmitButton, useZodForm } from "~/components/forms";
 import { OrganizationSwitcher } from "~/components/organization-switcher";
 import { OrganizationTabs } from "~/components/organization-tabs";
@@ -26,15 +28,14 @@ import { teamsForInviteForm } from "~/auth/teams/team-view.server";
 import { teamsOn } from "~/auth/teams/teams.server";
 import { customRolesOn } from "~/auth/organization/custom-roles.server";
 import { FlashMessage, Section } from "~/components/account-sections";
-import { withErrorTitle } from "~/components/page-title";
-import { expiryWords } from "~/components/time";
+import { titleTranslator, withErrorTitle } from "~/components/page-title";
 import { takeFlashNotice } from "~/http/flash.server";
 import { goTo, intent, organizationAction, pageThatPosted, type IntentResult } from "~/http/organization-actions.server";
 import { requirePageSession } from "~/http/page-session.server";
 import { numberedPages, Pager, pageNumberOf } from "~/components/pager";
 
-export const meta: MetaFunction<typeof loader> = withErrorTitle(({ data }) => [
-  { title: `${(data as { organization?: { name: string } } | undefined)?.organization?.name ?? "Organization"} · Latchkey` },
+export const meta: MetaFunction<typeof loader> = withErrorTitle(({ data, matches }) => [
+  { title: `${(data as { organization?: { name: string } } | undefined)?.organization?.name ?? titleTranslator(matches).t("orgs.tabs.label")} · Latchkey` },
 ]);
 
 const notFound = () => new Response("Not found", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
@@ -43,12 +44,11 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const [current, ctx] = await requirePageSession(request, context);
   const view = await memberView(current, params.slug ?? "", pageNumberOf(request, "members"));
   if (!view) throw notFound();
-  const now = new Date();
   return data(
     {
       ...view,
-      // Expiry in the reader's words, worked out here so the page reads the same without JavaScript.
-      invitations: view.invitations.map((i) => ({ ...i, expiresIn: expiryWords(new Date(i.expiresAt), now) })),
+      // Expiries are worded from the page's own moment, so the browser hydrates to the server's words.
+      now: new Date().toISOString(),
       flash: takeFlashNotice(request, ctx.responseHeaders),
       switcher: await switcherData(current),
       // The invite form's optional team checkboxes (issue 42); null when teams are off.
@@ -151,45 +151,6 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   });
 }
 
-/** The question before a step that cannot be taken back (`?confirm=`): a link there, then a form that does it. */
-function useConfirming() {
-  const [params] = useSearchParams();
-  return { what: params.get("confirm"), memberId: params.get("member") };
-}
-
-/**
- * A confirmation step that works without JavaScript: the first button is a link to this page with `?confirm=`,
- * which shows the question, the button that does it, and a way back. Focused when it appears (with JavaScript, a
- * client navigation: ConfirmQuestion moves the focus and scrolls its buttons into view), so it is read.
- */
-function Confirm({ question, children, action, intent: name, hidden }: { question: string; children?: ReactNode; action: string; intent: string; hidden?: Record<string, string> }) {
-  const { pathname } = useLocation();
-  return (
-    <ConfirmQuestion className="confirm banner" labelledBy="confirm-question">
-      <p id="confirm-question">
-        <strong>{question}</strong>
-      </p>
-      {children}
-      {/* Posted to the page without `?confirm=`, so the answer (or its refusal) does not ask again. */}
-      <Form method="post" action={pathname} className="row-actions">
-        <input type="hidden" name="intent" value={name} />
-        {Object.entries(hidden ?? {}).map(([key, value]) => (
-          <input key={key} type="hidden" name={key} value={value} />
-        ))}
-        <SubmitButton className="danger">{action}</SubmitButton>
-        <Link to={pathname} className="button-link secondary">
-          Cancel
-        </Link>
-      </Form>
-    </ConfirmQuestion>
-  );
-}
-
-/** A row-level or button-only form's refusal, in the section it came from (forms with fields show their own). */
-function Refusal({ last, intent: name }: { last?: IntentResult; intent: string }) {
-  return last?.intent === name && last.error ? <ErrorSummary errors={[last.error]} /> : null;
-}
-
 type PageData = ReturnType<typeof useLoaderData<typeof loader>>;
 
 /** Where the members shown sit in the whole list, and links to the pages before and after (plain links: no JS). */
@@ -200,33 +161,117 @@ function MembersPager({ slug, at }: { slug: string; at: PageData["membersPage"] 
 
 /** The invite form; keyed by the page's confirmation, so a sent invitation leaves it empty for the next one. */
 function InviteForm({ roles, teams, last }: { roles: PageData["grantableRoles"]; teams: PageData["inviteTeams"]; last?: IntentResult }) {
+  const { t } = useT();
   const [invite, inviteFields] = useZodForm("invite", inviteWithTeamsForm, last?.intent === "invite" ? last.result : undefined, { role: "member" });
   return (
     <Form method="post" {...getFormProps(invite)}>
-      <h3>Invite someone</h3>
+      <h3>{t("orgs.invite.title")}</h3>
       <ErrorSummary form={invite} />
       <input type="hidden" name="intent" value="invite" />
-      <Field label="Email" meta={inviteFields.email} type="email" autoComplete="off" />
+      <Field label={t("orgs.invite.email")} meta={inviteFields.email} type="email" autoComplete="off" />
       <div className="field">
-        <label htmlFor={inviteFields.role.id}>Role</label>
+        <label htmlFor={inviteFields.role.id}>{t("orgs.invite.role")}</label>
         <select id={inviteFields.role.id} name={inviteFields.role.name} defaultValue="member">
           {roles.map((r) => (
             <option key={r} value={r}>
-              {r}
+              {roleName(t, r)}
             </option>
           ))}
         </select>
         <ErrorList id={inviteFields.role.errorId} errors={inviteFields.role.errors} />
       </div>
       <InviteTeamBoxes teams={teams} />
-      <SubmitButton>Send invitation</SubmitButton>
+      <SubmitButton>{t("orgs.invite.submit")}</SubmitButton>
     </Form>
+  );
+}
+
+/** Leaving, or why the only owner cannot. */
+function LeaveSection({ page, last, confirming }: { page: PageData; last?: IntentResult; confirming: boolean }) {
+  const { t, rich } = useT();
+  const { organization } = page;
+  return (
+    <Section id="leave" title={t("orgs.leave.title")}>
+      <Refusal last={last} intent="leave" />
+      {page.me.onlyOwner ? (
+        <p data-testid="only-owner">
+          {rich(
+            "orgs.leave.onlyOwner",
+            { name: organization.name, others: page.members.length > 1 ? "yes" : "no", canDelete: page.can.delete ? "yes" : "no" },
+            { bdi: (chunks) => <bdi>{chunks}</bdi> },
+          )}
+        </p>
+      ) : confirming ? (
+        <Confirm question={rich("orgs.leave.question", { name: organization.name }, { bdi: (chunks) => <bdi>{chunks}</bdi> })} action={t("orgs.leave.submit")} intent="leave">
+          <p>{t("orgs.leave.lose")}</p>
+        </Confirm>
+      ) : (
+        <>
+          <p className="muted">{t("orgs.leave.lose")}</p>
+          <Link to="?confirm=leave" className="button-link secondary">
+            {t("orgs.leave.submit")}
+          </Link>
+        </>
+      )}
+    </Section>
+  );
+}
+
+function MemberRow({ m, page }: { m: PageData["members"][number]; page: PageData }) {
+  const { t } = useT();
+  return (
+    <li aria-label={m.email}>
+      <span>
+        <strong>
+          <bdi>{m.name}</bdi>
+        </strong>{" "}
+        <span className="muted" dir="ltr">
+          {m.email}
+        </span>
+        <br />
+        <span className="muted" data-testid="member-role">
+          <RoleNames role={m.role} />
+        </span>
+      </span>
+      <span className="row-actions">
+        {m.mayChangeRole ? (
+          <Form method="post" className="inline" key={`${m.id}-${page.flash?.id}`}>
+            <input type="hidden" name="intent" value="update-role" />
+            <input type="hidden" name="memberId" value={m.id} />
+            <label htmlFor={`role-${m.id}`} className="visually-hidden">
+              {t("orgs.members.roleOf", { email: m.email })}
+            </label>
+            <select id={`role-${m.id}`} name="role" defaultValue={parseRoles(m.role)[0]}>
+              {page.grantableRoles.map((r) => (
+                <option key={r} value={r}>
+                  {roleName(t, r)}
+                </option>
+              ))}
+            </select>{" "}
+            <button type="submit" className="secondary">
+              {t("orgs.members.changeRole")}
+            </button>
+          </Form>
+        ) : null}{" "}
+        {m.isMe && page.me.onlyOwner ? <span className="muted">{t("orgs.members.onlyOwner")}</span> : null}
+        {m.mayRemove ? (
+          <Link
+            to={`?${new URLSearchParams({ confirm: "remove", member: m.id })}`}
+            className="button-link secondary"
+            aria-label={t("orgs.members.removeAction", { email: m.email })}
+          >
+            {t("orgs.members.remove")}
+          </Link>
+        ) : null}
+      </span>
+    </li>
   );
 }
 
 export default function OrganizationPage() {
   const page = useLoaderData<typeof loader>();
   const last = useActionData<typeof action>() as IntentResult | undefined;
+  const { t, rich } = useT();
   const { organization, can } = page;
   const [settings, settingsFields] = useZodForm("settings", organizationSettingsForm, last?.intent === "settings" ? last.result : undefined, {
     name: organization.name,
@@ -236,18 +281,22 @@ export default function OrganizationPage() {
   const confirming = useConfirming();
   const removing = confirming.what === "remove" ? page.members.find((m) => m.id === confirming.memberId && m.mayRemove) : undefined;
   const [remove, removeFields] = useZodForm("delete-organization", z.object({ confirm: confirmField }), last?.intent === "delete" ? last.result : undefined);
+  const bdi = (chunks: ReactNode[]) => <bdi>{chunks}</bdi>;
+  const ltr = (chunks: ReactNode[]) => <span dir="ltr">{chunks}</span>;
   return (
     <>
       <section>
-        <h1>{organization.name}</h1>
+        <h1>
+          <bdi>{organization.name}</bdi>
+        </h1>
         <FlashMessage flash={page.flash} />
         <p className="muted">
-          <Link to="/organizations">All organizations</Link> · your role: {describeRole(page.me.role)}
+          <Link to="/organizations">{t("orgs.page.all")}</Link> · {rich("orgs.page.yourRole", { role: page.me.role }, { roles: () => <RoleNames key="role" role={page.me.role} /> })}
           {/* Owners and admins manage the organization's enterprise sign-in (issue 43). */}
           {parseRoles(page.me.role).some((role) => role === "owner" || role === "admin") ? (
             <>
               {" · "}
-              <Link to={`/organizations/${encodeURIComponent(organization.slug)}/sso`}>Single sign-on</Link>
+              <Link to={`/organizations/${encodeURIComponent(organization.slug)}/sso`}>{t("orgs.sso.title")}</Link>
             </>
           ) : null}
         </p>
@@ -255,84 +304,50 @@ export default function OrganizationPage() {
         <OrganizationTabs slug={organization.slug} current="members" teams={page.teamsOn} roles={page.rolesOn} />
       </section>
 
-      <Section id="members" title="Members">
+      <Section id="members" title={t("orgs.members.title")}>
         <Refusal last={last} intent="update-role" />
         <Refusal last={last} intent="remove-member" />
         {confirming.what === "remove" && removing ? (
           <Confirm
-            question={`Remove ${removing.email} from ${organization.name}?`}
-            action={`Remove ${removing.email}`}
+            question={rich("orgs.members.removeQuestion", { email: removing.email, name: organization.name }, { bdi, ltr })}
+            action={t("orgs.members.removeAction", { email: removing.email })}
             intent="remove-member"
             hidden={{ memberId: removing.id }}
           >
-            <p>They lose access to the organization until someone invites them again.</p>
+            <p>{t("orgs.members.removeLose")}</p>
           </Confirm>
         ) : null}
-        <ul className="rows" aria-label="Members">
+        <ul className="rows" aria-label={t("orgs.members.title")}>
           {page.members.map((m) => (
-            <li key={m.id} aria-label={m.email}>
-              <span>
-                <strong>{m.name}</strong> <span className="muted">{m.email}</span>
-                <br />
-                <span className="muted" data-testid="member-role">
-                  {describeRole(m.role)}
-                </span>
-              </span>
-              <span className="row-actions">
-                {m.mayChangeRole ? (
-                  <Form method="post" className="inline" key={`${m.id}-${page.flash?.id}`}>
-                    <input type="hidden" name="intent" value="update-role" />
-                    <input type="hidden" name="memberId" value={m.id} />
-                    <label htmlFor={`role-${m.id}`} className="visually-hidden">
-                      Role of {m.email}
-                    </label>
-                    <select id={`role-${m.id}`} name="role" defaultValue={parseRoles(m.role)[0]}>
-                      {page.grantableRoles.map((r) => (
-                        <option key={r} value={r}>
-                          {r}
-                        </option>
-                      ))}
-                    </select>{" "}
-                    <button type="submit" className="secondary">
-                      Change role
-                    </button>
-                  </Form>
-                ) : null}{" "}
-                {m.isMe && page.me.onlyOwner ? <span className="muted">You are the only owner.</span> : null}
-                {m.mayRemove ? (
-                  <Link
-                    to={`?${new URLSearchParams({ confirm: "remove", member: m.id })}`}
-                    className="button-link secondary"
-                    aria-label={`Remove ${m.email}`}
-                  >
-                    Remove
-                  </Link>
-                ) : null}
-              </span>
-            </li>
+            <MemberRow key={m.id} m={m} page={page} />
           ))}
         </ul>
         <MembersPager slug={organization.slug} at={page.membersPage} />
       </Section>
 
       {page.invitations.length || can.invite ? (
-        <Section id="invitations" title="Invitations">
+        <Section id="invitations" title={t("orgs.invitations.title")}>
           <Refusal last={last} intent="cancel-invitation" />
-          {page.invitations.length === 0 ? <p className="muted">No pending invitations.</p> : null}
-          <ul className="rows" aria-label="Pending invitations">
+          {page.invitations.length === 0 ? <p className="muted">{t("orgs.invitations.none")}</p> : null}
+          <ul className="rows" aria-label={t("orgs.invitations.pending")}>
             {page.invitations.map((i) => (
               <li key={i.id} aria-label={i.email}>
                 <span>
-                  {i.email} <span className="muted">
-                    as {describeRole(i.role)}, expires <time dateTime={i.expiresAt}>{i.expiresIn}</time>
+                  <span dir="ltr">{i.email}</span>{" "}
+                  <span className="muted">
+                    {rich(
+                      "orgs.invitations.row",
+                      { role: i.role },
+                      { roles: () => <RoleNames key="role" role={i.role} />, expiry: () => <Expiry key="expiry" at={i.expiresAt} now={page.now} /> },
+                    )}
                   </span>
                 </span>
                 {can.cancel ? (
                   <Form method="post" className="inline">
                     <input type="hidden" name="intent" value="cancel-invitation" />
                     <input type="hidden" name="invitationId" value={i.id} />
-                    <button type="submit" className="secondary" aria-label={`Cancel the invitation of ${i.email}`}>
-                      Cancel
+                    <button type="submit" className="secondary" aria-label={t("orgs.invitations.cancelOf", { email: i.email })}>
+                      {t("orgs.invitations.cancel")}
                     </button>
                   </Form>
                 ) : null}
@@ -344,51 +359,29 @@ export default function OrganizationPage() {
       ) : null}
 
       {can.update ? (
-        <Section id="settings" title="Settings">
+        <Section id="settings" title={t("orgs.settings.title")}>
           <Form method="post" {...getFormProps(settings)}>
             <ErrorSummary form={settings} />
             <input type="hidden" name="intent" value="settings" />
-            <Field label="Name" meta={settingsFields.name} type="text" autoComplete="organization" />
-            <Field label="Slug" meta={settingsFields.slug} type="text" autoComplete="off" />
-            <Field label="Logo URL" meta={settingsFields.logo} type="url" autoComplete="off" />
-            <SubmitButton>Save</SubmitButton>
+            <Field label={t("orgs.field.name")} meta={settingsFields.name} type="text" autoComplete="organization" />
+            <Field label={t("orgs.field.slug")} meta={settingsFields.slug} type="text" autoComplete="off" />
+            <Field label={t("orgs.settings.logo")} meta={settingsFields.logo} type="url" autoComplete="off" />
+            <SubmitButton>{t("orgs.save")}</SubmitButton>
           </Form>
         </Section>
       ) : null}
 
-      <Section id="leave" title="Leave">
-        <Refusal last={last} intent="leave" />
-        {page.me.onlyOwner ? (
-          <p data-testid="only-owner">
-            You are the only owner of {organization.name}, so you cannot leave it or stop being its owner.{" "}
-            {page.members.length > 1
-              ? "Make another member an owner first"
-              : "Invite someone and make them an owner first"}
-            {can.delete ? ", or delete the organization." : "."}
-          </p>
-        ) : confirming.what === "leave" ? (
-          <Confirm question={`Leave ${organization.name}?`} action="Leave organization" intent="leave">
-            <p>You lose access to this organization until someone invites you again.</p>
-          </Confirm>
-        ) : (
-          <>
-            <p className="muted">You lose access to this organization until someone invites you again.</p>
-            <Link to="?confirm=leave" className="button-link secondary">
-              Leave organization
-            </Link>
-          </>
-        )}
-      </Section>
+      <LeaveSection page={page} last={last} confirming={confirming.what === "leave"} />
 
       {can.delete ? (
-        <Section id="delete" title="Delete organization">
+        <Section id="delete" title={t("orgs.delete.title")}>
           <Form method="post" {...getFormProps(remove)}>
             <ErrorSummary form={remove} />
             <input type="hidden" name="intent" value="delete" />
-            <p className="warning">This deletes the organization, its members' access and its invitations. It cannot be undone.</p>
-            <CheckboxField label={`Yes, delete ${organization.name}`} meta={removeFields.confirm} />
+            <p className="warning">{t("orgs.delete.warning")}</p>
+            <CheckboxField label={t("orgs.delete.confirm", { name: organization.name })} meta={removeFields.confirm} />
             <button type="submit" className="danger">
-              Delete organization
+              {t("orgs.delete.title")}
             </button>
           </Form>
         </Section>

@@ -13,15 +13,19 @@ import { FlashMessage, Section } from "~/components/account-sections";
 import { ErrorSummary, Field, SubmitButton, useZodForm } from "~/components/forms";
 import { shownTabs } from "~/auth/organization/tabs.server";
 import { OrganizationTabs } from "~/components/organization-tabs";
-import { withErrorTitle } from "~/components/page-title";
+import { titleTranslator, withErrorTitle } from "~/components/page-title";
+import { PermissionNames, roleName } from "~/components/organization-words";
+import { useT } from "~/i18n/react";
 import { PermissionCheckboxes } from "~/components/role-permissions";
 import { takeFlashNotice } from "~/http/flash.server";
 import { goTo, intent, organizationAction, pageThatPosted, type IntentResult } from "~/http/organization-actions.server";
 import { requirePageSession } from "~/http/page-session.server";
 
-export const meta: MetaFunction<typeof loader> = withErrorTitle(({ data }) => [
-  { title: `Roles · ${(data as { organization?: { name: string } } | undefined)?.organization?.name ?? "Organization"} · Latchkey` },
-]);
+export const meta: MetaFunction<typeof loader> = withErrorTitle(({ data, matches }) => {
+  const t = titleTranslator(matches);
+  const name = (data as { organization?: { name: string } } | undefined)?.organization?.name ?? t.t("orgs.tabs.label");
+  return [{ title: `${t.t("orgs.roles.pageTitle", { name })} · Latchkey` }];
+});
 
 const notFound = () => new Response("Not found", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
 
@@ -52,50 +56,59 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
 export default function RolesPage() {
   const page = useLoaderData<typeof loader>();
   const last = useActionData<typeof action>() as IntentResult | undefined;
+  const { t } = useT();
   const { organization } = page;
   const [create, createFields] = useZodForm("create-role", roleForm, last?.intent === "create-role" ? last.result : undefined);
   const base = `/organizations/${encodeURIComponent(organization.slug)}/roles`;
   return (
     <>
       <section>
-        <h1>{organization.name}</h1>
+        <h1>
+          <bdi>{organization.name}</bdi>
+        </h1>
         <FlashMessage flash={page.flash} />
         <OrganizationTabs slug={organization.slug} current="roles" {...page.tabs} />
       </section>
 
-      <Section id="built-in-roles" title="Built-in roles">
-        <p className="muted">These come with every organization and cannot be changed.</p>
-        <ul className="rows" aria-label="Built-in roles">
+      <Section id="built-in-roles" title={t("orgs.roles.builtIn")}>
+        <p className="muted">{t("orgs.roles.builtInLead")}</p>
+        <ul className="rows" aria-label={t("orgs.roles.builtIn")}>
           {page.builtIn.map((r) => (
-            <li key={r.name} aria-label={r.name}>
+            <li key={r.name} aria-label={roleName(t, r.name)}>
               <span>
-                <strong>{r.name}</strong>
+                <strong>{roleName(t, r.name)}</strong>
                 <br />
-                <span className="muted">{r.permissions.length ? r.permissions.join(", ") : "No permissions"}</span>
+                <span className="muted">
+                  <PermissionNames permissions={r.permissions} />
+                </span>
               </span>
             </li>
           ))}
         </ul>
       </Section>
 
-      <Section id="custom-roles" title="This organization's roles">
+      <Section id="custom-roles" title={t("orgs.roles.own")}>
         {!page.can.read ? (
-          <p className="muted">Your role does not let you see this organization's own roles.</p>
+          <p className="muted">{t("orgs.roles.ownHidden")}</p>
         ) : page.customRoles.length === 0 ? (
-          <p className="muted">No roles of its own yet.</p>
+          <p className="muted">{t("orgs.roles.ownNone")}</p>
         ) : (
-          <ul className="rows" aria-label="This organization's roles">
+          <ul className="rows" aria-label={t("orgs.roles.own")}>
             {page.customRoles.map((r) => (
               <li key={r.name} aria-label={r.name}>
                 <span>
                   <Link to={`${base}/${encodeURIComponent(r.name)}`}>
-                    <strong>{r.name}</strong>
+                    <strong>
+                      <bdi>{r.name}</bdi>
+                    </strong>
                   </Link>{" "}
                   <span className="muted" data-testid="role-holders">
-                    {r.holders === 1 ? "held by 1 member" : `held by ${r.holders} members`}
+                    {t("orgs.roles.heldBy", { count: r.holders })}
                   </span>
                   <br />
-                  <span className="muted">{r.permissions.length ? r.permissions.join(", ") : "No permissions"}</span>
+                  <span className="muted">
+                    <PermissionNames permissions={r.permissions} />
+                  </span>
                 </span>
               </li>
             ))}
@@ -104,19 +117,19 @@ export default function RolesPage() {
       </Section>
 
       {page.can.create ? (
-        <Section id="create-role" title="Create role">
+        <Section id="create-role" title={t("orgs.roles.create")}>
           <Form method="post" {...getFormProps(create)} key={page.flash?.id}>
             <ErrorSummary form={create} />
             <input type="hidden" name="intent" value="create-role" />
             <Field
-              label="Role name"
+              label={t("orgs.roles.name")}
               meta={createFields.name}
               type="text"
               autoComplete="off"
-              hint="Lower-case letters, digits, dashes or underscores, up to 50."
+              hint={t("orgs.roles.nameHint")}
             />
             <PermissionCheckboxes groups={page.groups} idPrefix="create" />
-            <SubmitButton>Create role</SubmitButton>
+            <SubmitButton>{t("orgs.roles.create")}</SubmitButton>
           </Form>
         </Section>
       ) : null}

@@ -14,14 +14,15 @@ import { FlashMessage, Section } from "~/components/account-sections";
 import { ErrorSummary, Field, SubmitButton, useZodForm } from "~/components/forms";
 import { shownTabs } from "~/auth/organization/tabs.server";
 import { OrganizationTabs } from "~/components/organization-tabs";
-import { withErrorTitle } from "~/components/page-title";
+import { titleTranslator, withErrorTitle } from "~/components/page-title";
+import { useT } from "~/i18n/react";
 import { PermissionCheckboxes } from "~/components/role-permissions";
 import { takeFlashNotice } from "~/http/flash.server";
 import { goTo, intent, organizationAction, type IntentResult } from "~/http/organization-actions.server";
 import { requirePageSession } from "~/http/page-session.server";
 
-export const meta: MetaFunction<typeof loader> = withErrorTitle(({ data }) => [
-  { title: `Role ${(data as { role?: { name: string } } | undefined)?.role?.name ?? ""} · Latchkey` },
+export const meta: MetaFunction<typeof loader> = withErrorTitle(({ data, matches }) => [
+  { title: `${titleTranslator(matches).t("orgs.role.pageTitle", { name: (data as { role?: { name: string } } | undefined)?.role?.name ?? "" })} · Latchkey` },
 ]);
 
 const notFound = () => new Response("Not found", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
@@ -74,60 +75,51 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
 export default function RolePage() {
   const page = useLoaderData<typeof loader>();
   const last = useActionData<typeof action>() as IntentResult | undefined;
+  const { t, rich } = useT();
   const { organization, role } = page;
   const [update, updateFields] = useZodForm("update-role", roleForm, last?.intent === "update-role" ? last.result : undefined, { name: role.name });
   const held = page.inUse.members;
   return (
     <>
       <section>
-        <h1>
-          {organization.name}: role {role.name}
-        </h1>
+        <h1>{rich("orgs.role.heading", { organization: organization.name, name: role.name }, { bdi: (chunks) => <bdi>{chunks}</bdi> })}</h1>
         <FlashMessage flash={page.flash} />
         <OrganizationTabs slug={organization.slug} current="roles" {...page.tabs} />
         <p>
-          <Link to={rolesPage(organization.slug)}>All roles</Link>
+          <Link to={rolesPage(organization.slug)}>{t("orgs.role.all")}</Link>
         </p>
       </section>
 
-      <Section id="role" title={page.can.update ? "Change role" : "Permissions"}>
+      <Section id="role" title={page.can.update ? t("orgs.role.change") : t("orgs.role.permissions")}>
         {page.can.update ? (
           <Form method="post" {...getFormProps(update)} key={page.flash?.id}>
             <ErrorSummary form={update} />
             <input type="hidden" name="intent" value="update-role" />
-            <Field label="Role name" meta={updateFields.name} type="text" autoComplete="off" hint="Renaming it renames it for everyone who holds it." />
+            <Field label={t("orgs.roles.name")} meta={updateFields.name} type="text" autoComplete="off" hint={t("orgs.role.renameHint")} />
             <PermissionCheckboxes groups={page.groups} idPrefix="role" />
-            <SubmitButton>Save</SubmitButton>
+            <SubmitButton>{t("orgs.save")}</SubmitButton>
           </Form>
         ) : (
           <>
-            <p className="muted">
-              {role.permissions.length ? "" : "No permissions. "}
-              You cannot change this role: that needs the permission to change roles and every permission it gives.
-            </p>
+            <p className="muted">{t("orgs.role.locked", { none: role.permissions.length ? "no" : "yes" })}</p>
             <PermissionCheckboxes groups={page.groups} idPrefix="role" locked />
           </>
         )}
       </Section>
 
       {page.can.delete ? (
-        <Section id="delete-role" title="Delete role">
+        <Section id="delete-role" title={t("orgs.role.delete")}>
           {last?.intent === "delete-role" && last.error ? <ErrorSummary errors={[last.error]} /> : null}
           {held > 0 ? (
-            <p data-testid="role-in-use">
-              Held by {held === 1 ? "1 member" : `${held} members`}: change their role first.
-            </p>
+            <p data-testid="role-in-use">{t("orgs.role.heldBy", { count: held })}</p>
           ) : page.inUse.invitations > 0 ? (
-            <p data-testid="role-in-use">
-              Given by {page.inUse.invitations === 1 ? "1 pending invitation" : `${page.inUse.invitations} pending invitations`}: cancel{" "}
-              {page.inUse.invitations === 1 ? "it" : "them"} first.
-            </p>
+            <p data-testid="role-in-use">{t("orgs.role.givenBy", { count: page.inUse.invitations })}</p>
           ) : (
             <Form method="post">
               <input type="hidden" name="intent" value="delete-role" />
-              <p>Nobody holds this role. Deleting it cannot be undone.</p>
+              <p>{t("orgs.role.nobody")}</p>
               <button type="submit" className="danger">
-                Delete role
+                {t("orgs.role.delete")}
               </button>
             </Form>
           )}

@@ -6,6 +6,7 @@ import { getFormProps } from "@conform-to/react";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useLocation, useSearchParams } from "@remix-run/react";
+import type { ReactNode } from "react";
 import { z } from "zod";
 import { AuthError } from "~/auth/errors";
 import { registerConnection, deleteConnection } from "~/auth/sso/connections.server";
@@ -16,14 +17,17 @@ import type { SessionWithUser } from "~/auth/session/sessions.server";
 import { FlashMessage, Section } from "~/components/account-sections";
 import { ConfirmQuestion } from "~/components/confirm-question";
 import { ErrorList, ErrorSummary, Field, SubmitButton, useZodForm } from "~/components/forms";
-import { withErrorTitle } from "~/components/page-title";
+import { titleTranslator, withErrorTitle } from "~/components/page-title";
+import { useT } from "~/i18n/react";
 import { takeFlashNotice } from "~/http/flash.server";
 import { goTo, intent, organizationAction, pageThatPosted, type IntentResult } from "~/http/organization-actions.server";
 import { requirePageSession } from "~/http/page-session.server";
 
-export const meta: MetaFunction<typeof loader> = withErrorTitle(({ data }) => [
-  { title: `Single sign-on · ${(data as { organization?: { name: string } } | undefined)?.organization?.name ?? "Organization"} · Latchkey` },
-]);
+export const meta: MetaFunction<typeof loader> = withErrorTitle(({ data, matches }) => {
+  const t = titleTranslator(matches);
+  const name = (data as { organization?: { name: string } } | undefined)?.organization?.name ?? t.t("orgs.tabs.label");
+  return [{ title: `${t.t("orgs.sso.pageTitle", { name })} · Latchkey` }];
+});
 
 const notFound = () => new Response("Not found", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
 
@@ -135,51 +139,59 @@ function Copyable({ label, value }: { label: string; value: string }) {
 
 function ConnectionCard({ connection, confirming }: { connection: Connection; confirming: boolean }) {
   const { pathname } = useLocation();
+  const { t, rich } = useT();
+  const ltr = (chunks: ReactNode[]) => <span dir="ltr">{chunks}</span>;
   const id = connection.providerId;
   return (
     <article className="card" aria-labelledby={`connection-${id}`}>
-      <h3 id={`connection-${id}`}>{id}</h3>
+      <h3 id={`connection-${id}`}>
+        <bdi>{id}</bdi>
+      </h3>
       <p>
-        {connection.type === "saml" ? "SAML 2.0" : "OpenID Connect"} · {connection.domain.split(",").join(", ")} ·{" "}
-        <strong>{connection.domainVerified ? "Verified" : "Not verified"}</strong>
+        <span translate="no">{connection.type === "saml" ? "SAML 2.0" : "OpenID Connect"}</span> · <span dir="ltr">{connection.domain.split(",").join(", ")}</span> ·{" "}
+        <strong>{connection.domainVerified ? t("orgs.sso.verified") : t("orgs.sso.notVerified")}</strong>
       </p>
-      <h4>What your identity provider's admin needs</h4>
+      <h4>{t("orgs.sso.idpNeeds")}</h4>
       {connection.type === "saml" ? (
         <>
-          <Copyable label="ACS URL" value={connection.acsUrl} />
-          <Copyable label="Entity ID" value={connection.issuer} />
-          <Copyable label="Metadata URL" value={connection.metadataUrl} />
+          <Copyable label={t("orgs.sso.acsUrl")} value={connection.acsUrl} />
+          <Copyable label={t("orgs.sso.entityId")} value={connection.issuer} />
+          <Copyable label={t("orgs.sso.metadataUrl")} value={connection.metadataUrl} />
         </>
       ) : (
         <>
-          <Copyable label="Redirect URI" value={connection.redirectURI} />
-          <p className="muted">Issuer: {connection.issuer}{connection.oidcConfig ? ` · client ID ${connection.oidcConfig.clientIdLastFour}` : ""}</p>
+          <Copyable label={t("orgs.sso.redirectUri")} value={connection.redirectURI} />
+          <p className="muted">
+            {connection.oidcConfig
+              ? rich("orgs.sso.issuerClient", { issuer: connection.issuer, lastFour: connection.oidcConfig.clientIdLastFour }, { ltr })
+              : rich("orgs.sso.issuer", { issuer: connection.issuer }, { ltr })}
+          </p>
         </>
       )}
       {connection.domainVerified ? null : (
         <>
-          <h4>Prove the domain</h4>
+          <h4>{t("orgs.sso.prove")}</h4>
           {connection.records.length ? (
             <>
-              <p>Create this TXT record in DNS for each domain, then verify:</p>
+              <p>{t("orgs.sso.createRecord")}</p>
               {connection.records.map((record) => (
                 <div key={record.name}>
-                  <Copyable label="Name" value={record.name} />
-                  <Copyable label="Value" value={record.value} />
+                  <Copyable label={t("orgs.sso.recordName")} value={record.name} />
+                  <Copyable label={t("orgs.sso.recordValue")} value={record.value} />
                 </div>
               ))}
               <Form method="post">
                 <input type="hidden" name="intent" value="verify" />
                 <input type="hidden" name="providerId" value={id} />
-                <SubmitButton>Verify domain</SubmitButton>
+                <SubmitButton>{t("orgs.sso.verify")}</SubmitButton>
               </Form>
             </>
           ) : (
             <Form method="post">
-              <p>The record's value has expired.</p>
+              <p>{t("orgs.sso.recordExpired")}</p>
               <input type="hidden" name="intent" value="new-token" />
               <input type="hidden" name="providerId" value={id} />
-              <SubmitButton>Get a new value</SubmitButton>
+              <SubmitButton>{t("orgs.sso.newValue")}</SubmitButton>
             </Form>
           )}
         </>
@@ -187,21 +199,25 @@ function ConnectionCard({ connection, confirming }: { connection: Connection; co
       {confirming ? (
         <ConfirmQuestion className="confirm banner" labelledBy="confirm-question">
           <p id="confirm-question">
-            <strong>Remove {id}? Its people can no longer sign in with it.</strong>
+            <strong>{rich("orgs.sso.removeQuestion", { id }, { bdi: (chunks) => <bdi>{chunks}</bdi> })}</strong>
           </p>
           <Form method="post" action={pathname} className="row-actions">
             <input type="hidden" name="intent" value="remove" />
             <input type="hidden" name="providerId" value={id} />
-            <SubmitButton className="danger">Remove</SubmitButton>
+            <SubmitButton className="danger">{t("orgs.members.remove")}</SubmitButton>
             <Link to={pathname} className="button-link secondary">
-              Cancel
+              {t("orgs.cancel")}
             </Link>
           </Form>
         </ConfirmQuestion>
       ) : (
         <p>
-          <Link to={`?${new URLSearchParams({ confirm: "remove", provider: id })}`} className="button-link secondary">
-            Remove
+          <Link
+            to={`?${new URLSearchParams({ confirm: "remove", provider: id })}`}
+            className="button-link secondary"
+            aria-label={t("orgs.sso.removeOf", { id })}
+          >
+            {t("orgs.members.remove")}
           </Link>
         </p>
       )}
@@ -210,35 +226,37 @@ function ConnectionCard({ connection, confirming }: { connection: Connection; co
 }
 
 function AddOidcForm({ last }: { last?: IntentResult }) {
+  const { t } = useT();
   const [form, fields] = useZodForm("add-oidc", addOidcForm, last?.intent === "add-oidc" ? last.result : undefined);
   return (
     <Form method="post" {...getFormProps(form)}>
-      <h3>Add an OpenID Connect connection</h3>
+      <h3>{t("orgs.sso.addOidc")}</h3>
       <ErrorSummary form={form} />
       <input type="hidden" name="intent" value="add-oidc" />
-      <Field label="Provider ID" meta={fields.providerId} type="text" autoComplete="off" />
-      <Field label="Email domain" meta={fields.domain} type="text" autoComplete="off" />
-      <Field label="Issuer URL" meta={fields.issuer} type="url" autoComplete="off" />
-      <Field label="Client ID" meta={fields.clientId} type="text" autoComplete="off" />
-      <Field label="Client secret" meta={fields.clientSecret} type="password" autoComplete="off" />
-      <SubmitButton>Add connection</SubmitButton>
+      <Field label={t("orgs.sso.providerId")} meta={fields.providerId} type="text" autoComplete="off" />
+      <Field label={t("orgs.sso.domain")} meta={fields.domain} type="text" autoComplete="off" />
+      <Field label={t("orgs.sso.issuerUrl")} meta={fields.issuer} type="url" autoComplete="off" />
+      <Field label={t("orgs.sso.clientId")} meta={fields.clientId} type="text" autoComplete="off" />
+      <Field label={t("orgs.sso.clientSecret")} meta={fields.clientSecret} type="password" autoComplete="off" />
+      <SubmitButton>{t("orgs.sso.addOidcSubmit")}</SubmitButton>
     </Form>
   );
 }
 
 function AddSamlForm({ last }: { last?: IntentResult }) {
+  const { t } = useT();
   const [form, fields] = useZodForm("add-saml", addSamlForm, last?.intent === "add-saml" ? last.result : undefined);
   return (
     <Form method="post" {...getFormProps(form)}>
-      <h3>Add a SAML connection</h3>
+      <h3>{t("orgs.sso.addSaml")}</h3>
       <ErrorSummary form={form} />
       <input type="hidden" name="intent" value="add-saml" />
-      <Field label="Provider ID" meta={fields.providerId} type="text" autoComplete="off" />
-      <Field label="Email domain" meta={fields.domain} type="text" autoComplete="off" />
-      <Field label="IdP entity ID" meta={fields.idpEntityId} type="text" autoComplete="off" />
-      <Field label="SSO URL" meta={fields.entryPoint} type="url" autoComplete="off" />
+      <Field label={t("orgs.sso.providerId")} meta={fields.providerId} type="text" autoComplete="off" />
+      <Field label={t("orgs.sso.domain")} meta={fields.domain} type="text" autoComplete="off" />
+      <Field label={t("orgs.sso.idpEntityId")} meta={fields.idpEntityId} type="text" autoComplete="off" />
+      <Field label={t("orgs.sso.ssoUrl")} meta={fields.entryPoint} type="url" autoComplete="off" />
       <div className="field">
-        <label htmlFor={fields.cert.id}>Signing certificate</label>
+        <label htmlFor={fields.cert.id}>{t("orgs.sso.certificate")}</label>
         <textarea
           id={fields.cert.id}
           name={fields.cert.name}
@@ -249,7 +267,7 @@ function AddSamlForm({ last }: { last?: IntentResult }) {
         />
         <ErrorList id={fields.cert.errorId} errors={fields.cert.errors} />
       </div>
-      <SubmitButton>Add SAML connection</SubmitButton>
+      <SubmitButton>{t("orgs.sso.addSamlSubmit")}</SubmitButton>
     </Form>
   );
 }
@@ -259,29 +277,29 @@ export default function OrganizationSsoPage() {
   const last = useActionData<typeof action>() as IntentResult | undefined;
   const [params] = useSearchParams();
   const removing = params.get("confirm") === "remove" ? params.get("provider") : null;
+  const { t, rich } = useT();
   return (
     <>
       <section>
-        <h1>Single sign-on</h1>
+        <h1>{t("orgs.sso.title")}</h1>
         <FlashMessage flash={page.flash} />
         <p className="muted">
-          <Link to={`/organizations/${encodeURIComponent(page.organization.slug)}`}>{page.organization.name}</Link>
+          <Link to={`/organizations/${encodeURIComponent(page.organization.slug)}`}>
+            <bdi>{page.organization.name}</bdi>
+          </Link>
         </p>
-        <p>
-          People whose email address is at a proven domain sign in with your identity provider and join {page.organization.name} by themselves. Your
-          identity provider decides who gets in: someone removed here comes back at their next sign-in unless the provider stops them.
-        </p>
+        <p>{rich("orgs.sso.lead", { name: page.organization.name }, { bdi: (chunks) => <bdi>{chunks}</bdi> })}</p>
       </section>
-      <Section id="connections" title="Connections">
+      <Section id="connections" title={t("orgs.sso.connections")}>
         <Refusal last={last} intent="verify" />
         <Refusal last={last} intent="new-token" />
         <Refusal last={last} intent="remove" />
-        {page.connections.length === 0 ? <p>No connections yet.</p> : null}
+        {page.connections.length === 0 ? <p>{t("orgs.sso.none")}</p> : null}
         {page.connections.map((connection) => (
           <ConnectionCard key={connection.providerId} connection={connection} confirming={removing === connection.providerId} />
         ))}
       </Section>
-      <Section id="add" title="Add a connection">
+      <Section id="add" title={t("orgs.sso.add")}>
         <AddOidcForm last={last} />
         <AddSamlForm last={last} />
       </Section>

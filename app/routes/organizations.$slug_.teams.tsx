@@ -17,15 +17,18 @@ import { FlashMessage, Section } from "~/components/account-sections";
 import { ErrorSummary, Field, SubmitButton, useZodForm } from "~/components/forms";
 import { shownTabs } from "~/auth/organization/tabs.server";
 import { OrganizationTabs } from "~/components/organization-tabs";
-import { withErrorTitle } from "~/components/page-title";
+import { titleTranslator, withErrorTitle } from "~/components/page-title";
+import { useT } from "~/i18n/react";
 import { numberedPages, Pager, pageNumberOf } from "~/components/pager";
 import { takeFlashNotice } from "~/http/flash.server";
 import { goTo, intent, organizationAction, pageThatPosted, type IntentResult } from "~/http/organization-actions.server";
 import { requirePageSession } from "~/http/page-session.server";
 
-export const meta: MetaFunction<typeof loader> = withErrorTitle(({ data }) => [
-  { title: `Teams · ${(data as { organization?: { name: string } } | undefined)?.organization?.name ?? "Organization"} · Latchkey` },
-]);
+export const meta: MetaFunction<typeof loader> = withErrorTitle(({ data, matches }) => {
+  const t = titleTranslator(matches);
+  const name = (data as { organization?: { name: string } } | undefined)?.organization?.name ?? t.t("orgs.tabs.label");
+  return [{ title: `${t.t("orgs.teams.pageTitle", { name })} · Latchkey` }];
+});
 
 const notFound = () => new Response("Not found", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
 
@@ -68,46 +71,49 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
 export default function TeamsPage() {
   const page = useLoaderData<typeof loader>();
   const last = useActionData<typeof action>() as IntentResult | undefined;
+  const { t } = useT();
   const { organization } = page;
   const [create, createFields] = useZodForm("create-team", createTeamForm, last?.intent === "create-team" ? last.result : undefined);
   const base = `/organizations/${encodeURIComponent(organization.slug)}/teams`;
   return (
     <>
       <section>
-        <h1>{organization.name}</h1>
+        <h1>
+          <bdi>{organization.name}</bdi>
+        </h1>
         <FlashMessage flash={page.flash} />
         <OrganizationTabs slug={organization.slug} current="teams" {...page.tabs} />
       </section>
 
-      <Section id="teams" title="Teams">
+      <Section id="teams" title={t("orgs.teams.title")}>
         {last?.intent === "make-active" && last.error ? <ErrorSummary errors={[last.error]} /> : null}
-        {page.teams.length === 0 ? <p className="muted">No teams yet.</p> : null}
-        <ul className="rows" aria-label="Teams">
-          {page.teams.map((t) => (
-            <li key={t.id} aria-label={t.name}>
+        {page.teams.length === 0 ? <p className="muted">{t("orgs.teams.none")}</p> : null}
+        <ul className="rows" aria-label={t("orgs.teams.title")}>
+          {page.teams.map((team) => (
+            <li key={team.id} aria-label={team.name}>
               <span>
-                <Link to={`${base}/${encodeURIComponent(t.id)}`}>
-                  <strong>{t.name}</strong>
+                <Link to={`${base}/${encodeURIComponent(team.id)}`}>
+                  <strong>
+                    <bdi>{team.name}</bdi>
+                  </strong>
                 </Link>{" "}
                 <span className="muted" data-testid="team-members">
-                  {t.members === 1 ? "1 member" : `${t.members} members`}
-                  {t.mine ? " · you are in it" : ""}
+                  {t("orgs.teams.members", { count: team.members })}
+                  {team.mine ? ` · ${t("orgs.teams.yoursToo")}` : ""}
                 </span>
-                {t.active ? (
+                {team.active ? (
                   <>
                     {" "}
-                    <strong data-testid="active-team">
-                      Your active team
-                    </strong>
+                    <strong data-testid="active-team">{t("orgs.teams.active")}</strong>
                   </>
                 ) : null}
               </span>
-              {t.mine && !t.active ? (
+              {team.mine && !team.active ? (
                 <Form method="post" className="inline">
                   <input type="hidden" name="intent" value="make-active" />
-                  <input type="hidden" name="teamId" value={t.id} />
-                  <button type="submit" className="secondary" aria-label={`Make active: ${t.name}`}>
-                    Make active
+                  <input type="hidden" name="teamId" value={team.id} />
+                  <button type="submit" className="secondary" aria-label={t("orgs.teams.makeActiveOf", { name: team.name })}>
+                    {t("orgs.teams.makeActive")}
                   </button>
                 </Form>
               ) : null}
@@ -118,12 +124,12 @@ export default function TeamsPage() {
       </Section>
 
       {page.can.create ? (
-        <Section id="create-team" title="Create team">
+        <Section id="create-team" title={t("orgs.teams.create")}>
           <Form method="post" {...getFormProps(create)} key={page.flash?.id}>
             <ErrorSummary form={create} />
             <input type="hidden" name="intent" value="create-team" />
-            <Field label="Team name" meta={createFields.name} type="text" autoComplete="off" />
-            <SubmitButton>Create team</SubmitButton>
+            <Field label={t("orgs.teams.name")} meta={createFields.name} type="text" autoComplete="off" />
+            <SubmitButton>{t("orgs.teams.create")}</SubmitButton>
           </Form>
         </Section>
       ) : null}

@@ -20,14 +20,15 @@ import { ConfirmQuestion } from "~/components/confirm-question";
 import { ErrorSummary, Field, SubmitButton, useZodForm } from "~/components/forms";
 import { shownTabs } from "~/auth/organization/tabs.server";
 import { OrganizationTabs } from "~/components/organization-tabs";
-import { withErrorTitle } from "~/components/page-title";
+import { titleTranslator, withErrorTitle } from "~/components/page-title";
+import { useT } from "~/i18n/react";
 import { numberedPages, Pager, pageNumberOf } from "~/components/pager";
 import { takeFlashNotice } from "~/http/flash.server";
 import { goTo, intent, organizationAction, pageThatPosted, type IntentResult } from "~/http/organization-actions.server";
 import { requirePageSession } from "~/http/page-session.server";
 
-export const meta: MetaFunction<typeof loader> = withErrorTitle(({ data }) => [
-  { title: `${(data as { team?: { name: string } } | undefined)?.team?.name ?? "Team"} · Latchkey` },
+export const meta: MetaFunction<typeof loader> = withErrorTitle(({ data, matches }) => [
+  { title: `${(data as { team?: { name: string } } | undefined)?.team?.name ?? titleTranslator(matches).t("orgs.team.fallbackTitle")} · Latchkey` },
 ]);
 
 const notFound = () => new Response("Not found", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
@@ -99,6 +100,7 @@ export default function TeamPage() {
   const page = useLoaderData<typeof loader>();
   const last = useActionData<typeof action>() as IntentResult | undefined;
   const [params] = useSearchParams();
+  const { t, rich } = useT();
   const { organization, team, can } = page;
   const [rename, renameFields] = useZodForm("rename", renameTeamForm, last?.intent === "rename" ? last.result : undefined, { name: team.name });
   const here = `/organizations/${encodeURIComponent(organization.slug)}/teams/${encodeURIComponent(team.id)}`;
@@ -106,34 +108,43 @@ export default function TeamPage() {
   return (
     <>
       <section>
-        <h1>{team.name}</h1>
+        <h1>
+          <bdi>{team.name}</bdi>
+        </h1>
         <FlashMessage flash={page.flash} />
         <OrganizationTabs slug={organization.slug} current="teams" {...page.tabs} />
         <p className="muted">
-          <Link to={`/organizations/${encodeURIComponent(organization.slug)}/teams`}>All teams of {organization.name}</Link>
+          <Link to={`/organizations/${encodeURIComponent(organization.slug)}/teams`}>
+            {rich("orgs.team.all", { name: organization.name }, { bdi: (chunks) => <bdi>{chunks}</bdi> })}
+          </Link>
         </p>
       </section>
 
-      <Section id="team-members" title="Members">
+      <Section id="team-members" title={t("orgs.members.title")}>
         <Refusal last={last} intent="add-member" />
         <Refusal last={last} intent="remove-member" />
         {!page.seesMembers ? (
-          <p className="muted">Only the team's members and those who manage members see who is in it.</p>
+          <p className="muted">{t("orgs.team.membersHidden")}</p>
         ) : page.members.length === 0 ? (
-          <p className="muted">Nobody is in this team yet.</p>
+          <p className="muted">{t("orgs.team.empty")}</p>
         ) : (
-          <ul className="rows" aria-label="Team members">
+          <ul className="rows" aria-label={t("orgs.team.members")}>
             {page.members.map((m) => (
               <li key={m.userId} aria-label={m.email}>
                 <span>
-                  <strong>{m.name}</strong> <span className="muted">{m.email}</span>
+                  <strong>
+                    <bdi>{m.name}</bdi>
+                  </strong>{" "}
+                  <span className="muted" dir="ltr">
+                    {m.email}
+                  </span>
                 </span>
                 {can.remove ? (
                   <Form method="post" className="inline">
                     <input type="hidden" name="intent" value="remove-member" />
                     <input type="hidden" name="userId" value={m.userId} />
-                    <button type="submit" className="secondary" aria-label={`Remove from team: ${m.email}`}>
-                      Remove from team
+                    <button type="submit" className="secondary" aria-label={t("orgs.team.removeOf", { email: m.email })}>
+                      {t("orgs.team.remove")}
                     </button>
                   </Form>
                 ) : null}
@@ -148,7 +159,7 @@ export default function TeamPage() {
           page.candidates.length ? (
             <Form method="post" className="organization-switcher" key={page.flash?.id}>
               <input type="hidden" name="intent" value="add-member" />
-              <label htmlFor="add-user">Add to team</label>
+              <label htmlFor="add-user">{t("orgs.team.add")}</label>
               <select id="add-user" name="userId">
                 {page.candidates.map((c) => (
                   <option key={c.userId} value={c.userId}>
@@ -156,49 +167,49 @@ export default function TeamPage() {
                   </option>
                 ))}
               </select>
-              <button type="submit">Add to team</button>
+              <button type="submit">{t("orgs.team.add")}</button>
             </Form>
           ) : (
-            <p className="muted">Everyone in the organization is in this team.</p>
+            <p className="muted">{t("orgs.team.everyoneIn")}</p>
           )
         ) : null}
       </Section>
 
       {can.rename ? (
-        <Section id="rename" title="Name">
+        <Section id="rename" title={t("orgs.team.nameTitle")}>
           <Form method="post" {...getFormProps(rename)}>
             <ErrorSummary form={rename} />
             <input type="hidden" name="intent" value="rename" />
-            <Field label="Team name" meta={renameFields.name} type="text" autoComplete="off" />
-            <SubmitButton>Save</SubmitButton>
+            <Field label={t("orgs.teams.name")} meta={renameFields.name} type="text" autoComplete="off" />
+            <SubmitButton>{t("orgs.save")}</SubmitButton>
           </Form>
         </Section>
       ) : null}
 
       {can.delete ? (
-        <Section id="delete-team" title="Delete team">
+        <Section id="delete-team" title={t("orgs.team.delete")}>
           <Refusal last={last} intent="delete-team" />
           {page.isLastTeam ? (
-            <p data-testid="last-team">This is the organization's only team, so it cannot be deleted. Create another team first.</p>
+            <p data-testid="last-team">{t("orgs.team.lastTeam")}</p>
           ) : confirmingDelete ? (
             <ConfirmQuestion className="confirm banner" labelledBy="confirm-question">
               <p id="confirm-question">
-                <strong>Delete {team.name}?</strong>
+                <strong>{rich("orgs.team.deleteQuestion", { name: team.name }, { bdi: (chunks) => <bdi>{chunks}</bdi> })}</strong>
               </p>
-              <p>Its members stay in the organization; only the team goes.</p>
+              <p>{t("orgs.team.membersStay")}</p>
               <Form method="post" action={here} className="row-actions">
                 <input type="hidden" name="intent" value="delete-team" />
-                <SubmitButton className="danger">Delete team</SubmitButton>
+                <SubmitButton className="danger">{t("orgs.team.delete")}</SubmitButton>
                 <Link to={here} className="button-link secondary">
-                  Cancel
+                  {t("orgs.cancel")}
                 </Link>
               </Form>
             </ConfirmQuestion>
           ) : (
             <>
-              <p className="muted">Its members stay in the organization; only the team goes.</p>
+              <p className="muted">{t("orgs.team.membersStay")}</p>
               <Link to="?confirm=delete" className="button-link secondary">
-                Delete team
+                {t("orgs.team.delete")}
               </Link>
             </>
           )}

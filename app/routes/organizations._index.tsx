@@ -17,11 +17,12 @@ import { pageTitle } from "~/components/page-title";
 import { takeFlashNotice } from "~/http/flash.server";
 import { goTo, intent, organizationAction } from "~/http/organization-actions.server";
 import { requirePageSession } from "~/http/page-session.server";
-import { describeRole } from "~/auth/organization/permissions";
 import { numberedPages, Pager, pageNumberOf } from "~/components/pager";
 import { pageAt } from "~/auth/schemas";
+import { RoleNames } from "~/components/organization-words";
+import { useT } from "~/i18n/react";
 
-export const meta = pageTitle("Organizations");
+export const meta = pageTitle("orgs.list.title");
 
 /** A person in many organizations sees them this many at a time, with plain links to the others. */
 const ORGANIZATIONS_PER_PAGE = 50;
@@ -88,25 +89,30 @@ function suggestSlug(name: string): string {
 export default function Organizations() {
   const page = useLoaderData<typeof loader>();
   const last = useActionData<typeof action>();
+  const { t, rich } = useT();
   const [form, fields] = useZodForm("create-organization", createOrganizationForm, last?.intent === "create" ? last.result : undefined);
   return (
     <>
       <section>
-        <h1 id="organizations-heading">Organizations</h1>
+        <h1 id="organizations-heading">{t("orgs.list.title")}</h1>
         <FlashMessage flash={page.flash} />
         <p className="muted">
-          <Link to="/account">Back to your account</Link>
+          <Link to="/account">{t("orgs.list.backToAccount")}</Link>
         </p>
         {last?.intent === "set-active" && last.error ? <ErrorSummary errors={[last.error]} /> : null}
         <OrganizationSwitcher data={page.switcher} />
         {page.organizationsPage.total === 0 ? (
-          <p>You are not a member of any organization yet.</p>
+          <p>{t("orgs.list.none")}</p>
         ) : (
-          <ul className="rows" aria-label="Your organizations">
+          <ul className="rows" aria-label={t("orgs.list.yours")}>
             {page.organizations.map((o) => (
               <li key={o.id}>
-                <Link to={`/organizations/${o.slug}`}>{o.name}</Link>
-                <span className="muted">{describeRole(o.role)}</span>
+                <Link to={`/organizations/${o.slug}`}>
+                  <bdi>{o.name}</bdi>
+                </Link>
+                <span className="muted">
+                  <RoleNames role={o.role} />
+                </span>
               </li>
             ))}
           </ul>
@@ -120,29 +126,40 @@ export default function Organizations() {
       </section>
       {page.invitationsHidden ? (
         <section aria-labelledby="invitations-heading" data-testid="invitations-hidden">
-          <h2 id="invitations-heading">Invitations for you</h2>
+          <h2 id="invitations-heading">{t("orgs.list.invitationsTitle")}</h2>
           <p>
-            Verify your email address to see invitations sent to <strong className="address">{page.invitationsHidden}</strong>: anyone can
-            sign up with any address, so they are shown once we know it is yours. <Link to="/account">Verify it from your account</Link>, or
-            open an invitation from the link in its email.
+            {rich(
+              "orgs.list.invitationsHidden",
+              { email: page.invitationsHidden },
+              {
+                address: (chunks) => (
+                  <strong className="address" dir="ltr">
+                    {chunks}
+                  </strong>
+                ),
+                link: (chunks) => <Link to="/account">{chunks}</Link>,
+              },
+            )}
           </p>
         </section>
       ) : null}
       {page.invitations.length ? (
         <section aria-labelledby="invitations-heading">
-          <h2 id="invitations-heading">Invitations for you</h2>
+          <h2 id="invitations-heading">{t("orgs.list.invitationsTitle")}</h2>
           <ul className="rows">
             {page.invitations.map((i) => (
               <li key={i.id}>
-                <Link to={`/invitations/${i.id}`}>{i.organizationName}</Link>
-                <span className="muted">as {i.role}</span>
+                <Link to={`/invitations/${i.id}`}>
+                  <bdi>{i.organizationName}</bdi>
+                </Link>
+                <span className="muted">{rich("orgs.list.invitedAs", { role: i.role }, { roles: () => <RoleNames key="role" role={i.role} /> })}</span>
               </li>
             ))}
           </ul>
         </section>
       ) : null}
       <section aria-labelledby="create-heading">
-        <h2 id="create-heading">Create organization</h2>
+        <h2 id="create-heading">{t("orgs.list.createTitle")}</h2>
         <Form
           method="post"
           {...getFormProps(form)}
@@ -157,10 +174,10 @@ export default function Organizations() {
         >
           <ErrorSummary form={form} />
           <input type="hidden" name="intent" value="create" />
-          <Field label="Name" meta={fields.name} type="text" autoComplete="organization" />
-          <Field label="Slug" meta={fields.slug} type="text" autoComplete="off" />
-          <p className="muted">Lowercase letters, digits and dashes; it becomes the organization's address.</p>
-          <SubmitButton>Create organization</SubmitButton>
+          <Field label={t("orgs.field.name")} meta={fields.name} type="text" autoComplete="organization" />
+          <Field label={t("orgs.field.slug")} meta={fields.slug} type="text" autoComplete="off" />
+          <p className="muted">{t("orgs.list.slugHint")}</p>
+          <SubmitButton>{t("orgs.list.createSubmit")}</SubmitButton>
         </Form>
       </section>
     </>

@@ -26,6 +26,17 @@ const SAME_AS_ENGLISH: Record<string, string[]> = {
   "tf.code": ["de", "fr"],
   "passkeys.title": ["de"],
   "apps.title": ["fr"],
+  "orgs.invite.teams": ["de"],
+  "orgs.tabs.teams": ["de"],
+  "orgs.teams.pageTitle": ["de"],
+  "orgs.teams.title": ["de"],
+  "orgs.team.fallbackTitle": ["de"],
+  "orgs.resource.team": ["de"],
+  "orgs.invitations.title": ["fr"],
+  "orgs.resource.invitation": ["fr"],
+  "orgs.tabs.roles": ["es"],
+  "orgs.roles.pageTitle": ["es"],
+  "orgs.resource.ac": ["es"],
   "mail.common.actionLine": ["de", "es", "ar", "he"],
 };
 

@@ -173,7 +173,7 @@ export const normalizeRoleName = (name: string) => name.trim().toLowerCase();
 export const isValidRoleName = (name: string) => ROLE_NAME_PATTERN.test(name);
 export const ROLE_NAME_WORDS = "Use 1 to 50 lower-case letters, digits, dashes or underscores, starting with a letter or digit.";
 
-/** Permissions in words for people, by "resource:action" (the Roles pages' checkbox labels). */
+/** Permissions in English words, by "resource:action" (the pages say them from the catalogs' orgs.permission.*). */
 export const PERMISSION_WORDS: Record<string, string> = {
   "organization:update": "Change the organization's name, slug and logo",
   "organization:delete": "Delete the organization",

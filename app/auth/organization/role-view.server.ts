@@ -41,10 +41,10 @@ export async function rolesOrganizationId(current: SessionWithUser, slug: string
   return (await organizationFor(current, slug))?.organization.id ?? null;
 }
 
-/** "team:create" → "Create teams", in the statement's order. */
-const inWords = (permission: Permission) => permissionList(permission).map((p) => PERMISSION_WORDS[p] ?? p);
-
-/** Every permission there is, a group per resource, each marked as held by the viewer or not. */
+/**
+ * Every permission there is, a group per resource (English words for a reader without the catalogs; pages say them
+ * in the reader's language from `resource` and `value`), each marked as held by the viewer or not.
+ */
 function permissionGroups(held: Set<string>) {
   return RESOURCES.map((resource) => ({
     resource,
@@ -76,12 +76,12 @@ export async function rolesView(current: SessionWithUser, slug: string) {
   const mayRead = mayReadRoles(me.role, custom);
   const rows = mayRead ? await db.organizationRole.findMany({ where: { organizationId: organization.id }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] }) : [];
   const customRoles = await Promise.all(
-    rows.map(async (row) => ({ name: row.role, permissions: inWords(parsePermission(row.permission)), holders: (await holdersOf(db, organization.id, row.role)).members })),
+    rows.map(async (row) => ({ name: row.role, permissions: permissionList(parsePermission(row.permission)), holders: (await holdersOf(db, organization.id, row.role)).members })),
   );
   return {
     organization: { id: organization.id, name: organization.name, slug: organization.slug },
     can: { read: mayRead, create: mayCreateRoles(me.role, custom) },
-    builtIn: ROLES.map((name) => ({ name, permissions: inWords(PERMISSIONS[name]) })),
+    builtIn: ROLES.map((name) => ({ name, permissions: permissionList(PERMISSIONS[name]) })),
     customRoles,
     groups: permissionGroups(held),
   };
@@ -101,7 +101,7 @@ export async function roleView(current: SessionWithUser, slug: string, roleName:
   const inUse = await holdersOf(db, organization.id, row.role);
   return {
     organization: { id: organization.id, name: organization.name, slug: organization.slug },
-    role: { name: row.role, permissions: inWords(permission) },
+    role: { name: row.role, permissions: permissionList(permission) },
     // Saving sends every box; one the viewer does not hold could only be kept by someone who does (rule 2).
     can: { update: mayUpdateRoles(me.role, custom) && [...given].every((p) => held.has(p)), delete: mayDeleteRoles(me.role, custom) },
     inUse,

@@ -1,0 +1,56 @@
+// Words the organization pages share, in the page's language: the built-in roles' names and the permissions as
+// people read them. The values programs read (role keys such as "admin", "team:create") never change; a custom
+// role's name is its organization's own words, shown as written and isolated (<bdi>).
+import { isKnownRole, parseRoles } from "~/auth/organization/permissions";
+import { IsolatedList } from "~/components/isolated-list";
+import type { Translator } from "~/i18n/format";
+import { useT } from "~/i18n/react";
+
+const ROLE_KEYS = { owner: "orgs.roleName.owner", admin: "orgs.roleName.admin", member: "orgs.roleName.member" } as const;
+
+const PERMISSION_KEYS: Record<string, string> = {
+  "organization:update": "orgs.permission.organizationUpdate",
+  "organization:delete": "orgs.permission.organizationDelete",
+  "member:create": "orgs.permission.memberCreate",
+  "member:update": "orgs.permission.memberUpdate",
+  "member:delete": "orgs.permission.memberDelete",
+  "invitation:create": "orgs.permission.invitationCreate",
+  "invitation:cancel": "orgs.permission.invitationCancel",
+  "team:create": "orgs.permission.teamCreate",
+  "team:update": "orgs.permission.teamUpdate",
+  "team:delete": "orgs.permission.teamDelete",
+  "ac:create": "orgs.permission.acCreate",
+  "ac:read": "orgs.permission.acRead",
+  "ac:update": "orgs.permission.acUpdate",
+  "ac:delete": "orgs.permission.acDelete",
+};
+
+const RESOURCE_KEYS: Record<string, string> = {
+  organization: "orgs.resource.organization",
+  member: "orgs.resource.member",
+  invitation: "orgs.resource.invitation",
+  team: "orgs.resource.team",
+  ac: "orgs.resource.ac",
+};
+
+/** One role's name as shown: a built-in one translated, any other as its organization wrote it. */
+export const roleName = (t: Translator["t"], role: string) => (isKnownRole(role) ? t(ROLE_KEYS[role]) : role);
+
+/** "team:create" → "Create teams" in the page's language (an unknown value as itself). */
+export const permissionName = (t: Translator["t"], value: string) => (PERMISSION_KEYS[value] ? t(PERMISSION_KEYS[value]) : value);
+
+/** A resource's heading on the Roles pages. */
+export const resourceName = (t: Translator["t"], resource: string) => (RESOURCE_KEYS[resource] ? t(RESOURCE_KEYS[resource]) : resource);
+
+/** A member's stored role ("admin,member") as people read it ("admin and member"); custom names isolated. */
+export function RoleNames({ role }: { role: string }) {
+  const { t } = useT();
+  return <IsolatedList items={parseRoles(role)} render={(name) => (isKnownRole(name) ? t(ROLE_KEYS[name]) : <bdi>{name}</bdi>)} />;
+}
+
+/** A role's permissions in words, or "No permissions". */
+export function PermissionNames({ permissions }: { permissions: string[] }) {
+  const { t } = useT();
+  if (permissions.length === 0) return <>{t("orgs.roles.noPermissions")}</>;
+  return <IsolatedList items={permissions} render={(p) => permissionName(t, p)} />;
+}
