@@ -13,6 +13,7 @@ import {
   type ListUsersQuery,
 } from "~/auth/admin/schemas";
 import { normalizeEmail } from "~/auth/core/email-address";
+import { localeField } from "~/i18n/locale-field.server";
 import { CREDENTIAL_PROVIDER, assertPasswordLength, hashPassword } from "~/auth/account/password.server";
 import { assertPasswordNotCompromised } from "~/auth/password-policy/check.server";
 import { mailResetLinkTo } from "~/auth/account/password-flows.server";
@@ -174,11 +175,14 @@ export async function createUser(
   // Only the profile's plain fields come from `data`; anything else in it is not this endpoint's to set.
   const emailVerified = extra.emailVerified === true;
   const image = typeof extra.image === "string" && extra.image.length <= 2048 ? extra.image : null;
+  // The account's language, as sign-up takes it (ADR 072): a language on offer or null, anything else refused.
+  const locale = localeField.safeParse(extra.locale);
+  if (!locale.success) throw new AuthError("VALIDATION_ERROR", { message: locale.error.issues.map((i) => `[body.data.locale] ${i.message}`).join("; ") });
   if (await db.user.findUnique({ where: { email }, select: { id: true } })) throw new AuthError("USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL");
   const passwordHash = input.password ? await hashPassword(input.password) : undefined;
   try {
     return await db.$transaction(async (tx) => {
-      const user = await tx.user.create({ data: { email, name: input.name, role, emailVerified, image } });
+      const user = await tx.user.create({ data: { email, name: input.name, role, emailVerified, image, locale: locale.data ?? null } });
       if (passwordHash) await tx.account.create({ data: { userId: user.id, providerId: CREDENTIAL_PROVIDER, accountId: user.id, password: passwordHash } });
       await recordSecurityEvent(tx, { userId: user.id, type: "user_created_by_admin", ctx, actorUserId: admin.user.id, details: { role, credentialAccount: Boolean(passwordHash) } });
       return user;
@@ -195,12 +199,13 @@ export async function updateUser(ctx: RequestContext, admin: Admin, userId: stri
   if (Object.keys(data).length === 0) throw new AuthError("NO_DATA_TO_UPDATE");
   if (Object.hasOwn(data, "password")) throw new AuthError("PASSWORD_CANNOT_BE_UPDATED_VIA_UPDATE_USER");
   if (Object.hasOwn(data, "id")) throw new AuthError("USER_ID_CANNOT_BE_UPDATED");
-  const parsed = updatableUserData.safeParse(data);
+  const parsed = updatableUserData.extend({ locale: localeField }).safeParse(data);
   if (!parsed.success) throw new AuthError("VALIDATION_ERROR", { message: parsed.error.issues.map((i) => `[body.data.${i.path.join(".")}] ${i.message}`).join("; ") });
   const fields = parsed.data;
   const changes: Prisma.UserUpdateInput = {};
   if (fields.name !== undefined) changes.name = fields.name;
   if (fields.image !== undefined) changes.image = fields.image || null;
+  if (fields.locale !== undefined) changes.locale = fields.locale;
   if (fields.role !== undefined) {
     authorize(admin, { user: ["set-role"] }, "YOU_ARE_NOT_ALLOWED_TO_CHANGE_USERS_ROLE");
     changes.role = parseRoleInput(fields.role);
