@@ -68,7 +68,7 @@ describe("mails in the recipient's language", () => {
     const toGerman = await invite(german.email);
     expectLanguage(toGerman, "de", "ltr");
     expect(toGerman.subject).toBe("Einladung zu einer Organisation · Latchkey");
-    expect(toGerman.text).toContain("“Élodie” hat Sie eingeladen, der Organisation “Atelier” mit der Rolle Admin beizutreten.");
+    expect(toGerman.text).toContain("“Élodie” hat Sie eingeladen, der Organisation “Atelier” mit der Rolle Administrator beizutreten.");
 
     const stranger = uniqueEmail("mail-new");
     const toStranger = await invite(stranger);

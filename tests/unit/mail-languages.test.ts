@@ -127,7 +127,7 @@ describe("mail words", () => {
     expect(invitation.text).toContain("“Grace Hopper”");
     expect(invitation.html).toContain("<bdi>“Grace Hopper”</bdi>");
     expect(invitation.html).toContain("<bdi>“Acme”</bdi>");
-    expect(invitation.text).toMatch(/المشرف و“billing”/);
+    expect(invitation.text).toMatch(/بدور مسؤول و“billing”/);
     expect(invitation.text).toContain("“Rot” و“Blau”");
     const verify = writeMail(drafts.verifyEmail, "he");
     expect(verify.html).toContain(`<span dir="ltr">${to}</span>`);
