@@ -42,15 +42,15 @@ export const permissionName = (t: Translator["t"], value: string) => (PERMISSION
 /** A resource's heading on the Roles pages. */
 export const resourceName = (t: Translator["t"], resource: string) => (RESOURCE_KEYS[resource] ? t(RESOURCE_KEYS[resource]) : resource);
 
-/** A member's stored role ("admin,member") as people read it ("admin and member"); custom names isolated. */
+/** A member's stored role ("admin,member") as people read it, side by side ("admin, member"); custom names isolated. */
 export function RoleNames({ role }: { role: string }) {
   const { t } = useT();
-  return <IsolatedList items={parseRoles(role)} render={(name) => (isKnownRole(name) ? t(ROLE_KEYS[name]) : <bdi>{name}</bdi>)} />;
+  return <IsolatedList items={parseRoles(role)} type="unit" render={(name) => (isKnownRole(name) ? t(ROLE_KEYS[name]) : <bdi>{name}</bdi>)} />;
 }
 
-/** A role's permissions in words, or "No permissions". */
+/** A role's permissions in words, side by side ("Invite people, Create teams"), or "No permissions". */
 export function PermissionNames({ permissions }: { permissions: string[] }) {
   const { t } = useT();
   if (permissions.length === 0) return <>{t("orgs.roles.noPermissions")}</>;
-  return <IsolatedList items={permissions} render={(p) => permissionName(t, p)} />;
+  return <IsolatedList items={permissions} type="unit" render={(p) => permissionName(t, p)} />;
 }
