@@ -21,6 +21,18 @@ export function languageWithoutAccount(request: Request, uiLocales?: string | nu
   );
 }
 
+/**
+ * The language a sign-up or sign-in page was shown in, for the account it saves it to: the rule without an account,
+ * an application's ui_locales included while its sign-in request waits behind the page (?redirectTo= to it), so
+ * someone who signs up on a French page for that application reads its consent page in French too.
+ */
+export async function languageOfSignInPage(request: Request): Promise<string> {
+  // Imported when needed: the OpenID provider's modules import the session layer, which imports this one.
+  const { uiLocalesWaitingAt } = await import("~/auth/oidc-provider/interaction.server");
+  const uiLocales = await uiLocalesWaitingAt(new URL(request.url)).catch(() => null);
+  return languageWithoutAccount(request, uiLocales);
+}
+
 /** The same from bare headers, for the server's own refusals before any page runs (server/refusal.mjs). */
 export function languageOfHeaders(cookieHeader: string | undefined, acceptLanguage: string | undefined): string {
   return chooseLanguage({ cookie: cookiesOfHeader(cookieHeader)[LANGUAGE_COOKIE], acceptLanguage }, env.i18n.languages, env.i18n.defaultLanguage);
@@ -43,7 +55,7 @@ export function languageOfAccount(user: { locale?: string | null } | null | unde
 export async function keepLanguage<U extends { id: string; locale: string | null }>(ctx: RequestContext, user: U): Promise<U> {
   let kept = user;
   if (user.locale === null) {
-    const locale = languageWithoutAccount(ctx.request);
+    const locale = await languageOfSignInPage(ctx.request);
     await db.user.updateMany({ where: { id: user.id, locale: null }, data: { locale } });
     kept = { ...user, locale };
   }

@@ -4,6 +4,7 @@
 // titled as an error. Axe on every state.
 import * as oidc from "openid-client";
 import { authorizationRequest, registerClient, relyingParty } from "../support/oidc-clients";
+import { query } from "../support/sql";
 import { expect, expectNoAxeViolations, PASSWORD, signUp, submitSignIn, test, uniqueEmail } from "./fixtures";
 
 test.use({ javaScriptEnabled: false });
@@ -75,4 +76,26 @@ test("without an application's request, the sign-in page names none", async ({ p
   await page.goto("/sign-in?redirectTo=%2Foauth2%2Finteraction%2Fmade-up");
   await expect(page.getByRole("heading", { level: 1, name: "Sign in" })).toBeVisible();
   await expect(page.getByTestId("continue-to")).toHaveCount(0);
+});
+
+test("an application's ui_locales reach its consent page: an account without a language keeps the one it signed in with", async ({ page, user, appServer }) => {
+  // An account made before there were languages (issue 44): it takes the language of its next sign-in.
+  await query(appServer.database, `UPDATE "user" SET "locale" = NULL WHERE "email" = ?`, [user.email]);
+  const app = await registerClient(appServer.database, { name: "Team Wiki", redirectUri: "https://wiki.example.com/callback" });
+  const { url } = await authorizationRequest(await relyingParty(app, appServer.baseUrl), app, { ui_locales: "fr" });
+  await page.goto(url.href);
+  await expect(page.locator("html")).toHaveAttribute("lang", "fr");
+  await page.locator('input[name="email"]').fill(user.email);
+  await page.locator('input[name="password"]').fill(user.password);
+  await page.getByRole("button", { name: "Se connecter", exact: true }).click();
+  await expect(page).toHaveURL(/\/oauth2\/interaction\//);
+  await expect(page.locator("html")).toHaveAttribute("lang", "fr");
+  await expect(page).toHaveTitle("Autoriser l’accès · Latchkey");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Autoriser Team Wiki à utiliser votre compte ?");
+  await expect(page.getByRole("listitem").filter({ hasText: "Voir votre adresse e-mail" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Autoriser", exact: true })).toBeVisible();
+  await expectNoAxeViolations(page, "consent in French");
+  // Saved: the account's pages are French from now on, whatever the browser asks for.
+  await page.goto("/account");
+  await expect(page.locator("html")).toHaveAttribute("lang", "fr");
 });

@@ -26,7 +26,7 @@ import { noteWrongPassword } from "~/auth/proof-of-work/burst.server";
 import { requireProofUnderBurst } from "~/auth/proof-of-work/gate.server";
 import { parseUsername, usernameTaken } from "~/auth/username/username.server";
 import { db, isUniqueViolation, type User } from "~/db.server";
-import { languageWithoutAccount } from "~/i18n/choose.server";
+import { languageOfSignInPage } from "~/i18n/choose.server";
 import { sendMail } from "~/email/mailer.server";
 import { emails } from "~/email/templates.server";
 
@@ -50,7 +50,7 @@ export interface SignUpInput {
 }
 
 /** The language a new account keeps: the one asked for, else the request's (the picker, Accept-Language…). */
-export const signUpLanguage = (ctx: RequestContext, given?: string | null) => given ?? languageWithoutAccount(ctx.request);
+export const signUpLanguage = async (ctx: RequestContext, given?: string | null) => given ?? (await languageOfSignInPage(ctx.request));
 
 export async function signUpWithEmail(ctx: RequestContext, input: SignUpInput) {
   const email = normalizeEmail(input.email);
@@ -74,7 +74,7 @@ export async function signUpWithEmail(ctx: RequestContext, input: SignUpInput) {
         name,
         email,
         image: input.image || null,
-        locale: signUpLanguage(ctx, input.locale),
+        locale: await signUpLanguage(ctx, input.locale),
         emailVerified: input.emailProven === true,
         inboxProvenAt: input.emailProven === true ? new Date() : null,
         ...names,
@@ -148,7 +148,7 @@ async function answerForTakenAddress(
     createdAt: now,
     updatedAt: now,
     credentialsVersion: 0,
-    locale: signUpLanguage(ctx, input.locale),
+    locale: await signUpLanguage(ctx, input.locale),
   };
   bindVerificationToBrowser(ctx, lookalike.id);
   deviceIdOf(ctx); // the same cookies as a real sign-up's (which remembers this browser as the account's first device)

@@ -13,9 +13,9 @@ const TEAMS = ["Design", "Ops"];
 const INVITE_MAIL = /invited to join an organization/;
 const CHROME_ON_LINUX = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
 
-async function ok(answer: Awaited<ReturnType<APIRequestContext["post"]>>) {
+async function ok(answer: Awaited<ReturnType<APIRequestContext["post"]>>): Promise<{ id: string }> {
   expect(answer.status(), await answer.text()).toBe(200);
-  return answer.json();
+  return (await answer.json()) as { id: string };
 }
 
 /**
@@ -32,7 +32,7 @@ async function invitation({ baseURL }: OpenContext, email: string) {
     for (const name of TEAMS) teamIds.push((await ok(await owner.post(`${ORG}/create-team`, { data: { name, organizationId: org.id } }))).id);
     const invited = await ok(await owner.post(`${ORG}/invite-member`, { data: { email, role: "admin", organizationId: org.id, teamId: teamIds } }));
     const link = await linkFromMail(email, INVITE_MAIL);
-    return { id: invited.id as string, link, cancel: () => owner.post(`${ORG}/cancel-invitation`, { data: { invitationId: invited.id } }), dispose: () => owner.dispose() };
+    return { id: invited.id, link, cancel: () => owner.post(`${ORG}/cancel-invitation`, { data: { invitationId: invited.id } }), dispose: () => owner.dispose() };
   } catch (error) {
     await owner.dispose();
     throw error;
