@@ -287,7 +287,8 @@ export default function InvitationPage() {
             <input type="hidden" name="intent" value="sign-out" />
             {tokenInput}
             <button type="submit" className="secondary">
-              {rich("invitation.switch", { email: invitation.email }, { ltr })}
+              {/* One piece: a button lays out its children side by side. */}
+              <span>{rich("invitation.switch", { email: invitation.email }, { ltr })}</span>
             </button>
           </Form>
         </>
