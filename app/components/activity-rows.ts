@@ -1,27 +1,35 @@
 // The activity page's runs (issue 41): the same failed sign-in one after another — "Wrong password entered", from
 // the same device and address — becomes one row that says how many and when ("18 times between 23:48 and 23:49
-// UTC"), so one guessing burst does not fill the page. Worked out on the server, on the rows already in words.
+// UTC"), so one guessing burst does not fill the page. Grouped on the server; said in the reader's language.
+import { formattingLocale, type Translator } from "~/i18n/format";
 
-/** What grouping reads of a row: its words, whether it is a failed sign-in, and its time (ISO, newest first). */
+/** What grouping reads of a row: what makes two rows the same, whether it is a failed sign-in, its time (ISO). */
 interface GroupableRow {
-  what: string;
-  where: string;
+  same: string;
   failed: boolean;
   at: string;
 }
 
-/** A row, or a run of them: `times` events, `span` saying when (null for a single event). */
-export type Grouped<R> = R & { times: number; span: string | null };
+/** A run of `times` events, from its earliest to its latest (ISO). */
+export interface RunSpan {
+  times: number;
+  first: string;
+  last: string;
+}
 
-const HOUR_MINUTE = new Intl.DateTimeFormat("en-GB", { hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZone: "UTC" });
-const DAY_HOUR_MINUTE = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "long", hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZone: "UTC" });
+/** A row, or a run of them: `span` says how many and when (null for a single event). */
+export type Grouped<R> = R & { span: RunSpan | null };
+
+const HOUR_MINUTE = { hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZone: "UTC" } as const;
+const DAY_HOUR_MINUTE = { day: "numeric", month: "long", ...HOUR_MINUTE } as const;
 
 /** "18 times between 23:48 and 23:49 UTC"; the dates too when the run crosses midnight (UTC); "at" within a minute. */
-export function runWords(times: number, first: Date, last: Date): string {
-  const sameDay = first.toISOString().slice(0, 10) === last.toISOString().slice(0, 10);
-  const format = sameDay ? HOUR_MINUTE : DAY_HOUR_MINUTE;
+export function runWords(t: Translator, span: RunSpan): string {
+  const [first, last] = [new Date(span.first), new Date(span.last)];
+  const sameDay = span.first.slice(0, 10) === span.last.slice(0, 10);
+  const format = new Intl.DateTimeFormat(formattingLocale(t.lang), sameDay ? HOUR_MINUTE : DAY_HOUR_MINUTE);
   const [from, to] = [format.format(first), format.format(last)];
-  return from === to ? `${times} times at ${to} UTC` : `${times} times between ${from} and ${to} UTC`;
+  return from === to ? t.t("activity.runAt", { times: span.times, to }) : t.t("activity.runBetween", { times: span.times, from, to });
 }
 
 /** Rows newest first, consecutive identical failed sign-ins joined into the latest of them. */
@@ -29,13 +37,12 @@ export function groupFailedRuns<R extends GroupableRow>(rows: R[]): Grouped<R>[]
   const grouped: Grouped<R>[] = [];
   for (const row of rows) {
     const previous = grouped[grouped.length - 1];
-    if (previous && row.failed && previous.failed && previous.what === row.what && previous.where === row.where) {
+    if (previous && row.failed && previous.failed && previous.same === row.same) {
       // Newest first: each row joined is the run's earliest so far; the run keeps its latest row's time.
-      previous.times += 1;
-      previous.span = runWords(previous.times, new Date(row.at), new Date(previous.at));
+      previous.span = { times: (previous.span?.times ?? 1) + 1, first: row.at, last: previous.at };
       continue;
     }
-    grouped.push({ ...row, times: 1, span: null });
+    grouped.push({ ...row, span: null });
   }
   return grouped;
 }

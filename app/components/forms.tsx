@@ -59,7 +59,8 @@ export function Field({
   autoFocus,
   inputMode,
 }: {
-  label: string;
+  /** Text, or rich text where the label names an address ("Type <ltr>ada@example.com</ltr> to confirm"). */
+  label: ReactNode;
   meta: FieldMetadata<string | undefined | null>;
   type: InputType;
   autoComplete?: string;

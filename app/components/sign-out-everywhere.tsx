@@ -3,10 +3,11 @@
 // is the page's first heading, focused when it appears (autofocus: without JavaScript too), so a frightened
 // person pressing the button sees and hears the answer where they are, on a phone as on a desktop.
 import { Form, Link } from "@remix-run/react";
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, type ReactNode } from "react";
+import type { Sentence } from "~/auth/security-events/sentences";
+import { EventOrigin, EventWords, type EventOriginData } from "~/components/event-sentence";
 import { SubmitButton } from "~/components/forms";
-
-export const SIGN_OUT_EVERYWHERE_QUESTION = "Sign out everywhere?";
+import { useT } from "~/i18n/react";
 
 /**
  * The question's id, in the links' fragment: the browser (or, with JavaScript, Remix's scroll restoration) puts
@@ -14,44 +15,58 @@ export const SIGN_OUT_EVERYWHERE_QUESTION = "Sign out everywhere?";
  */
 const QUESTION_ID = "not-me-heading";
 
-/** The sign-in a row's "Not you?" came from, in the page's own words. */
+/** The sign-in a row's "Not you?" came from: its sentence, where it came from, when, and the page's moment. */
 export interface DoubtedSignIn {
-  what: string;
-  where: string;
-  when: string;
+  sentence: Sentence;
+  origin: EventOriginData;
   at: string;
+  now: string;
 }
 
 export function SignOutEverywhereQuestion({ here, hasPassword, doubted }: { here: string; hasPassword: boolean; doubted: DoubtedSignIn | null }) {
+  const t = useT();
   const heading = useRef<HTMLHeadingElement>(null);
   // React focuses only form controls for autoFocus: after a client-side move the heading is focused here.
   useEffect(() => heading.current?.focus(), []);
+  const at = doubted ? new Date(doubted.at) : null;
+  const parts = {
+    what: (chunks: ReactNode[]) => (
+      <strong>
+        {chunks}
+        {doubted ? <EventWords sentence={doubted.sentence} /> : null}
+      </strong>
+    ),
+    where: (chunks: ReactNode[]) => (doubted ? <>{chunks}<EventOrigin sentence={doubted.sentence} origin={doubted.origin} /></> : chunks),
+    time: (chunks: ReactNode[]) =>
+      doubted && at ? (
+        <time dateTime={doubted.at} title={t.dateTime(at)}>
+          {chunks}
+          {t.relative(at, new Date(doubted.now))}
+        </time>
+      ) : (
+        chunks
+      ),
+  };
   return (
     <section aria-labelledby={QUESTION_ID} className="not-me-question">
       <h1 id={QUESTION_ID} ref={heading} tabIndex={-1} autoFocus>
-        {SIGN_OUT_EVERYWHERE_QUESTION}
+        {t.t("notMe.question")}
       </h1>
-      {doubted ? (
-        <p>
-          You said this sign-in was not you: <strong>{doubted.what}</strong>
-          {doubted.where ? ` — ${doubted.where}` : ""} — <time dateTime={doubted.at}>{doubted.when}</time>.
-        </p>
-      ) : (
-        <p>If a sign-in or a change to your account was not you, end every way someone else may be using it now.</p>
-      )}
+      {/* The sentence, its origin and its moment are the page's own pieces, placed where the language puts them. */}
+      <p>{doubted ? t.rich("notMe.doubted", {}, parts) : t.t("notMe.lead")}</p>
       <p className="warning">
         <strong>
-          This signs out every device signed in to your account, this one too, and forgets the devices you signed in from.
-          {hasPassword ? " We will email you a link to choose a new password." : ""}
+          {t.t("notMe.warning")}
+          {hasPassword ? ` ${t.t("notMe.resetLink")}` : ""}
         </strong>
       </p>
       {/* Posted to the page without `?confirm`, so the answer (or its refusal) does not ask again. */}
       <Form method="post" action={here} className="row-actions">
         <SubmitButton name="intent" value="end-all-sessions" className="danger">
-          Yes, sign out everywhere
+          {t.t("notMe.confirm")}
         </SubmitButton>
         <Link to={here} className="button-link secondary">
-          Cancel
+          {t.t("notMe.cancel")}
         </Link>
       </Form>
     </section>
@@ -60,13 +75,14 @@ export function SignOutEverywhereQuestion({ here, hasPassword, doubted }: { here
 
 /** Below the list: the way to the question. */
 export function SignOutEverywhereOffer({ here }: { here: string }) {
+  const t = useT();
   return (
     <section aria-labelledby="not-me-offer" className="not-me">
-      <h2 id="not-me-offer">Something you don't recognise?</h2>
-      <p>If you see a sign-in or a change that was not you, sign out everywhere at once. You will be asked to confirm.</p>
+      <h2 id="not-me-offer">{t.t("notMe.offerTitle")}</h2>
+      <p>{t.t("notMe.offerText")}</p>
       <p>
         <Link to={`${here}?confirm#${QUESTION_ID}`} className="button-link danger">
-          This wasn't me — sign out everywhere
+          {t.t("notMe.offerLink")}
         </Link>
       </p>
     </section>
@@ -75,9 +91,11 @@ export function SignOutEverywhereOffer({ here }: { here: string }) {
 
 /** Beside a sign-in row, as Google does: the same question, naming that sign-in. */
 export function NotYouLink({ here, eventId, row }: { here: string; eventId: string; row: string }) {
+  const t = useT();
   return (
     <Link to={`${here}?${new URLSearchParams({ confirm: eventId })}#${QUESTION_ID}`} className="not-you">
-      Not you?<span className="visually-hidden"> {row}</span>
+      {t.t("notMe.notYou")}
+      <span className="visually-hidden"> {row}</span>
     </Link>
   );
 }

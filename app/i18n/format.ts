@@ -48,8 +48,8 @@ export interface Translator {
   dateTime(date: Date): string;
   /** "5 minutes ago", "yesterday" (Intl.RelativeTimeFormat), then the date. */
   relative(then: Date, now?: Date): string;
-  /** "the password, 2 passkeys and the GitHub sign-in" (Intl.ListFormat). */
-  list(items: readonly string[], type?: "conjunction" | "disjunction"): string;
+  /** "the password, 2 passkeys and the GitHub sign-in" (Intl.ListFormat); "unit" for values ("team:create, team:read"). */
+  list(items: readonly string[], type?: "conjunction" | "disjunction" | "unit"): string;
   number(value: number): string;
   /** A device as the server describes it ("Chrome on Linux", app/auth/core/device.ts), composed in this language. */
   device(description: string): string;

@@ -3,6 +3,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
+import type { ReactNode } from "react";
 import { isBanned } from "~/auth/admin/bans.server";
 import type { ListUsersQuery } from "~/auth/admin/schemas";
 import { listUsers } from "~/auth/admin/users.server";
@@ -10,10 +11,12 @@ import { FlashMessage } from "~/components/account-sections";
 import { pageTitle } from "~/components/page-title";
 import { Pager } from "~/components/pager";
 import { When, whenOf } from "~/components/when";
+import { AdminRole } from "~/components/admin-role";
 import { requireConsoleAdmin } from "~/http/admin-pages.server";
 import { takeFlashNotice } from "~/http/flash.server";
+import { useT } from "~/i18n/react";
 
-export const meta = pageTitle("Admin: accounts");
+export const meta = pageTitle("admin.accounts.title");
 
 const PAGE_SIZE = 25;
 /**
@@ -79,53 +82,57 @@ function pageLink(page: { q: string; field: string; filter: string }, n: number)
 
 export default function AdminUsers() {
   const page = useLoaderData<typeof loader>();
+  const t = useT();
   // A search or a filter narrows the list: the way back to every account is beside the count.
   const searching = page.q !== "" || page.filter !== "all";
+  const count = !page.totalIsExact
+    ? t.t("admin.accounts.countMoreThan", { total: t.number(page.total), page: page.page })
+    : page.total === 0
+      ? t.t(searching ? "admin.accounts.noMatch" : "admin.accounts.none")
+      : t.t(page.pages > 1 ? "admin.accounts.countPaged" : "admin.accounts.count", { total: page.total, page: page.page, pages: page.pages });
   return (
     <section aria-labelledby="admin-heading">
-      <h1 id="admin-heading">Accounts</h1>
+      <h1 id="admin-heading">{t.t("admin.accounts.heading")}</h1>
       <FlashMessage flash={page.flash} />
       <p>
-        <Link to="/admin/applications">Applications</Link> <span className="muted">— the applications that sign people in with this service</span>
+        {t.rich(
+          "admin.accounts.applications",
+          {},
+          {
+            link: (chunks: ReactNode[]) => <Link to="/admin/applications">{chunks}</Link>,
+            muted: (chunks: ReactNode[]) => <span className="muted">{chunks}</span>,
+          },
+        )}
       </p>
-      <Form method="get" className="admin-search" role="search" aria-label="Accounts">
+      <Form method="get" className="admin-search" role="search" aria-label={t.t("admin.accounts.heading")}>
         <label>
-          Search
+          {t.t("admin.accounts.search")}
           <input type="search" name="q" defaultValue={page.q} maxLength={254} />
         </label>
         <label>
-          In
+          {t.t("admin.accounts.in")}
           <select name="field" defaultValue={page.field}>
-            <option value="email">Email address</option>
-            <option value="name">Name</option>
+            <option value="email">{t.t("admin.accounts.byEmail")}</option>
+            <option value="name">{t.t("admin.accounts.byName")}</option>
           </select>
         </label>
         <label>
-          Show
+          {t.t("admin.accounts.show")}
           <select name="filter" defaultValue={page.filter}>
-            <option value="all">All accounts</option>
-            <option value="banned">Banned</option>
-            <option value="admins">Admins</option>
-            <option value="unverified">Unverified email</option>
+            <option value="all">{t.t("admin.accounts.all")}</option>
+            <option value="banned">{t.t("admin.accounts.banned")}</option>
+            <option value="admins">{t.t("admin.accounts.admins")}</option>
+            <option value="unverified">{t.t("admin.accounts.unverified")}</option>
           </select>
         </label>
-        <button type="submit">Search</button>
+        <button type="submit">{t.t("admin.accounts.searchButton")}</button>
       </Form>
       <p className="muted" data-testid="admin-count">
-        {!page.totalIsExact
-          ? `More than ${page.total.toLocaleString("en")} accounts, page ${page.page}`
-          : page.total === 0
-            ? searching
-              ? "No account matches."
-              : "No accounts yet."
-            : page.total === 1
-              ? "1 account"
-              : `${page.total} accounts`}
-        {page.totalIsExact && page.pages > 1 ? `, page ${page.page} of ${page.pages}` : ""}
+        {count}
         {searching ? (
           <>
             {" "}
-            <Link to="/admin">Clear search</Link>
+            <Link to="/admin">{t.t("admin.accounts.clearSearch")}</Link>
           </>
         ) : null}
       </p>
@@ -133,13 +140,17 @@ export default function AdminUsers() {
         {page.users.map((u) => (
           <li key={u.id} data-testid="admin-user-row">
             <div>
-              <Link to={`/admin/users/${encodeURIComponent(u.id)}`}>{u.name || u.email}</Link>
-              <div className="muted">{u.email}</div>
+              <Link to={`/admin/users/${encodeURIComponent(u.id)}`}>{u.name ? <bdi>{u.name}</bdi> : <span dir="ltr">{u.email}</span>}</Link>
+              <div className="muted" dir="ltr">
+                {u.email}
+              </div>
             </div>
             <div className="muted">
-              {[u.role, u.banned ? "banned" : null, u.emailVerified ? null : "unverified"].filter(Boolean).join(" · ")}
+              <AdminRole role={u.role} />
+              {u.banned ? ` · ${t.t("admin.accounts.isBanned")}` : null}
+              {u.emailVerified ? null : ` · ${t.t("admin.accounts.isUnverified")}`}
               <div>
-                created <When at={u.created} />
+                <When at={u.created} message="admin.accounts.created" />
               </div>
             </div>
           </li>

@@ -6,25 +6,28 @@ import { getFormProps, getInputProps, getTextareaProps, type FieldMetadata } fro
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import type { ReactNode } from "react";
 import { listApplications, registerApplication, removeApplication } from "~/auth/admin/applications.server";
 import { clientIdFormSchema, registerClientFormSchema } from "~/auth/admin/schemas";
 import { FlashMessage } from "~/components/account-sections";
 import { ConfirmQuestion } from "~/components/confirm-question";
 import { ErrorList, ErrorSummary, Field, StatusMessage, SubmitButton, useZodForm } from "~/components/forms";
 import { pageTitle } from "~/components/page-title";
-import { utcTime } from "~/components/time";
+import { When, whenOf } from "~/components/when";
 import { isConsoleAdmin, notFound, requireConsoleAdmin } from "~/http/admin-pages.server";
 import { takeFlashNotice } from "~/http/flash.server";
 import { answerIntent, goTo, intent, pageAction } from "~/http/page-action.server";
 import { lookAtSession } from "~/http/page-session.server";
+import { useT } from "~/i18n/react";
 
-export const meta = pageTitle("Admin: applications");
+export const meta = pageTitle("admin.apps.title");
 
 const HERE = "/admin/applications";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const [admin, ctx] = await requireConsoleAdmin(request, context);
   const clients = await listApplications(admin);
+  const now = new Date();
   const removing = new URL(request.url).searchParams.get("remove");
   const confirm = removing ? (clients.find((client) => client.clientId === removing) ?? null) : null;
   return data(
@@ -36,7 +39,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
         trusted: client.trusted,
         redirectUris: client.redirectUris,
         postLogoutRedirectUris: client.postLogoutRedirectUris,
-        created: utcTime(client.createdAt),
+        created: whenOf(client.createdAt, now),
       })),
       confirm: confirm ? { clientId: confirm.clientId, name: confirm.name } : null,
       /** ?remove= named no client (removed meanwhile, or a made-up id). */
@@ -104,7 +107,7 @@ function UriList({ title, uris }: { title: string; uris: string[] }) {
   if (uris.length === 0) return null;
   return (
     <>
-      <div>{title}:</div>
+      <div>{title}</div>
       <ul>
         {uris.map((uri) => (
           <li key={uri}>
@@ -116,7 +119,19 @@ function UriList({ title, uris }: { title: string; uris: string[] }) {
   );
 }
 
+/** The application's name, isolated: someone wrote it, in any script. */
+const TAGS = {
+  bdi: (chunks: ReactNode[]) => <bdi>{chunks}</bdi>,
+  strong: (chunks: ReactNode[]) => (
+    <strong>
+      <bdi>{chunks}</bdi>
+    </strong>
+  ),
+  code: (chunks: ReactNode[]) => <code>{chunks}</code>,
+};
+
 function RegisterForm({ last }: { last: ReturnType<typeof useActionData<typeof action>> }) {
+  const t = useT();
   const [form, fields] = useZodForm(
     "register-application",
     registerClientFormSchema,
@@ -126,33 +141,29 @@ function RegisterForm({ last }: { last: ReturnType<typeof useActionData<typeof a
   const kindError = fields.kind.errors?.length ? fields.kind.errorId : undefined;
   return (
     <Form method="post" {...getFormProps(form)}>
-      <h2>Register an application</h2>
+      <h2>{t.t("admin.apps.registerTitle")}</h2>
       <ErrorSummary form={form} />
-      <Field label="Name" meta={fields.name} type="text" autoComplete="off" hint="What people see on the consent page, e.g. “Team Wiki”." />
-      <UriField
-        label="Redirect addresses"
-        hint="Where the application receives people back, one per line, exactly as it will send them (https, or http on localhost)."
-        meta={fields.redirectUris}
-      />
-      <UriField label="Addresses after signing out (optional)" hint="Where the application may send people after signing out, one per line." meta={fields.postLogoutRedirectUris} />
-      <Field label="The application's site (optional)" meta={fields.homepageUrl} type="url" autoComplete="off" hint="Shown on the consent page beside its name, e.g. https://wiki.example.com." />
+      <Field label={t.t("admin.apps.name")} meta={fields.name} type="text" autoComplete="off" hint={t.t("admin.apps.nameHint")} />
+      <UriField label={t.t("admin.apps.redirects")} hint={t.t("admin.apps.redirectsHint")} meta={fields.redirectUris} />
+      <UriField label={t.t("admin.apps.afterSignOut")} hint={t.t("admin.apps.afterSignOutHint")} meta={fields.postLogoutRedirectUris} />
+      <Field label={t.t("admin.apps.site")} meta={fields.homepageUrl} type="url" autoComplete="off" hint={t.t("admin.apps.siteHint")} />
       <fieldset className="field" aria-describedby={kindError}>
-        <legend>Kind</legend>
+        <legend>{t.t("admin.apps.kind")}</legend>
         {(
           [
-            ["confidential", "Confidential: a server-side application that keeps a secret"],
-            ["public", "Public: a browser or mobile app with no secret (it must use PKCE)"],
-            ["trusted", "Trusted: a confidential application of your own that skips the consent page"],
+            ["confidential", "admin.apps.kindConfidential"],
+            ["public", "admin.apps.kindPublic"],
+            ["trusted", "admin.apps.kindTrusted"],
           ] as const
         ).map(([value, words]) => (
           <label key={value} className="choice">
-            <input {...getInputProps(fields.kind, { type: "radio", value })} key={value} /> {words}
+            <input {...getInputProps(fields.kind, { type: "radio", value })} key={value} /> {t.t(words)}
           </label>
         ))}
         <ErrorList id={fields.kind.errorId} errors={fields.kind.errors} />
       </fieldset>
       <SubmitButton name="intent" value="register">
-        Register
+        {t.t("admin.apps.register")}
       </SubmitButton>
     </Form>
   );
@@ -161,87 +172,79 @@ function RegisterForm({ last }: { last: ReturnType<typeof useActionData<typeof a
 export default function AdminApplications() {
   const page = useLoaderData<typeof loader>();
   const last = useActionData<typeof action>();
+  const t = useT();
   const registered = last && "registered" in last ? last.registered : null;
   const pageError = last && "error" in last ? last.error : undefined;
   return (
     <section aria-labelledby="applications-heading">
       <p>
-        <Link to="/admin">All accounts</Link>
+        <Link to="/admin">{t.t("admin.allAccounts")}</Link>
       </p>
-      <h1 id="applications-heading">Applications</h1>
-      <p className="muted">
-        Applications that sign people in with this service (OpenID Connect). The same list as <code>npm run oidc -- list-clients</code>.
-      </p>
+      <h1 id="applications-heading">{t.t("admin.apps.heading")}</h1>
+      <p className="muted">{t.rich("admin.apps.lead", { command: "npm run oidc -- list-clients" }, TAGS)}</p>
       <FlashMessage flash={page.flash} />
       <ErrorSummary id="page-errors" errors={[pageError]} />
       {registered ? (
         <StatusMessage focusKey={registered.clientId}>
-          <p>
-            <strong>{registered.name}</strong> is registered.
-          </p>
+          <p>{t.rich("admin.apps.registered", { name: registered.name }, TAGS)}</p>
           <dl className="admin-facts">
-            <dt>Client ID</dt>
+            <dt>{t.t("admin.apps.clientId")}</dt>
             <dd>
               <code data-testid="registered-client-id">{registered.clientId}</code>
             </dd>
             {registered.clientSecret ? (
               <>
-                <dt>Client secret</dt>
+                <dt>{t.t("admin.apps.clientSecret")}</dt>
                 <dd>
                   <code data-testid="registered-client-secret">{registered.clientSecret}</code>
                 </dd>
               </>
             ) : null}
           </dl>
-          {registered.clientSecret ? (
-            <p>Copy the secret now and give it to the application's operators: it is shown only this once. Only a hash of it is kept.</p>
-          ) : (
-            <p>A public application has no secret: it must use PKCE.</p>
-          )}
+          <p>{t.t(registered.clientSecret ? "admin.apps.copySecret" : "admin.apps.noSecret")}</p>
         </StatusMessage>
       ) : null}
 
       {page.confirm ? (
         <ConfirmQuestion className="card" labelledBy="confirm-heading">
-          <h2 id="confirm-heading">Remove {page.confirm.name}?</h2>
-          <p>
-            It can no longer sign anyone in: every code and token it holds ends, and the people who allowed it are forgotten. Registering it again gives it a
-            new client ID.
-          </p>
+          <h2 id="confirm-heading">{t.rich("admin.apps.removeQuestion", { name: page.confirm.name }, TAGS)}</h2>
+          <p>{t.t("admin.apps.removeText")}</p>
           <Form method="post" action={HERE} className="actions">
             <input type="hidden" name="clientId" value={page.confirm.clientId} />
             <SubmitButton name="intent" value="remove" className="danger">
-              Remove {page.confirm.name}
+              {t.rich("admin.apps.remove", { name: page.confirm.name }, TAGS)}
             </SubmitButton>
-            <Link to={HERE}>Cancel</Link>
+            <Link to={HERE}>{t.t("admin.cancel")}</Link>
           </Form>
         </ConfirmQuestion>
       ) : page.confirmGone ? (
-        <p className="notice">That application is not registered (any more).</p>
+        <p className="notice">{t.t("admin.apps.gone")}</p>
       ) : null}
 
-      <h2>Registered</h2>
+      <h2>{t.t("admin.apps.registeredTitle")}</h2>
       {page.clients.length === 0 ? (
-        <p className="muted">No applications yet.</p>
+        <p className="muted">{t.t("admin.apps.none")}</p>
       ) : (
         <ul className="admin-users">
           {page.clients.map((client) => (
             <li key={client.clientId} data-testid="application-row">
               <div>
-                <strong>{client.name}</strong>
+                <strong>
+                  <bdi>{client.name}</bdi>
+                </strong>
                 <div className="muted">
                   <code>{client.clientId}</code>
                 </div>
                 <div className="muted">
-                  {client.public ? "Public" : "Confidential"}
-                  {client.trusted ? " · trusted (no consent page)" : ""} · registered {client.created}
+                  {t.t(client.public ? "admin.apps.public" : "admin.apps.confidential")}
+                  {client.trusted ? ` · ${t.t("admin.apps.trusted")}` : ""} · <When at={client.created} message="admin.apps.registeredAt" />
                 </div>
-                <UriList title="Redirect addresses" uris={client.redirectUris} />
-                <UriList title="After signing out" uris={client.postLogoutRedirectUris} />
+                <UriList title={t.t("admin.apps.redirectsList")} uris={client.redirectUris} />
+                <UriList title={t.t("admin.apps.afterSignOutList")} uris={client.postLogoutRedirectUris} />
               </div>
               <div>
                 <Link to={`${HERE}?remove=${encodeURIComponent(client.clientId)}`}>
-                  Remove…<span className="visually-hidden"> {client.name}</span>
+                  {t.rich("admin.apps.removeLink", { name: client.name }, { hidden: (chunks: ReactNode[]) => <span className="visually-hidden">{chunks}</span> })}
                 </Link>
               </div>
             </li>

@@ -4,6 +4,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import type { ReactNode } from "react";
 import { isBanned } from "~/auth/admin/bans.server";
 import { accountOverview, securityEventsPage } from "~/auth/admin/console.server";
 import { impersonateUser } from "~/auth/admin/impersonation.server";
@@ -37,14 +38,17 @@ import { ErrorSummary } from "~/components/forms";
 import { pageTitle } from "~/components/page-title";
 import { numberedPages, Pager, pageNumberOf } from "~/components/pager";
 import { SessionRow, sessionRow } from "~/components/session-list";
-import { expiryWords } from "~/components/time";
+import { AdminRole } from "~/components/admin-role";
+import { EventWords } from "~/components/event-sentence";
 import { When, whenOf } from "~/components/when";
 import { isConsoleAdmin, notFound, requireConsoleAdmin } from "~/http/admin-pages.server";
 import { takeFlashNotice } from "~/http/flash.server";
 import { answerIntent, goTo, intent, pageAction } from "~/http/page-action.server";
 import { lookAtSession } from "~/http/page-session.server";
+import { roleName } from "~/auth/security-events/sentences";
+import { useT } from "~/i18n/react";
 
-export const meta = pageTitle("Admin: account");
+export const meta = pageTitle("admin.user.title");
 
 async function accountFor(id: string) {
   try {
@@ -77,7 +81,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
         created: whenOf(user.createdAt, now),
         banned: isBanned(user),
         banReason: user.banReason,
-        banEnds: user.banExpires && isBanned(user) ? expiryWords(user.banExpires, now) : null,
+        banEnds: user.banExpires && isBanned(user) ? user.banExpires.toISOString() : null,
       },
       roleAsked,
       sessions: sessions.map((s) => sessionRow(s, now, admin.session.id)),
@@ -122,7 +126,7 @@ export async function action(args: ActionFunctionArgs) {
       session: "required",
       run: async (value, admin, ctx) => {
         await setRole(ctx, admin, userId, value.role);
-        return back(`The role is now ${value.role}.`);
+        return back(value.role === "admin" ? "The role is now admin." : "The role is now user.");
       },
     }),
     "send-reset": intent({
@@ -191,67 +195,82 @@ export async function action(args: ActionFunctionArgs) {
 export default function AdminUser() {
   const { user, self, roleAsked, sessions, overview, events, eventsAt, flash } = useLoaderData<typeof loader>();
   const last = useActionData<typeof action>();
+  const t = useT();
   const pageError = last && "error" in last ? last.error : undefined;
   const refused = last && last.intent !== "set-password" && last.intent !== "delete" && last.result?.error?.[""];
   const here = `/admin/users/${encodeURIComponent(user.id)}`;
+  const ltr = { ltr: (chunks: ReactNode[]) => <span dir="ltr">{chunks}</span> };
+  const reason = user.banReason ? <bdi>{user.banReason}</bdi> : t.t("admin.user.noReason");
   return (
     <section aria-labelledby="user-heading">
       <p>
-        <Link to="/admin">All accounts</Link>
+        <Link to="/admin">{t.t("admin.allAccounts")}</Link>
       </p>
-      <h1 id="user-heading">{user.name || user.email}</h1>
+      <h1 id="user-heading">{user.name ? <bdi>{user.name}</bdi> : <span dir="ltr">{user.email}</span>}</h1>
       <FlashMessage flash={flash} />
       <ErrorSummary id="page-errors" errors={[pageError, ...(refused || [])]} />
       {roleAsked && !self ? (
         roleAsked === (user.admin ? "admin" : "user") ? (
           <p className="notice" role="status">
-            {user.email} is already {roleAsked === "admin" ? "an admin" : "a user"}: nothing to change.
+            {t.rich("admin.user.roleUnchanged", { email: user.email, role: roleAsked }, ltr)}
           </p>
         ) : (
           <RoleQuestion user={user} role={roleAsked} here={here} />
         )
       ) : null}
 
-      <h2>Profile</h2>
+      <h2>{t.t("admin.user.profile")}</h2>
       <dl className="admin-facts">
-        <dt>Name</dt>
-        <dd>{user.name || "—"}</dd>
-        <dt>Email</dt>
+        <dt>{t.t("admin.user.name")}</dt>
+        <dd>{user.name ? <bdi>{user.name}</bdi> : "—"}</dd>
+        <dt>{t.t("admin.user.email")}</dt>
         <dd>
-          {user.email} {user.emailVerified ? "(verified)" : "(not verified)"}
+          <span dir="ltr">{user.email}</span> {t.t(user.emailVerified ? "admin.user.verified" : "admin.user.notVerified")}
         </dd>
-        <dt>Role</dt>
-        <dd>{user.role}</dd>
-        <dt>Created</dt>
+        <dt>{t.t("admin.user.role")}</dt>
+        <dd>
+          <AdminRole role={user.role} />
+        </dd>
+        <dt>{t.t("admin.user.created")}</dt>
         <dd>
           <When at={user.created} />
         </dd>
-        <dt>Ban</dt>
-        <dd>{user.banned ? `Banned${user.banEnds ? ` until ${user.banEnds}` : ""}: ${user.banReason ?? "No reason"}` : "Not banned"}</dd>
+        <dt>{t.t("admin.user.ban")}</dt>
+        <dd>
+          {!user.banned
+            ? t.t("admin.user.notBanned")
+            : user.banEnds
+              ? t.rich("admin.user.bannedUntil", { until: t.dateTime(new Date(user.banEnds)) }, { reason: () => reason })
+              : t.rich("admin.user.banned", {}, { reason: () => reason })}
+        </dd>
       </dl>
 
-      <h2>Sign-in methods</h2>
+      <h2>{t.t("admin.user.signInMethods")}</h2>
       <ul>
-        <li>Password: {overview.hasPassword ? "set" : "none"}</li>
-        <li>Passkeys: {overview.passkeys}</li>
-        <li>Linked accounts: {overview.providers.length ? overview.providers.join(", ") : "none"}</li>
-        <li>Two-factor: {overview.twoFactorSetUp ? "on" : "off"}</li>
+        <li>{t.t(overview.hasPassword ? "admin.user.passwordSet" : "admin.user.passwordNone")}</li>
+        <li>{t.t("admin.user.passkeys", { count: overview.passkeys })}</li>
+        <li>
+          {overview.providers.length
+            ? t.t("admin.user.linkedAccounts", { providers: t.list(overview.providers) })
+            : t.t("admin.user.linkedAccountsNone")}
+        </li>
+        <li>{t.t(overview.twoFactorSetUp ? "admin.user.twoFactorOn" : "admin.user.twoFactorOff")}</li>
       </ul>
 
-      <h2>Organizations</h2>
+      <h2>{t.t("admin.user.organizations")}</h2>
       {overview.organizations.length ? (
         <ul>
           {overview.organizations.map((o) => (
             <li key={o.slug}>
-              {o.name} ({o.role})
+              {t.rich("admin.user.organizationRole", { role: roleName(t, o.role) }, { name: () => <bdi key="name">{o.name}</bdi> })}
             </li>
           ))}
         </ul>
       ) : (
-        <p className="muted">None.</p>
+        <p className="muted">{t.t("admin.user.noOrganizations")}</p>
       )}
 
-      <h2>Sessions</h2>
+      <h2>{t.t("admin.user.sessions")}</h2>
       {sessions.length ? (
         <ul className="sessions">
           {sessions.map((s) => (
@@ -259,25 +278,25 @@ export default function AdminUser() {
           ))}
         </ul>
       ) : (
-        <p className="muted">Not signed in anywhere.</p>
+        <p className="muted">{t.t("admin.user.noSessions")}</p>
       )}
 
-      <h2 id="events">Security events</h2>
+      <h2 id="events">{t.t("admin.user.events")}</h2>
       {events.length ? (
         <ul>
           {events.map((e) => (
             <li key={e.id} data-testid="admin-event-row">
-              {e.what}
-              {e.by ? ` (by ${e.by})` : ""} ·{" "}
+              <EventWords sentence={e.sentence} />
+              {e.by ? <> {t.rich(e.by.deleted ? "admin.user.byDeleted" : "admin.user.by", { email: e.by.email }, ltr)}</> : null} ·{" "}
               <span className="muted">
                 <When at={e.at} />
-                {e.device ? ` · ${e.device}` : ""}
+                {e.device ? ` · ${t.device(e.device)}` : ""}
               </span>
             </li>
           ))}
         </ul>
       ) : (
-        <p className="muted">None recorded.</p>
+        <p className="muted">{t.t("admin.user.noEvents")}</p>
       )}
       <Pager
         noun="events"
@@ -288,12 +307,8 @@ export default function AdminUser() {
         testId="admin-events-shown"
       />
 
-      <h2>Actions</h2>
-      {self ? (
-        <p className="muted">This is your own account: you cannot ban, demote, impersonate or delete it here.</p>
-      ) : (
-        <AdminUserActions user={user} last={last} />
-      )}
+      <h2>{t.t("admin.user.actions")}</h2>
+      {self ? <p className="muted">{t.t("admin.user.ownAccount")}</p> : <AdminUserActions user={user} last={last} />}
     </section>
   );
 }

@@ -9,7 +9,7 @@ import * as jose from "jose";
 import * as oidc from "openid-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { browserFetch } from "../support/better-auth";
-import { ApiClient, eventually, PASSWORD, signUp, uniqueEmail } from "../support/client";
+import { ApiClient, eventually, PASSWORD, signUp, uniqueEmail, shownText } from "../support/client";
 import { databaseKindUnderTest } from "../support/database";
 import { authorizationRequest, registerClient, relyingParty as discoverAs, type AuthorizationRequest, type RegisteredClient } from "../support/oidc-clients";
 import { startServer, TEST_SECRET, type TestServer } from "../support/server";
@@ -570,10 +570,11 @@ describe("with the event log, bans and impersonation (issues 29, 30)", () => {
     expect(listed.body.events.map((event: { type: string }) => event.type)).toEqual(
       expect.arrayContaining(["application_authorized", "application_tokens_issued", "application_revoked"]),
     );
-    const activity = await someone.browser.get("/account/activity");
-    expect(activity.text).toContain("Access given to “Events App”");
-    expect(activity.text).toContain("Signed in to “Events App” for the first time");
-    expect(activity.text).toContain("Access for “Events App” revoked");
+    // Read as shown: the application's name is isolated in <bdi> inside its sentence.
+    const activity = shownText((await someone.browser.get("/account/activity")).text);
+    expect(activity).toContain("Access given to “Events App”");
+    expect(activity).toContain("Signed in to “Events App” for the first time");
+    expect(activity).toContain("Access for “Events App” revoked");
   });
 
   it("a trusted application's automatic grant is recorded as such", async () => {

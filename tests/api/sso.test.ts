@@ -1,7 +1,7 @@
 // Enterprise SSO connections (issue 43): registering an OIDC connection with discovery and its checks, who may
 // manage connections, the sanitized lists, removal, request forgery, and the DNS proof of the domain.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ApiClient } from "../support/client";
+import { ApiClient, shownText } from "../support/client";
 import { count, query } from "../support/sql";
 import {
   addMember,
@@ -307,7 +307,7 @@ describe("a connection's security events", () => {
       expect(row.sessionId).not.toBeNull();
     }
     const activity = await boss.client.get("/account/activity");
-    expect(activity.text).toContain(`Single sign-on connection “${provider.providerId}” (OpenID Connect, ${provider.domain}) added to`);
+    expect(shownText(activity.text)).toContain(`Single sign-on connection “${provider.providerId}” (OpenID Connect, ${provider.domain}) added to`);
   });
 });
 

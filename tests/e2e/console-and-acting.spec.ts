@@ -27,7 +27,8 @@ test("the account list says when nothing matches, offers Clear search, and dates
   await expect(page.getByTestId("admin-count")).not.toContainText("Clear search");
   const created = page.getByTestId("admin-user-row").first().locator("time");
   await expect(created).toHaveText(/just now|minutes? ago/);
-  await expect(created).toHaveAttribute("title", /^\d{4}-\d\d-\d\d \d\d:\d\d UTC$/);
+  // The full date and time in the reader's language (here English, as Intl writes it), in UTC.
+  await expect(created).toHaveAttribute("title", /^\d{1,2} [A-Z][a-z]+ \d{4} at \d\d:\d\d UTC$/);
 
   await page.getByLabel("Search").fill("nobody-by-this-name");
   await page.getByRole("button", { name: "Search" }).click();

@@ -37,6 +37,15 @@ const SAME_AS_ENGLISH: Record<string, string[]> = {
   "orgs.tabs.roles": ["es"],
   "orgs.roles.pageTitle": ["es"],
   "orgs.resource.ac": ["es"],
+  "activity.deviceAndAddress": ["de", "fr", "es", "he"],
+  "notMe.row": ["de", "fr", "es", "he"],
+  "pager.teams.title": ["de"],
+  "admin.accounts.byName": ["de"],
+  "admin.accounts.admins": ["de"],
+  "admin.user.name": ["de"],
+  "admin.user.passkeys": ["de"],
+  "admin.actions.roleAdmin": ["de"],
+  "admin.apps.name": ["de"],
   "mail.common.actionLine": ["de", "es", "ar", "he"],
 };
 

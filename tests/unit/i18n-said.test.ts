@@ -29,6 +29,7 @@ import { reverifyCodeForm, reverifyPasswordForm } from "~/auth/step-up/schemas";
 import { SERVER_TROUBLE } from "~/http/page-action.server";
 import { accountNav, ADMIN_NAV_ENTRY } from "~/components/account-nav";
 import { SIGNED_OUT_ELSEWHERE } from "~/http/page-session.server";
+import { banFormSchema, deleteUserFormSchema, registerClientFormSchema, setRoleFormSchema, setUserPasswordFormSchema } from "~/auth/admin/schemas";
 
 const source = Object.fromEntries(Object.entries(SHIPPED_CATALOGS.en).filter(([key]) => key.startsWith("said.")));
 const index = saidIndex(source);
@@ -151,6 +152,44 @@ const written: string[] = [
   linkRefusal("invalid_callbackurl")!,
   SERVER_TROUBLE,
   SIGNED_OUT_ELSEWHERE,
+  // The activity page's "This wasn't me" and the admin console: flashes, refusals, field rules.
+  `You are acting as this person, so "This wasn't me" can't be used from here. Only they can do that, signed in themselves.`,
+  "You are signed out everywhere, on this device too. Sign in again with a way only you have.",
+  "You are signed out everywhere, on this device too. We emailed ada@example.com a link to choose a new password: use it before you sign in again.",
+  "The account is banned and signed out everywhere.",
+  "The ban is lifted: the account can sign in again.",
+  "The role is now admin.",
+  "The role is now user.",
+  "A password reset link is on its way to ada@example.com.",
+  "The new password is set. Tell the owner through a channel you trust.",
+  "That session is signed out.",
+  "Every session of the account is signed out.",
+  "The account ada@example.com is deleted.",
+  "The application is removed: it can no longer sign anyone in.",
+  "That application was already removed.",
+  ...(["ACCOUNT_EMAIL_MISMATCH", "YOU_CANNOT_BAN_YOURSELF", "YOU_CANNOT_REMOVE_YOURSELF", "YOU_CANNOT_DEMOTE_YOURSELF", "YOU_CANNOT_IMPERSONATE_ADMINS"] as ErrorName[]).map(
+    (code) => wordsFor(new AuthError(code)),
+  ),
+  // The registration's reasons as applications.server.ts words them (oidc-provider/clients.server.ts's checks).
+  ...["is not an absolute URL", "has a fragment, which a redirect URI may not have", "must use https (plain http is for localhost only)", "is not a redirect URI", "may not carry a user name or password"].map(
+    (reason) => `"http://wiki.example.com/callback" ${reason}.`,
+  ),
+  ...messagesOf(banFormSchema, { banReason: "x".repeat(600) }),
+  ...messagesOf(setRoleFormSchema, {}),
+  ...messagesOf(setUserPasswordFormSchema(bounds), {}),
+  ...messagesOf(setUserPasswordFormSchema(bounds), { newPassword: "short" }),
+  ...messagesOf(deleteUserFormSchema, {}),
+  ...messagesOf(deleteUserFormSchema, { confirmEmail: " " }),
+  ...messagesOf(registerClientFormSchema, {}),
+  ...messagesOf(registerClientFormSchema, { name: "", redirectUris: "", kind: "x" }),
+  ...messagesOf(registerClientFormSchema, {
+    name: "x".repeat(200),
+    redirectUris: `https://a.example/${"x".repeat(2100)}`,
+    postLogoutRedirectUris: Array.from({ length: 11 }, (_, i) => `https://a.example/${i}`).join("\n"),
+    homepageUrl: "x".repeat(2100),
+    kind: "public",
+  }),
+  ...messagesOf(registerClientFormSchema, { name: "Wiki", redirectUris: "https://a.example/cb", postLogoutRedirectUris: `https://a.example/${"x".repeat(2100)}`, kind: "public" }),
   // Invitations, the consent page, "Confirm it's you", single sign-on, stopping acting as someone.
   "You joined Acme Corp.",
   "You accepted the invitation.",

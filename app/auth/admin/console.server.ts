@@ -3,7 +3,7 @@
 // read-only view of it), put in words by the same sentences as the owner's activity page (words.ts).
 import { DEFAULT_PAGE_SIZE, pageAt } from "~/auth/schemas";
 import { parseEventDetails } from "~/auth/security-events/events.server";
-import { describeEvent } from "~/auth/security-events/words";
+import { eventSentence } from "~/auth/security-events/sentences";
 import { CREDENTIAL_PROVIDER } from "~/auth/account/password.server";
 import { db } from "~/db.server";
 
@@ -25,11 +25,14 @@ export async function securityEventsPage(userId: string, page: number) {
   const actors = new Map((await db.user.findMany({ where: { id: { in: actorIds } }, select: { id: true, email: true } })).map((a) => [a.id, a.email]));
   const rows = events.map((event) => ({
     id: event.id,
-    what: describeEvent(event.type, parseEventDetails(event.details), "admin"),
+    sentence: eventSentence(event.type, parseEventDetails(event.details), "admin"),
     at: event.createdAt,
     device: event.device,
     ipAddress: event.ipAddress,
-    by: event.actorUserId && event.actorUserId !== userId ? (actors.get(event.actorUserId) ?? "a deleted admin") : null,
+    by:
+      event.actorUserId && event.actorUserId !== userId
+        ? { email: actors.get(event.actorUserId) ?? "", deleted: !actors.has(event.actorUserId) }
+        : null,
   }));
   return { events: rows, at: pageAt(page, EVENTS_PER_PAGE, rows.length, total) };
 }
