@@ -104,6 +104,22 @@ const CONFIRMED: [string, string][] = [
     "said.orgs.ssoRecordNotFound",
   ],
   ["Tick the box to confirm", "said.orgs.tickToConfirm"],
+  // An OIDC connection's discovery refused (app/auth/sso/outbound.server.ts, discovery.server.ts).
+  ["http://10.0.0.1 is a cloud metadata host; add it to SSO_TRUSTED_IDP_ORIGINS if it is yours", "said.orgs.idpMetadataHost"],
+  ["http://localhost:9 is a loopback host; add it to SSO_TRUSTED_IDP_ORIGINS if it is yours", "said.orgs.idpLoopbackHost"],
+  ["http://10.0.0.1 is a private, loopback or link-local address; add it to SSO_TRUSTED_IDP_ORIGINS if it is yours", "said.orgs.idpPrivateAddress"],
+  ["https://idp.corp resolves to a private, loopback or link-local address; add it to SSO_TRUSTED_IDP_ORIGINS if it is yours", "said.orgs.idpResolvesPrivate"],
+  ["Invalid OIDC endpoint URL: nope", "said.orgs.idpInvalidUrl"],
+  ["OIDC discovery endpoint not found at https://idp.example.com/.well-known/openid-configuration", "said.orgs.idpDiscoveryNotFound"],
+  ["OIDC issuer mismatch: the discovery document names https://a.example, not https://b.example", "said.orgs.idpIssuerMismatch"],
+  ["OIDC discovery document is missing required fields: jwks_uri, token_endpoint", "said.orgs.idpMissingFields"],
+  ["OIDC discovery returned invalid data: issuer is not a string", "said.orgs.idpNotString"],
+  ["https://idp.example.com did not answer within 10 s", "said.orgs.idpTimeout"],
+  ["https://idp.example.com answered with more than 1 MB", "said.orgs.idpTooLarge"],
+  ["https://idp.example.com/token answered with a redirect (302), which is not followed", "said.orgs.idpRedirect"],
+  ["https://idp.example.com answered 404", "said.orgs.idpStatus"],
+  ["Incompatible OIDC provider: its token endpoint takes private_key_jwt, neither client_secret_basic nor client_secret_post", "said.orgs.idpIncompatible"],
+  ["The answer is not a JSON object", "said.orgs.idpNotJson"],
 ];
 
 const written: string[] = [
