@@ -3,9 +3,8 @@
 // /dev/outbox page. A failed send is always logged; callers choose whether the user may be told.
 import { AuthError } from "~/auth/errors";
 import { takeFromQuota, tooManyRequests } from "~/auth/rate-limit/limits.server";
-import { mailLanguageFor, type MailRecipient } from "~/email/language.server";
+import { mailLanguageFor, mailTranslator, type MailRecipient } from "~/email/language.server";
 import { env } from "~/env.server";
-import { translatorFor } from "~/i18n/i18n.server";
 import type { Translator } from "~/i18n/format";
 import { metrics } from "~/observability/metrics.server";
 
@@ -50,7 +49,7 @@ export interface OutboxEntry extends MailMessage {
 
 /** The draft written in `language` (a translator per language, operators' overrides included). */
 export function writeMail(draft: MailDraft, language: string): MailMessage {
-  return { to: draft.to, language, ...draft.write(translatorFor(language)) };
+  return { to: draft.to, language, ...draft.write(mailTranslator(language)) };
 }
 
 /** What nodemailer is handed: the parts, and the language they are in as Content-Language. */

@@ -3,11 +3,11 @@
 // isolated, and nothing left in English in the other languages but names, addresses, URLs and codes.
 import { describe, expect, test } from "vitest";
 import { adminNotices, type AdminAct } from "~/email/admin-notices.server";
+import { mailTranslator } from "~/email/language.server";
 import { describeLifetime } from "~/email/layout.server";
 import { smtpMessage, writeMail, type MailDraft } from "~/email/mailer.server";
 import { emails } from "~/email/templates.server";
 import { passkeySignUpMails } from "~/auth/passkey/mail.server";
-import { translatorFor } from "~/i18n/i18n.server";
 import { directionOf, SHIPPED_LANGUAGES } from "~/i18n/languages";
 
 const at = new Date("2026-12-01T23:21:00Z");
@@ -110,7 +110,7 @@ describe("mail words", () => {
   });
 
   test("lifetimes by each language's plural rules", () => {
-    const say = (language: string, seconds: number) => describeLifetime(translatorFor(language), seconds);
+    const say = (language: string, seconds: number) => describeLifetime(mailTranslator(language), seconds);
     expect([3600, 86_400, 60, 600, 1].map((s) => say("en", s))).toEqual(["1 hour", "24 hours", "1 minute", "10 minutes", "1 second"]);
     expect([3600, 7200, 3 * 3600, 11 * 3600, 100 * 3600].map((s) => say("ar", s))).toEqual(["ساعة واحدة", "ساعتين", "3 ساعات", "11 ساعة", "100 ساعة"]);
     expect([3600, 7200, 24 * 3600].map((s) => say("he", s))).toEqual(["שעה אחת", "שעתיים", "24 שעות"]);
