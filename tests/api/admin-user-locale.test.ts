@@ -86,4 +86,21 @@ describe("the admin API's user objects and locale", () => {
     const listed = await admin.get(`/api/auth/admin/list-users?searchValue=${encodeURIComponent(email)}&searchField=email`);
     expect(listed.body.users).toEqual([]);
   });
+
+  it("while an admin acts as someone, the pages are in the admin's saved language, not the account's", async () => {
+    const { id } = await member("he");
+    expect((await admin.post("/api/auth/update-user", { locale: "de" })).status).toBe(200);
+    const started = await admin.post("/api/auth/admin/impersonate-user", { userId: id });
+    expect(started.status, started.text).toBe(200);
+    try {
+      const page = await admin.get("/account", { "accept-language": "es" });
+      expect(page.status).toBe(200);
+      expect(page.text).toMatch(/<html lang="de" dir="ltr">/);
+    } finally {
+      expect((await admin.post("/api/auth/admin/stop-impersonating", {})).status).toBe(200);
+    }
+    // Acting changed neither language.
+    expect((await getUser(id)).locale).toBe("he");
+    expect((await admin.get("/account")).text).toMatch(/<html lang="de" dir="ltr">/);
+  });
 });
