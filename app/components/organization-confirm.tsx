@@ -5,7 +5,7 @@ import type { ReactNode } from "react";
 import { ConfirmQuestion } from "~/components/confirm-question";
 import { ErrorSummary, SubmitButton } from "~/components/forms";
 import type { IntentResult } from "~/http/organization-actions.server";
-import { daysBetween, formattingLocale } from "~/i18n/format";
+import { daysBetween, formattingLocale, type Translator } from "~/i18n/format";
 import { useT } from "~/i18n/react";
 
 /** The question before a step that cannot be taken back (`?confirm=`): a link there, then a form that does it. */
@@ -52,15 +52,19 @@ export function Refusal({ last, intent: name, id }: { last?: IntentResult; inten
  * When an invitation ends: "today, 28 November", "tomorrow, …", "in 3 days, on …" (the year only when it is not
  * this one), counted between calendar days in UTC from the page's moment, so server and browser say the same.
  */
+export function expiryText(translator: Pick<Translator, "t" | "lang">, end: Date, now: Date): string {
+  const sameYear = end.getUTCFullYear() === now.getUTCFullYear();
+  const date = new Intl.DateTimeFormat(formattingLocale(translator.lang), { day: "numeric", month: "long", ...(sameYear ? {} : { year: "numeric" }), timeZone: "UTC" }).format(end);
+  return translator.t("orgs.invitations.expiry", { days: Math.max(0, daysBetween(now, end)), date });
+}
+
+/** The expiry in a <time> keeping its ISO moment, titled with the full date and time. */
 export function Expiry({ at, now }: { at: string; now: string }) {
-  const { t, lang, dateTime } = useT();
+  const translator = useT();
   const end = new Date(at);
-  const today = new Date(now);
-  const sameYear = end.getUTCFullYear() === today.getUTCFullYear();
-  const date = new Intl.DateTimeFormat(formattingLocale(lang), { day: "numeric", month: "long", ...(sameYear ? {} : { year: "numeric" }), timeZone: "UTC" }).format(end);
   return (
-    <time dateTime={at} title={dateTime(end)}>
-      {t("orgs.invitations.expiry", { days: Math.max(0, daysBetween(today, end)), date })}
+    <time dateTime={at} title={translator.dateTime(end)}>
+      {expiryText(translator, end, new Date(now))}
     </time>
   );
 }

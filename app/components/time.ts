@@ -18,20 +18,3 @@ export function relativeTime(then: Date, now: Date = new Date()): string {
 
 /** "2026-11-23 10:58 UTC": the exact time, shown on hover and read by assistive technology via <time>. */
 export const utcTime = (date: Date) => `${date.toISOString().replace("T", " ").slice(0, 16)} UTC`;
-
-const DAY_MONTH = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "long", timeZone: "UTC" });
-const DAY_MONTH_YEAR = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
-
-/**
- * When something ends, in words: "today, 28 November", "tomorrow, 28 November", "in 2 days, on 28 November"
- * (the year only when it is not this one). Days are counted between calendar dates in UTC, on the server, with a
- * fixed en-GB format, so the page reads the same without JavaScript and hydrates to the same words.
- */
-export function expiryWords(end: Date, now: Date = new Date()): string {
-  const dayOf = (date: Date) => Math.floor(date.getTime() / (DAY * 1000));
-  const days = dayOf(end) - dayOf(now);
-  const date = (end.getUTCFullYear() === now.getUTCFullYear() ? DAY_MONTH : DAY_MONTH_YEAR).format(end);
-  if (days <= 0) return `today, ${date}`;
-  if (days === 1) return `tomorrow, ${date}`;
-  return `in ${days} days, on ${date}`;
-}

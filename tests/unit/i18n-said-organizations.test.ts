@@ -7,6 +7,7 @@ import { AuthError, type ErrorName } from "~/auth/errors";
 import { createOrganizationForm, inviteForm, memberRoleForm, organizationSettingsForm, roleForm } from "~/auth/organization/schemas";
 import { createTeamForm, renameTeamForm } from "~/auth/teams/schemas";
 import { addOidcForm, addSamlForm } from "~/auth/sso/schemas";
+import { expiryText } from "~/components/organization-confirm";
 import { switchedWords } from "~/components/organization-switcher";
 import { wordsFor } from "~/http/page-messages.server";
 import { SHIPPED_CATALOGS } from "~/i18n/catalogs.server";
@@ -162,4 +163,18 @@ describe.each(SHIPPED_LANGUAGES.filter((language) => language !== "en"))("in %s"
     expect(t.said("Invitation sent to ada@example.com.")).toContain("ada@example.com");
     expect(t.said("Team Design Crew created.")).toContain("Design Crew");
   });
+});
+
+test("an invitation's expiry, counted in calendar days in UTC, the year only when it is not this one", () => {
+  const now = new Date("2026-11-26T20:00:00Z");
+  const en = translator("en", SHIPPED_CATALOGS.en);
+  expect(expiryText(en, new Date("2026-11-28T20:00:00Z"), now)).toBe("in 2 days, on 28 November");
+  expect(expiryText(en, new Date("2026-11-27T01:00:00Z"), now)).toBe("tomorrow, 27 November");
+  expect(expiryText(en, new Date("2026-11-26T23:00:00Z"), now)).toBe("today, 26 November");
+  expect(expiryText(en, new Date("2027-01-03T10:00:00Z"), now)).toBe("in 38 days, on 3 January 2027");
+  const de = translator("de", SHIPPED_CATALOGS.de);
+  expect(expiryText(de, new Date("2026-11-28T20:00:00Z"), now)).toBe("in 2 Tagen, am 28. November");
+  expect(expiryText(de, new Date("2026-11-27T01:00:00Z"), now)).toBe("morgen, 27. November");
+  const ar = translator("ar", SHIPPED_CATALOGS.ar);
+  expect(expiryText(ar, new Date("2026-11-28T20:00:00Z"), now)).toContain("يومين");
 });

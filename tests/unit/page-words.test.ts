@@ -1,7 +1,7 @@
 // Words for people (ADR 014): page messages carry the number or the way on; relative times read naturally.
 import { describe, expect, it } from "vitest";
 import { AuthError } from "~/auth/errors";
-import { expiryWords, relativeTime } from "~/components/time";
+import { relativeTime } from "~/components/time";
 import { accountNav, oneOf } from "~/components/account-nav";
 import { refusalPage } from "~/http/error-page.server";
 import { socialSignInProblem, wordsFor } from "~/http/page-messages.server";
@@ -55,16 +55,6 @@ describe("relativeTime", () => {
     expect(ago(30 * 3600)).toBe("yesterday");
     expect(ago(3 * 86400)).toBe("3 days ago");
     expect(ago(60 * 86400)).toBe("on 2026-09-24");
-  });
-});
-
-describe("expiryWords", () => {
-  const now = new Date("2026-11-26T20:00:00Z");
-  it("says when in the reader's words, counted in calendar days, with the date in en-GB", () => {
-    expect(expiryWords(new Date("2026-11-28T20:00:00Z"), now)).toBe("in 2 days, on 28 November");
-    expect(expiryWords(new Date("2026-11-27T01:00:00Z"), now)).toBe("tomorrow, 27 November");
-    expect(expiryWords(new Date("2026-11-26T23:00:00Z"), now)).toBe("today, 26 November");
-    expect(expiryWords(new Date("2027-01-03T10:00:00Z"), now)).toBe("in 38 days, on 3 January 2027");
   });
 });
 
