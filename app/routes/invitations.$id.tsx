@@ -16,6 +16,7 @@ import { FlashMessage } from "~/components/account-sections";
 import { DevOutboxLink } from "~/components/dev-outbox-link";
 import { ErrorSummary, SubmitButton } from "~/components/forms";
 import { IsolatedList } from "~/components/isolated-list";
+import { roleName } from "~/components/organization-words";
 import { titleTranslator, withErrorTitle } from "~/components/page-title";
 import { mayReadLocalOutbox } from "~/email/mailer.server";
 import { takeFlashNotice } from "~/http/flash.server";
@@ -40,8 +41,6 @@ const GONE: Record<string, { title: string; text: string }> = {
   rejected: { title: "invitation.rejectedTitle", text: "invitation.rejectedText" },
 };
 const gone = (state: string) => GONE[state] ?? GONE.unknown!;
-/** The built-in roles as shown (the stored value stays "owner", "admin", "member"). */
-const ROLE_NAMES: Record<string, string> = { owner: "invitation.roleOwner", admin: "invitation.roleAdmin", member: "invitation.roleMember" };
 
 export const meta: MetaFunction<typeof loader> = withErrorTitle(({ data, matches }) => {
   const page = data as { linkProblem?: string | null; state?: string } | undefined;
@@ -196,7 +195,7 @@ export default function InvitationPage() {
       <IsolatedList
         items={parseRoles(invitation.role)}
         type="unit"
-        render={(role) => <strong>{isKnownRole(role) ? t(ROLE_NAMES[role]!) : <bdi>{role}</bdi>}</strong>}
+        render={(role) => <strong>{isKnownRole(role) ? roleName(t, role) : <bdi>{role}</bdi>}</strong>}
       />
     ),
     teams: () => (
