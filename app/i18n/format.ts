@@ -4,6 +4,7 @@ import { cloneElement, isValidElement, type ReactNode } from "react";
 import { IntlMessageFormat } from "intl-messageformat";
 import { directionOf, type Direction } from "~/i18n/languages";
 import { saidIndex } from "~/i18n/said";
+import { sayClaim } from "~/i18n/said-claim";
 import type { Messages, Value, Values } from "~/i18n/message-types";
 
 export type { Messages, Value, Values } from "~/i18n/message-types";
@@ -115,6 +116,8 @@ export function translator(lang: string, messages: Messages, source?: Messages):
     },
     said(text) {
       if (!source) return text;
+      const claim = sayClaim(text, source, self);
+      if (claim !== null) return claim;
       const found = saidIndex(source).find(text);
       if (!found) return text;
       try {
