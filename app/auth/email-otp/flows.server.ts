@@ -1,7 +1,7 @@
 // The e-mail one-time code flows: sending a code, signing in with it (creating the account unless
 // AUTH_EMAIL_OTP_SIGN_UP=off), verifying the address, and resetting the password. See
 // docs/decisions/020-email-otp-and-usernames.md.
-import { languageWithoutAccount } from "~/i18n/choose.server";
+import { languageOfSignInPage } from "~/i18n/choose.server";
 import { normalizeEmail } from "~/auth/core/email-address";
 import { newId } from "~/auth/core/crypto.server";
 import { mailCode, verifyCode } from "~/auth/email-otp/codes.server";
@@ -57,7 +57,7 @@ async function findOrCreateUser(ctx: RequestContext, email: string): Promise<{ u
   }
   if (env.AUTH_EMAIL_OTP_SIGN_UP !== "on") throw new AuthError("INVALID_OTP");
   try {
-    const user = await db.user.create({ data: { id: newId(), name: "", email, emailVerified: true, inboxProvenAt: new Date(), locale: languageWithoutAccount(ctx.request) } });
+    const user = await db.user.create({ data: { id: newId(), name: "", email, emailVerified: true, inboxProvenAt: new Date(), locale: await languageOfSignInPage(ctx.request) } });
     createdByRequest.add(ctx);
     metrics.signUp("email_otp");
     return { user, created: true };

@@ -5,7 +5,7 @@
 // cookie's secret, holding the code's HMAC, and each guess is counted before it is compared, five at most
 // (docs/decisions/029-atomic-guess-counting.md), and out of the address's budget of wrong guesses shared with its
 // e-mailed codes: so six digits suffice, like every other code people are sent (ADR 037).
-import { languageWithoutAccount } from "~/i18n/choose.server";
+import { languageOfSignInPage } from "~/i18n/choose.server";
 import type { RegistrationResponseJSON } from "@simplewebauthn/server";
 import { clearCookie, cookieName, readSignedCookie, setSignedCookie } from "~/auth/core/cookies.server";
 import { hmacBase64Url, newId, randomToken, safeEqual } from "~/auth/core/crypto.server";
@@ -112,7 +112,7 @@ export async function verifySignUp(ctx: RequestContext, input: { code: string; r
   try {
     // One statement: the account and its only way in exist together or not at all.
     user = await db.user.create({
-      data: { id: newId(), name: payload.name, email: payload.email, emailVerified: true, inboxProvenAt: new Date(), locale: languageWithoutAccount(ctx.request), passkeys: { create: passkey } },
+      data: { id: newId(), name: payload.name, email: payload.email, emailVerified: true, inboxProvenAt: new Date(), locale: await languageOfSignInPage(ctx.request), passkeys: { create: passkey } },
     });
     metrics.signUp("passkey");
   } catch (error) {

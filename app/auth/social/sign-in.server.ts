@@ -1,7 +1,7 @@
 // Social sign-in and linking: the start (/sign-in/social, /link-social), the provider's return (/callback/{id},
 // through remix-auth), and the id-token path. Who the returning identity becomes is decided in one place,
 // `resolveIdentity`, with the linking rules of spec §5 and docs/decisions/021-social-sign-in.md.
-import { languageWithoutAccount } from "~/i18n/choose.server";
+import { languageOfSignInPage } from "~/i18n/choose.server";
 import { Authenticator } from "remix-auth";
 import { newId } from "~/auth/core/crypto.server";
 import { AuthError } from "~/auth/errors";
@@ -216,7 +216,7 @@ async function createUser(
         email,
         emailVerified: vouched,
         inboxProvenAt: vouched ? new Date() : null,
-        locale: languageWithoutAccount(ctx.request),
+        locale: await languageOfSignInPage(ctx.request),
         image: profile.image && isSafeImageUrl(profile.image) ? profile.image : null,
         accounts: { create: { providerId: provider.id, accountId: profile.id, ...accountTokenData(tokens) } },
       },
