@@ -43,7 +43,6 @@ const SAME_AS_ENGLISH: Record<string, string[]> = {
   "admin.accounts.byName": ["de"],
   "admin.accounts.admins": ["de"],
   "admin.user.name": ["de"],
-  "admin.user.passkeys": ["de"],
   "admin.actions.roleAdmin": ["de"],
   "admin.apps.name": ["de"],
   "mail.common.actionLine": ["de", "es", "ar", "he"],
