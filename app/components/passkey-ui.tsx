@@ -6,6 +6,7 @@ import { useNavigation } from "@remix-run/react";
 import { useEffect, useRef, useState, type ReactNode } from "react";
 import type { ClientError } from "~/client";
 import { ErrorSummary, errorSummaryMessagesId, StatusMessage } from "~/components/forms";
+import { REFUSAL_WORDS } from "~/http/refusal-words";
 import { useT } from "~/i18n/react";
 
 export interface Outcome {
@@ -97,6 +98,11 @@ export function describePasskeyError(error: ClientError): string {
       return "Too many attempts. Wait a moment and try again.";
     case "NETWORK_ERROR":
       return "We could not reach the server. Check your connection and try again.";
+    case "PASSKEY_NOT_FOUND":
+    case "BANNED_USER":
+    case "SESSION_IS_NOT_FRESH":
+    case "UNAUTHORIZED":
+      return REFUSAL_WORDS[error.code];
     default:
       return error.message && error.source === "server" ? error.message : "Something went wrong with the passkey. Try again.";
   }

@@ -5,6 +5,7 @@
 import { EMAIL_OTP_SECONDS } from "~/auth/email-otp/constants";
 import { TWO_FACTOR_OTP_SECONDS } from "~/auth/two-factor/constants";
 import { AuthError } from "~/auth/errors";
+import { REFUSAL_WORDS } from "~/http/refusal-words";
 import { passwordBounds } from "~/auth/account/password.server";
 import { endedBy, type Ended } from "~/auth/account/claim.server";
 import { emailVerificationEnabled } from "~/auth/sign-in/verification-link.server";
@@ -37,15 +38,15 @@ export const PAGE_MESSAGES = {
   CREDENTIAL_ACCOUNT_NOT_FOUND: () => "This account has no password yet.",
   USER_ALREADY_HAS_A_PASSWORD: () => "This account already has a password.",
   SESSION_EXPIRED_REAUTHENTICATE_TO_PERFORM_THIS_ACTION: () => "For your safety, confirm it's you before you do this.",
-  SESSION_IS_NOT_FRESH: () => "For your safety, confirm it's you before you do this.",
+  SESSION_IS_NOT_FRESH: () => REFUSAL_WORDS.SESSION_IS_NOT_FRESH,
   INVALID_TOKEN: () => "This link is invalid or was already used.",
   TOKEN_EXPIRED: () => "This link has expired. Ask for a new one.",
   FAILED_TO_SEND_EMAIL: () => "We couldn't send the email just now. Try again in a minute.",
-  UNAUTHORIZED: () => "You are signed out. Sign in and try again.",
+  UNAUTHORIZED: () => REFUSAL_WORDS.UNAUTHORIZED,
   YOU_CANT_UNLINK_YOUR_LAST_ACCOUNT: () => "This is your only way to sign in. Set a password or link another account first.",
   ACCOUNT_NOT_FOUND: () => "That account is not linked.",
   // A passkey renamed or deleted from the account page after it was deleted elsewhere (another tab, the API).
-  PASSKEY_NOT_FOUND: () => "That passkey no longer exists: it was deleted, perhaps in another tab.",
+  PASSKEY_NOT_FOUND: () => REFUSAL_WORDS.PASSKEY_NOT_FOUND,
   // E-mailed codes (sign-in by code): the way on is the page's "Send a new code".
   INVALID_OTP: () => "That code is not right. Check the email and try again, or send a new code.",
   OTP_EXPIRED: () => `That code has expired: codes work for ${EMAIL_OTP_SECONDS / 60} minutes. Send a new code.`,
@@ -54,7 +55,7 @@ export const PAGE_MESSAGES = {
   // A two-factor sign-in that cannot go on: the page sends the person back to the password step with this.
   INVALID_TWO_FACTOR_COOKIE: () => "This sign-in ended after too many wrong codes, or took too long. Sign in again with your password.",
   TOO_MANY_ATTEMPTS: () => "That code was entered wrongly too many times and no longer works. Send a new code.",
-  BANNED_USER: () => "This account has been suspended by an administrator, so it can't sign in. Contact support if you think this is a mistake.",
+  BANNED_USER: () => REFUSAL_WORDS.BANNED_USER,
   NOT_ALLOWED_WHILE_IMPERSONATING: () =>
     "You are acting as this person: their profile, password, email address, passkeys, two-factor settings and linked accounts can't be changed, the account can't be deleted or signed out everywhere, and no application can be let in as them, until you stop.",
   YOU_CANNOT_BAN_YOURSELF: () => "You can't ban your own account.",
