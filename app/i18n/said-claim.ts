@@ -4,9 +4,15 @@
 // So it is read here in three steps: what comes before it (said as usual), the list's items (each an English
 // `said.claim.*` pattern, adjacent pieces joined until they make one, so a list of providers inside an item stays
 // whole), and the way on after it; then said again with the language's own list (Intl.ListFormat).
-import type { Messages } from "~/i18n/message-types";
-import type { Translator } from "~/i18n/format";
+import type { Messages, Values } from "~/i18n/message-types";
 import { saidIndex } from "~/i18n/said";
+
+/** What of a translator this needs (format.ts's Translator has it; named here so neither imports the other). */
+interface Translator {
+  t(key: string, values?: Values): string;
+  list(items: readonly string[]): string;
+  said(text: string): string;
+}
 
 const ITEM_KEYS = ["said.claim.password", "said.claim.passkeys", "said.claim.twoFactor", "said.claim.provider", "said.claim.providers", "said.claim.sessions", "said.claim.applications"];
 
