@@ -80,7 +80,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       at: { first: position.before + 1, shown: shown.events.length, total: position.total },
       paged: Boolean(cursor) && page !== null,
       // A burst of the same wrong password is one row that says how many and when (issue 41).
-      events: groupFailedRuns(shown.events.map((event) => rowOf(event, now))),
+      events: groupFailedRuns(shown.events.map((event) => rowOf(event, now))).map(({ same: _same, ...row }) => row),
     };
   });
 }
