@@ -49,7 +49,8 @@ export async function requestPasswordResetAsVisitor(ctx: RequestContext, input: 
 }
 
 async function mailResetLink(email: string, redirectTo: string | undefined): Promise<void> {
-  const user = await db.user.findUnique({ where: { email }, select: { id: true, email: true } });
+  // Its language read with it, so the mail needs no second look-up (mailLanguageFor).
+  const user = await db.user.findUnique({ where: { email }, select: { id: true, email: true, locale: true } });
   if (user) await mailResetLinkTo(user, redirectTo);
 }
 
@@ -61,10 +62,13 @@ export type ResetLinkMail = (url: string, lifetimeSeconds: number) => MailDraft;
  * ("This wasn't me" mails one, and a flood of reset requests must not keep it from the owner, ADR 048).
  */
 export async function mailResetLinkTo(
-  user: { id: string; email: string },
+  user: { id: string; email: string; locale?: string | null },
   redirectTo?: string,
   sending: { securityNotice?: boolean } = {},
-  compose: ResetLinkMail = (url, ttl) => emails.resetPassword(user.email, url, ttl),
+  compose: ResetLinkMail = (url, ttl) => ({
+    ...emails.resetPassword(user.email, url, ttl),
+    ...(user.locale !== undefined ? { recipient: { locale: user.locale } } : {}),
+  }),
 ): Promise<void> {
   const ttl = env.AUTH_RESET_TOKEN_TTL;
   const query = new URLSearchParams({ callbackURL: redirectTo || PAGES.resetPassword });
