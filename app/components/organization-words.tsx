@@ -1,12 +1,11 @@
 // Words the organization pages share, in the page's language: the built-in roles' names and the permissions as
 // people read them. The values programs read (role keys such as "admin", "team:create") never change; a custom
 // role's name is its organization's own words, shown as written and isolated (<bdi>).
-import { isKnownRole, parseRoles } from "~/auth/organization/permissions";
+import { parseRoles } from "~/auth/organization/permissions";
+import { isBuiltInRole, roleName } from "~/auth/organization/role-names";
 import { IsolatedList } from "~/components/isolated-list";
 import type { Translator } from "~/i18n/format";
 import { useT } from "~/i18n/react";
-
-const ROLE_KEYS = { owner: "orgs.roleName.owner", admin: "orgs.roleName.admin", member: "orgs.roleName.member" } as const;
 
 const PERMISSION_KEYS: Record<string, string> = {
   "organization:update": "orgs.permission.organizationUpdate",
@@ -33,8 +32,7 @@ const RESOURCE_KEYS: Record<string, string> = {
   ac: "orgs.resource.ac",
 };
 
-/** One role's name as shown: a built-in one translated, any other as its organization wrote it. */
-export const roleName = (t: Translator["t"], role: string) => (isKnownRole(role) ? t(ROLE_KEYS[role]) : role);
+export { roleName };
 
 /** "team:create" → "Create teams" in the page's language (an unknown value as itself). */
 export const permissionName = (t: Translator["t"], value: string) => (PERMISSION_KEYS[value] ? t(PERMISSION_KEYS[value]) : value);
@@ -45,7 +43,7 @@ export const resourceName = (t: Translator["t"], resource: string) => (RESOURCE_
 /** A member's stored role ("admin,member") as people read it, side by side ("admin, member"); custom names isolated. */
 export function RoleNames({ role }: { role: string }) {
   const { t } = useT();
-  return <IsolatedList items={parseRoles(role)} type="unit" render={(name) => (isKnownRole(name) ? t(ROLE_KEYS[name]) : <bdi>{name}</bdi>)} />;
+  return <IsolatedList items={parseRoles(role)} type="unit" render={(name) => (isBuiltInRole(name) ? roleName(t, name) : <bdi>{name}</bdi>)} />;
 }
 
 /** A role's permissions in words, side by side ("Invite people, Create teams"), or "No permissions". */

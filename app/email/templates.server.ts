@@ -3,6 +3,7 @@
 import { type MailDraft, withKinds } from "~/email/mailer.server";
 import { actionMail, codeMail, describeMoment, escapeHtml, isolated, joined, listOf, ltr, name, say } from "~/email/layout.server";
 import type { Translator } from "~/i18n/format";
+import { isBuiltInRole, roleName } from "~/auth/organization/role-names";
 
 export { describeLifetime, describeMoment, PRODUCT_NAME, quotedName } from "~/email/layout.server";
 
@@ -24,14 +25,13 @@ export interface SignInHow {
 }
 
 /** The built-in roles are said in the reader's language; a custom role is a name someone wrote. */
-const BUILT_IN_ROLES = new Set(["owner", "admin", "member"]);
 function rolesOf(t: Translator, role: string) {
   const roles = role.split(",").map((r) => r.trim()).filter(Boolean);
   const builtIn = (r: string) => {
-    const words = t.t("mail.invitation.role", { role: r });
+    const words = roleName(t.t, r);
     return { text: words, html: escapeHtml(words) };
   };
-  return listOf(t, roles.map((r) => (BUILT_IN_ROLES.has(r) ? builtIn(r) : name(r))));
+  return listOf(t, roles.map((r) => (isBuiltInRole(r) ? builtIn(r) : name(r))));
 }
 
 const draft = (to: string, write: MailDraft["write"]): MailDraft => ({ to, write });

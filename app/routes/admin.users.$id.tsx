@@ -45,7 +45,7 @@ import { isConsoleAdmin, notFound, requireConsoleAdmin } from "~/http/admin-page
 import { takeFlashNotice } from "~/http/flash.server";
 import { answerIntent, goTo, intent, pageAction } from "~/http/page-action.server";
 import { lookAtSession } from "~/http/page-session.server";
-import { roleName } from "~/auth/security-events/sentences";
+import { roleName } from "~/auth/organization/role-names";
 import { useT } from "~/i18n/react";
 
 export const meta = pageTitle("admin.user.title");
@@ -262,7 +262,7 @@ export default function AdminUser() {
         <ul>
           {overview.organizations.map((o) => (
             <li key={o.slug}>
-              {t.rich("admin.user.organizationRole", { role: roleName(t, o.role) }, { name: () => <bdi key="name">{o.name}</bdi> })}
+              {t.rich("admin.user.organizationRole", { role: roleName(t.t, o.role) }, { name: () => <bdi key="name">{o.name}</bdi> })}
             </li>
           ))}
         </ul>

@@ -62,7 +62,7 @@ describe.each(SHIPPED_LANGUAGES)("in %s", (language) => {
 it("says built-in roles in the reader's language and an organization's own roles as written", () => {
   const de = translator("de", SHIPPED_CATALOGS.de);
   const text = sentenceText(de, eventSentence("organization_member_role_changed", { organizationName: "Acme", from: "member", to: "admin,billing" }));
-  expect(text).toBe("Ihre Rolle in „Acme“ von „Mitglied“ in „Admin, billing“ geändert");
+  expect(text).toBe("Ihre Rolle in „Acme“ von „Mitglied“ in „Administrator, billing“ geändert");
 });
 
 it("an unknown type is an account change, not an error", () => {

@@ -3,6 +3,7 @@
 // page, the admin console, the mails. The API's event types and details never change; only their words do.
 import type { SecurityEventDetails } from "~/auth/security-events/types";
 import type { Translator, Values } from "~/i18n/format";
+import { roleName } from "~/auth/organization/role-names";
 
 /** A value of a sentence: plain text or a number, a moment, a list of API values, a list of roles, or a message. */
 export type SentenceValue = string | number | { at: string } | { list: string[] } | { roles: string[] } | { key: string };
@@ -20,11 +21,6 @@ export interface Sentence {
  */
 export type EventReader = "owner" | "admin";
 
-/** Organization roles every organization has: shown in the reader's language; a custom role as written. */
-const BUILT_IN_ROLES: Record<string, string> = { owner: "role.owner", admin: "role.admin", member: "role.member" };
-
-/** A built-in organization role's name as shown ("Inhaber"); any other role is the organization's own word. */
-export const roleName = (t: Translator, role: string) => (Object.hasOwn(BUILT_IN_ROLES, role) ? t.t(BUILT_IN_ROLES[role]) : role);
 
 const KEYS: Record<string, string> = {
   sign_in: "event.signIn",
@@ -216,7 +212,7 @@ export function sentenceValues(t: Translator, sentence: Sentence): Values {
     if (typeof value !== "object") values[name] = value;
     else if ("at" in value) values[name] = t.dateTime(new Date(value.at));
     else if ("list" in value) values[name] = t.list(value.list, "unit");
-    else if ("roles" in value) values[name] = t.list(value.roles.map((role) => roleName(t, role)), "unit");
+    else if ("roles" in value) values[name] = t.list(value.roles.map((role) => roleName(t.t, role)), "unit");
     else values[name] = t.t(value.key);
   }
   return values;
