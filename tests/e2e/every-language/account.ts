@@ -14,7 +14,7 @@ export const accountPages: PageInEveryLanguage[] = [
   signedOut("a reset link that no longer works", "/reset-password?token=expired"),
   signedOut("a verification link's outcome", "/email-verified?error=token_expired"),
   signedOut("an account deleted", "/account-deleted"),
-  signedOut("a provider's error (spec §2)", "/api/auth/error?error=state_not_found"),
+  { name: "a provider's error (spec §2)", signedOut: true, withoutScripts: true, open: async () => "/api/auth/error?error=state_not_found" },
   account("the step after a code made an account", "/welcome"),
   account("overview", "/account"),
   account("profile", "/account/profile"),

@@ -23,6 +23,8 @@ export interface PageInEveryLanguage {
    * English; the same address is then opened in each language. It may sign in as someone else.
    */
   open(context: OpenContext): Promise<string>;
+  /** A page the server writes whole, without React (spec §2's error page): nothing to hydrate. */
+  withoutScripts?: boolean;
   /** The status the page answers when it is not 200 (the not-found page's 404). */
   status?: number;
   /** Text that is rightly the same in every language: user-written names, addresses, codes the entry made. */
