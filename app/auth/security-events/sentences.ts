@@ -1,7 +1,7 @@
 // Security events as catalog sentences (issue 44): which message says what happened and with what values, worked
 // out from the stored event alone (no I/O), then said in the reader's language where it is shown — the activity
 // page, the admin console, the mails. The API's event types and details never change; only their words do.
-import type { SecurityEventDetails } from "~/auth/security-events/types";
+import { ADMINISTRATION_EVENT_TYPES, type SecurityEventDetails } from "~/auth/security-events/types";
 import type { Translator, Values } from "~/i18n/format";
 import { roleName } from "~/auth/organization/role-names";
 
@@ -184,16 +184,7 @@ function valuesOf(type: string, d: SecurityEventDetails, reader: EventReader): R
 }
 
 /** Sentences that say "by an administrator" themselves: the activity page does not say it again beside them. */
-const NAMES_ADMINISTRATOR = new Set([
-  "user_banned",
-  "user_unbanned",
-  "role_changed",
-  "impersonation_started",
-  "impersonation_stopped",
-  "profile_updated_by_admin",
-  "user_created_by_admin",
-  "password_reset_sent_by_admin",
-]);
+const NAMES_ADMINISTRATOR: ReadonlySet<string> = new Set(ADMINISTRATION_EVENT_TYPES);
 
 /** The sentence for an event: "Signed in with a passkey", "Wrong password entered", "Passkey “Laptop” removed". */
 export function eventSentence(type: string, details: SecurityEventDetails, reader: EventReader = "owner"): Sentence {

@@ -1,5 +1,17 @@
 // The kinds of security event (issue 29; docs/decisions/048-security-events.md). The strings are the wire format:
 // the API, the pages and the tests use them as they are.
+/** Administration (issue 30): what an admin did to the account; the event's actor is the admin. */
+export const ADMINISTRATION_EVENT_TYPES = [
+  "user_banned",
+  "user_unbanned",
+  "role_changed",
+  "impersonation_started",
+  "impersonation_stopped",
+  "profile_updated_by_admin",
+  "user_created_by_admin",
+  "password_reset_sent_by_admin",
+] as const;
+
 export const SECURITY_EVENT_TYPES = [
   "sign_in",
   "sign_in_failed",
@@ -32,15 +44,7 @@ export const SECURITY_EVENT_TYPES = [
   "account_linked",
   "account_unlinked",
   "sessions_ended_by_owner",
-  // Administration (issue 30): what an admin did to the account; the event's actor is the admin.
-  "user_banned",
-  "user_unbanned",
-  "role_changed",
-  "impersonation_started",
-  "impersonation_stopped",
-  "profile_updated_by_admin",
-  "user_created_by_admin",
-  "password_reset_sent_by_admin",
+  ...ADMINISTRATION_EVENT_TYPES,
   // The OpenID provider (issue 31): applications the person let sign them in, and what they were given.
   "application_authorized",
   "application_revoked",
