@@ -16,9 +16,9 @@ import { addTeamMember, removeTeamMember } from "~/auth/teams/team-members.serve
 import { removeTeam, updateTeam } from "~/auth/teams/teams.server";
 import { teamView } from "~/auth/teams/team-view.server";
 import { FlashMessage, Section } from "~/components/account-sections";
-import { ConfirmQuestion } from "~/components/confirm-question";
 import { ErrorSummary, Field, SubmitButton, useZodForm } from "~/components/forms";
 import { shownTabs } from "~/auth/organization/tabs.server";
+import { Confirm, Refusal } from "~/components/organization-confirm";
 import { OrganizationTabs } from "~/components/organization-tabs";
 import { titleTranslator, withErrorTitle } from "~/components/page-title";
 import { useT } from "~/i18n/react";
@@ -90,10 +90,6 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
       },
     }),
   });
-}
-
-function Refusal({ last, intent: name }: { last?: IntentResult; intent: string }) {
-  return last?.intent === name && last.error ? <ErrorSummary errors={[last.error]} /> : null;
 }
 
 export default function TeamPage() {
@@ -192,19 +188,9 @@ export default function TeamPage() {
           {page.isLastTeam ? (
             <p data-testid="last-team">{t("orgs.team.lastTeam")}</p>
           ) : confirmingDelete ? (
-            <ConfirmQuestion className="confirm banner" labelledBy="confirm-question">
-              <p id="confirm-question">
-                <strong>{rich("orgs.team.deleteQuestion", { name: team.name }, { bdi: (chunks) => <bdi>{chunks}</bdi> })}</strong>
-              </p>
+            <Confirm question={rich("orgs.team.deleteQuestion", { name: team.name }, { bdi: (chunks) => <bdi>{chunks}</bdi> })} action={t("orgs.team.delete")} intent="delete-team">
               <p>{t("orgs.team.membersStay")}</p>
-              <Form method="post" action={here} className="row-actions">
-                <input type="hidden" name="intent" value="delete-team" />
-                <SubmitButton className="danger">{t("orgs.team.delete")}</SubmitButton>
-                <Link to={here} className="button-link secondary">
-                  {t("orgs.cancel")}
-                </Link>
-              </Form>
-            </ConfirmQuestion>
+            </Confirm>
           ) : (
             <>
               <p className="muted">{t("orgs.team.membersStay")}</p>
