@@ -78,7 +78,6 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <body>
           {!root && errorPageViewer ? <ErrorPageViewerData viewer={errorPageViewer} /> : null}
           {!root && errorPageLanguage ? <ErrorPageLanguageData language={errorPageLanguage} /> : null}
-          {root && language ? <PageMessagesData language={language} /> : null}
           {viewer?.impersonated ? <ImpersonationBanner viewer={viewer} /> : null}
           <header className="site-header">
             <Link to="/" className="brand">
@@ -94,6 +93,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
           <footer className="site-footer">
             <LanguagePicker />
           </footer>
+          {/* After the page's content, so it paints first; read when the scripts start. */}
+          {root && language ? <PageMessagesData language={language} nonce={nonce} /> : null}
           <ScrollRestoration nonce={nonce} />
           <Scripts nonce={nonce} />
         </body>

@@ -42,8 +42,11 @@ export function documentMessages(): LanguageMessages | undefined {
   return known.values().next().value;
 }
 
-/** The document's messages as inert JSON, "<" escaped so no text in them can close the script. */
-export function PageMessagesData({ language }: { language: LanguageMessages }) {
+/**
+ * The document's messages as inert JSON, "<" escaped so no text in them can close the script. Never run, but given
+ * the page's nonce like every inline script, so the rule stays "no inline script without it".
+ */
+export function PageMessagesData({ language, nonce }: { language: LanguageMessages; nonce?: string }) {
   const json = JSON.stringify({ lang: language.lang, messages: language.messages, source: language.source });
-  return <script type="application/json" id={PAGE_MESSAGES_ID} dangerouslySetInnerHTML={{ __html: json.replace(/</g, "\\u003c") }} />;
+  return <script type="application/json" id={PAGE_MESSAGES_ID} nonce={nonce} dangerouslySetInnerHTML={{ __html: json.replace(/</g, "\\u003c") }} />;
 }

@@ -62,8 +62,8 @@ describe("invitations naming teams", () => {
     expect(mail.text).toContain("“Red”");
     expect(mail.text).toContain("“Blue”");
     const page = await invitee.client.get(`/invitations/${invited.body.id}`);
-    // React's markup between the words: "in the teams Red, Blue".
-    expect(page.text.replace(/<!-- -->|<\/?span>/g, "")).toContain("in the teams <strong>Red</strong>, <strong>Blue</strong>.");
+    // React's markup between the words: "in the teams Red and Blue", each name isolated, listed as the language lists.
+    expect(page.text.replace(/<!-- -->|<\/?span>/g, "")).toContain("in the teams <strong><bdi>Red</bdi></strong> and <strong><bdi>Blue</bdi></strong>.");
     // Removing a team takes it out of the pending invitation.
     await t.owner.client.post(`${ORG}/remove-team`, { teamId: two.id, organizationId: t.org.id });
     const accepted = await invitee.client.post(`${ORG}/accept-invitation`, { invitationId: invited.body.id });
