@@ -244,7 +244,7 @@ export default function AdminApplications() {
               </div>
               <div>
                 <Link to={`${HERE}?remove=${encodeURIComponent(client.clientId)}`}>
-                  {t.rich("admin.apps.removeLink", { name: client.name }, { hidden: (chunks: ReactNode[]) => <span className="visually-hidden">{chunks}</span> })}
+                  {t.rich("admin.apps.removeLink", { name: client.name }, { hidden: (chunks: ReactNode[]) => <span className="visually-hidden">{chunks}</span>, bdi: (chunks: ReactNode[]) => <bdi>{chunks}</bdi> })}
                 </Link>
               </div>
             </li>
