@@ -1,4 +1,4 @@
-// The sign-in pages and the account area, in every language (tests/e2e/every-language.spec.ts).
+// The sign-in pages and the account area, in every language (tests/e2e/every-language/check.ts).
 import type { PageInEveryLanguage } from "./pages";
 
 const signedOut = (name: string, address: string): PageInEveryLanguage => ({ name, signedOut: true, open: async () => address });

@@ -1,4 +1,4 @@
-// The Activity page and the admin console, in every language (tests/e2e/every-language.spec.ts): the activity of an
+// The Activity page and the admin console, in every language (tests/e2e/every-language/check.ts): the activity of an
 // account with sign-ins from another device, a run of wrong passwords, a sign-out and the other devices signed out
 // (enough to page), the "This wasn't me" question about one sign-in; and, the reader made an admin as the console's
 // tests make one, the accounts list, another account's page with its sessions and events, and the applications.

@@ -1,4 +1,4 @@
-// The flows pages, in every language (tests/e2e/every-language.spec.ts): an invitation from its e-mail link (signed
+// The flows pages, in every language (tests/e2e/every-language/check.ts): an invitation from its e-mail link (signed
 // out, as the invitee, as someone else, withdrawn), an application's consent page, "Confirm it's you", and the page
 // a mailed verification link opens in another browser.
 import { request as newRequestContext, expect, type APIRequestContext } from "@playwright/test";

@@ -1,4 +1,4 @@
-// The organizations pages, in every language (tests/e2e/every-language.spec.ts): an organization with a second
+// The organizations pages, in every language (tests/e2e/every-language/check.ts): an organization with a second
 // member, an invitation, two teams with members, a custom role held by the member and a SAML connection (no outside
 // server: SAML needs none to be added), set up over HTTP with the browser's own cookies as its owner.
 import { readFileSync } from "node:fs";

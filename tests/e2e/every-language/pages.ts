@@ -1,4 +1,4 @@
-// The pages the "every page in every language" test opens (tests/e2e/every-language.spec.ts), one file per area.
+// The pages the "every page in every language" test opens (tests/e2e/every-language/check.ts), a file per area.
 import type { APIRequestContext, Page } from "@playwright/test";
 import type { TestUser } from "../fixtures";
 

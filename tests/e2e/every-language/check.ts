@@ -1,4 +1,4 @@
-// Issue 44: every page in every language. Each page is opened in English, then in German, French, Spanish, Arabic
+// Issue 44: every page in every language (the tests; every-language-<area>.spec.ts run them per area). Each page is opened in English, then in German, French, Spanish, Arabic
 // and Hebrew: <html lang dir> follow the language, and no piece of the English page's text (text nodes, visually
 // hidden text included, aria-label, alt, placeholder, title attributes and the document's title) is left on the
 // page in another language, except what is rightly the same (user-written text in <bdi> or dir="auto", addresses
@@ -9,19 +9,9 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { Page } from "@playwright/test";
-import { accountPages } from "./every-language/account";
-import { adminPages } from "./every-language/admin";
-import { flowsPages } from "./every-language/flows";
-import { organizationsPages } from "./every-language/organizations";
-import type { PageInEveryLanguage } from "./every-language/pages";
-import { expect, expectNoAxeViolations, signIn, test, type TestUser } from "./fixtures";
+import type { PageInEveryLanguage } from "./pages";
+import { expect, expectNoAxeViolations, signIn, test, type TestUser } from "../fixtures";
 
-const AREAS: Record<string, PageInEveryLanguage[]> = {
-  account: accountPages,
-  organizations: organizationsPages,
-  flows: flowsPages,
-  admin: adminPages,
-};
 const LANGUAGES = ["de", "fr", "es", "ar", "he"] as const;
 const RIGHT_TO_LEFT = new Set(["ar", "he"]);
 /** axe in a language with long compounds and in one right to left; no sideways scrolling at 320 px in these. */
@@ -93,7 +83,8 @@ async function openEntry(entry: PageInEveryLanguage, page: Page, user: TestUser,
   return { address, kept };
 }
 
-for (const [area, entries] of Object.entries(AREAS)) {
+/** The tests for one area's pages (one spec file each, so the browser suite's two workers share them). */
+export function describeEveryLanguage(area: string, entries: PageInEveryLanguage[]): void {
   test.describe(`${area}, without JavaScript`, () => {
     test.use({ javaScriptEnabled: false });
     for (const entry of entries) {
